@@ -17,9 +17,9 @@ import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 
 /** Unpacks the sysfs fixture tarballs of {@code src/test/resources/fixtures} once per JVM. */
-final class Fixtures {
+public final class Fixtures {
   /** The hwloc trees, by tarball base name (each has a {@code .console} answer). */
-  static final List<String> HWLOC =
+  public static final List<String> HWLOC =
       List.of(
           "128arm-2pa2n8cluster4co",
           "16amd64-8n2c-cpusets",
@@ -31,7 +31,7 @@ final class Fixtures {
           "8em64t-2s2ca2c-buggynuma");
 
   /** The seed machine: 2-socket E5-2620 v3 with isolcpus=19-23. */
-  static final String E5 = "e5-2620v3";
+  public static final String E5 = "e5-2620v3";
 
   private static final Path OUT = Paths.get("target", "fixtures");
   private static final ConcurrentMap<String, Path> ROOTS = new ConcurrentHashMap<>();
@@ -39,12 +39,12 @@ final class Fixtures {
   private Fixtures() {}
 
   /** Returns the root directory (holding {@code sys/} and {@code proc/}) of the named fixture. */
-  static Path root(String name) {
+  public static Path root(String name) {
     return ROOTS.computeIfAbsent(name, Fixtures::unpack);
   }
 
   /** Returns hwloc's expected {@code lstopo} console output for the named tree. */
-  static String console(String name) {
+  public static String console(String name) {
     try (InputStream in = resource(name + ".console")) {
       return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     } catch (IOException e) {

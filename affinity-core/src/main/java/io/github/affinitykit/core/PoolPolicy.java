@@ -1,0 +1,100 @@
+package io.github.affinitykit.core;
+
+import java.util.Optional;
+
+/**
+ * The pool policy of DESIGN.md: start from the CPUs this process can reach; if isolated CPUs are
+ * among them, the pool is those; otherwise it is every reachable CPU but the first core (with its
+ * SMT siblings), so that the OS, GC and JIT keep a home. A user override replaces all of that and
+ * is checked against what the process can reach.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class PoolPolicy {
+  /** The system property naming the pool. */
+  static final String PROPERTY = "affinitykit.pool";
+
+  /** The environment variable naming the pool (the property wins). */
+  static final String ENV = "AFFINITYKIT_POOL";
+
+  /** A user override: the text and where it came from. */
+  record Override(String text, String origin) {}
+
+  private PoolPolicy() {}
+
+  /** The override configured by system property or environment, if any (blank means none). */
+  static Optional<Override> configuredOverride() {
+    String p = System.getProperty(PROPERTY);
+    if (p != null && !p.isBlank()) {
+      return Optional.of(new Override(p, "-D" + PROPERTY));
+    }
+    String e = System.getenv(ENV);
+    if (e != null && !e.isBlank()) {
+      return Optional.of(new Override(e, ENV));
+    }
+    return Optional.empty();
+  }
+
+  static CpuPool resolve(HostCpus host, Optional<Override> override) {
+    if (override.isPresent()) {
+      CpuSet cpus;
+      try {
+        cpus = CpuSet.parse(override.get().text().trim(), host.topology().possibleCount());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(override.get().origin() + ": " + e.getMessage(), e);
+      }
+      return explicit(host, cpus, override.get().origin());
+    }
+    return byDefault(host);
+  }
+
+  static CpuPool explicit(HostCpus host, CpuSet cpus, String origin) {
+    CpuSet reachable = host.reachable();
+    if (cpus.isEmpty() || !reachable.containsAll(cpus)) {
+      throw new IllegalArgumentException(
+          origin
+              + ": "
+              + (cpus.isEmpty() ? "\"\"" : cpus)
+              + " (expected: a non-empty subset of the CPUs this process may use: "
+              + reachable
+              + (cpus.isEmpty() ? "" : "; not usable: " + cpus.minus(reachable))
+              + ")");
+    }
+    return new CpuPool(
+        cpus, reachable.minus(cpus), CpuPool.Source.OVERRIDE, "pool set by " + origin);
+  }
+
+  static CpuPool byDefault(HostCpus host) {
+    CpuSet reachable = host.reachable();
+    CpuSet exclusive = host.exclusive();
+    if (!exclusive.isEmpty()) {
+      return new CpuPool(
+          exclusive,
+          reachable.minus(exclusive),
+          CpuPool.Source.ISOLATED,
+          "isolated CPUs " + exclusive + " are reachable: exclusive cores first");
+    }
+    if (reachable.isEmpty()) {
+      return new CpuPool(
+          CpuSet.empty(), CpuSet.empty(), CpuPool.Source.EMPTY, "no CPU is reachable");
+    }
+    int first = reachable.first();
+    CpuSet home =
+        host.topology().known().contains(first)
+            ? host.topology().cpu(first).core().intersect(reachable)
+            : CpuSet.of(first);
+    CpuSet rest = reachable.minus(home);
+    if (rest.isEmpty()) {
+      return new CpuPool(
+          CpuSet.empty(),
+          home,
+          CpuPool.Source.EMPTY,
+          "only one core (" + home + ") is reachable: it stays with the OS, GC and JIT");
+    }
+    return new CpuPool(
+        rest,
+        home,
+        CpuPool.Source.ALL_BUT_HOUSEKEEPING,
+        "no isolated CPUs: every reachable CPU but housekeeping core " + home);
+  }
+}
