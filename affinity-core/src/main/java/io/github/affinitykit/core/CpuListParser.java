@@ -36,15 +36,18 @@ final class CpuListParser {
       while (pos < s.length() && isSeparator(s.charAt(pos))) {
         pos++;
       }
-      if (atEndOfString()) {
+      if (atEndOfString() || region(bits)) {
         return CpuSet.of(bits);
       }
-      region(bits);
     }
   }
 
-  /** One region: {@code a}, {@code a-b}, {@code a-b:used/group} or {@code all[:used/group]}. */
-  private void region(BitSet bits) {
+  /**
+   * One region: {@code a}, {@code a-b}, {@code a-b:used/group} or {@code all[:used/group]}. Returns
+   * true if the list ends right after it: like the kernel, a '\n' (or NUL) directly after a region
+   * without a pattern ends the string, while elsewhere a '\n' is whitespace.
+   */
+  private boolean region(BitSet bits) {
     int regionStart = pos;
     long start;
     long end;
@@ -63,7 +66,12 @@ final class CpuListParser {
         end = number();
       }
     }
+    boolean last = false;
     if (atEndOfRegion()) {
+      if (end == MAX_U32) { // the kernel's u32 end + 1 wraps to a group of 0: -EINVAL
+        throw error(regionStart, "region end " + end + " (expected: <= 2^32-2, end + 1 wraps)");
+      }
+      last = atEndOfString();
       used = end + 1;
       group = end + 1;
     } else {
@@ -73,9 +81,11 @@ final class CpuListParser {
       group = number();
     }
     check(regionStart, start, end, used, group);
-    for (long first = start; first <= end; first += group) {
+    // the kernel's u32 start += group wraps at 2^32: 1-7:1/4294967295 is {0,1}
+    for (long first = start; first <= end; first = (first + group) & MAX_U32) {
       bits.set((int) first, (int) Math.min(end + 1, first + used));
     }
+    return last;
   }
 
   private void check(int at, long start, long end, long used, long group) {
@@ -145,7 +155,7 @@ final class CpuListParser {
   }
 
   private static boolean isSeparator(char c) {
-    // the kernel's isspace() (\t \n \v \f \r, space) or ','; '\n' also ends the string.
+    // the kernel's isspace() (\t \n \v \f \r, space) or ','; a '\n' right after a region ends it.
     return c == ',' || c == ' ' || (c >= '\t' && c <= '\r');
   }
 
