@@ -63,7 +63,11 @@ public final class Planner {
     return new Plan(slots);
   }
 
-  private Plan.Slot next(
+  /**
+   * Places one more thread: {@code free} are the candidates, {@code assigned} the CPUs this group
+   * already has, {@code previous} the CPU of the thread before (-1 for the first).
+   */
+  Plan.Slot next(
       int i, CpuSet free, CpuSet busy, CpuSet assigned, int previous, List<Placement> order) {
     if (free.isEmpty()) {
       return new Plan.Slot(i, -1, "pool exhausted: every CPU is taken");

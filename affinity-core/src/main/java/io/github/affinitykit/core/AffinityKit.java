@@ -1,0 +1,148 @@
+package io.github.affinitykit.core;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
+ * registry of the threads this library has pinned (so that {@link JvmThreads} leaves them alone).
+ *
+ * <pre>{@code
+ * AffinityKit kit = AffinityKit.shared();
+ * try (CpuLease lease = kit.pinCurrentThread()) {
+ *   System.out.println(lease.status() + " " + lease.cpu() + ": " + lease.reason());
+ * }
+ * }</pre>
+ *
+ * <p>Thread safety: safe for concurrent use by any number of threads.
+ */
+public final class AffinityKit {
+  private static AffinityKit shared; // guarded by AffinityKit.class
+
+  private final HostCpus host;
+  private final AffinityBackend backend;
+  private final CpuReservations reservations;
+  private final CpuPool pool;
+  private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
+
+  private AffinityKit(
+      HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
+    this.host = Objects.requireNonNull(host, "host");
+    this.backend = Objects.requireNonNull(backend, "backend");
+    this.reservations = Objects.requireNonNull(reservations, "reservations");
+    this.pool = Objects.requireNonNull(pool, "pool");
+  }
+
+  /**
+   * Returns the JVM-wide kit, created on first use: probes this host (capture it before pinning
+   * anything), detects the backend, reserves in {@code java.io.tmpdir}, pool by policy.
+   *
+   * @throws IllegalArgumentException if a configured pool override is invalid
+   */
+  public static synchronized AffinityKit shared() {
+    if (shared == null) {
+      shared = create(HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inTempDirectory());
+    }
+    return shared;
+  }
+
+  /** Creates a kit from explicit parts, with the pool chosen by policy (and overrides). */
+  public static AffinityKit create(
+      HostCpus host, AffinityBackend backend, CpuReservations reservations) {
+    return new AffinityKit(host, backend, reservations, host.pool());
+  }
+
+  /** Creates a kit from explicit parts and pool (tests, and callers with their own policy). */
+  public static AffinityKit create(
+      HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
+    return new AffinityKit(host, backend, reservations, pool);
+  }
+
+  /** Returns the host snapshot. */
+  public HostCpus host() {
+    return host;
+  }
+
+  /** Returns the backend. */
+  public AffinityBackend backend() {
+    return backend;
+  }
+
+  /** Returns the cross-process reservations. */
+  public CpuReservations reservations() {
+    return reservations;
+  }
+
+  /** Returns the pool pinned threads are given CPUs from. */
+  public CpuPool pool() {
+    return pool;
+  }
+
+  /** Returns the kernel thread ids of the threads currently pinned through this kit. */
+  public Set<Integer> pinnedThreadIds() {
+    return Set.copyOf(pinned.keySet());
+  }
+
+  /**
+   * Reserves the first free CPU of the pool and binds the calling thread to it. Never throws for
+   * a platform or kernel refusal: the lease's status and reason say what happened.
+   */
+  public CpuLease pinCurrentThread() {
+    if (!backend.isSupported()) {
+      return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
+    }
+    ReservationResult r = reservations.reserveFirstFree(pool.cpus());
+    if (!r.isReserved()) {
+      return CpuLease.unbound(
+          backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
+    }
+    return bindCurrent(r.cpu(), r.reservation(), LeaseStatus.PINNED);
+  }
+
+  /**
+   * Reserves {@code cpu} and binds the calling thread to it.
+   *
+   * @throws IllegalArgumentException if {@code cpu} is not one this process may use
+   */
+  public CpuLease pinCurrentThread(int cpu) {
+    if (!host.reachable().contains(cpu)) {
+      throw new IllegalArgumentException(
+          "cpu: " + cpu + " (expected: one of the CPUs this process may use: " + host.reachable() + ")");
+    }
+    if (!backend.isSupported()) {
+      return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
+    }
+    ReservationResult r = reservations.tryReserve(cpu);
+    if (!r.isReserved()) {
+      return CpuLease.unbound(backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
+    }
+    return bindCurrent(cpu, r.reservation(), LeaseStatus.PINNED);
+  }
+
+  /** Binds the calling thread to {@code cpu} under an existing (or no) reservation. */
+  CpuLease bindCurrent(int cpu, Optional<Reservation> reservation, LeaseStatus as) {
+    int tid = backend.currentThreadId();
+    AtomicReference<CpuLease> self = new AtomicReference<>();
+    CpuLease lease =
+        CpuLease.bind(backend, tid, cpu, reservation, as, () -> pinned.remove(tid, self.get()));
+    self.set(lease);
+    if (lease.isBound()) {
+      pinned.put(tid, lease);
+    }
+    return lease;
+  }
+
+  /** Returns a builder of pinned thread factories drawing from this kit's pool. */
+  public PinnedThreadFactory.Builder threadFactory(String name) {
+    return PinnedThreadFactory.builder(name).kit(this);
+  }
+
+  @Override
+  public String toString() {
+    return "AffinityKit[pool=" + pool.cpus() + ", backend=" + backend.reason() + "]";
+  }
+}

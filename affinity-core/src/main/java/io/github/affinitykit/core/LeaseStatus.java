@@ -1,0 +1,21 @@
+package io.github.affinitykit.core;
+
+/**
+ * What became of a request to pin a thread.
+ *
+ * <p>Thread safety: immutable.
+ */
+public enum LeaseStatus {
+  /** Bound to its own reserved CPU. */
+  PINNED,
+  /** Bound to a CPU another thread of the same group also uses (run-out policy SHARE). */
+  SHARED,
+  /** Not bound: the pool ran out (run-out policy UNPINNED); runs on the process's CPUs. */
+  UNPINNED,
+  /** Not bound: this platform cannot pin (see the backend's reason). */
+  UNSUPPORTED,
+  /** Not bound: the kernel refused (the reason carries errno and CPU). */
+  FAILED,
+  /** The lease was closed: the thread's previous mask is restored and the CPU freed. */
+  RELEASED
+}
