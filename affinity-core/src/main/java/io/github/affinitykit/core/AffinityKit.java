@@ -136,6 +136,19 @@ public final class AffinityKit {
     return lease;
   }
 
+  /**
+   * Audits {@code cpus} over {@code window}, the threads pinned through this kit being their
+   * owners: everything else seen there is an intruder. Blocks for the window.
+   */
+  public CpuAudit audit(CpuSet cpus, java.time.Duration window) {
+    return CpuAudit.run(java.nio.file.Path.of("/"), host, cpus, window, pinnedOrNone());
+  }
+
+  private Set<Integer> pinnedOrNone() {
+    Set<Integer> tids = pinnedThreadIds();
+    return tids.isEmpty() ? Set.of(-1) : tids; // empty would mean "guess the owners"
+  }
+
   /** Returns a builder of pinned thread factories drawing from this kit's pool. */
   public PinnedThreadFactory.Builder threadFactory(String name) {
     return PinnedThreadFactory.builder(name).kit(this);

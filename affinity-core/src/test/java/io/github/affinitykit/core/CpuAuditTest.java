@@ -121,10 +121,15 @@ class CpuAuditTest {
             Set.of(999),
             SELF);
 
+    // critical-1 is no owner now: it ran there, and its process may be scheduled there.
     assertThat(a.verdict(21).intruders())
-        .extracting(Intruder::kind, Intruder::tid)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(Kind.RAN_THERE, 102));
-    assertThat(a.summary()).isEqualTo("cpu 21: SHARED, 1 ran_there; " + a.verdict(21).notes().get(0) + "\n");
+        .extracting(Intruder::kind, Intruder::pid, Intruder::tid)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(Kind.RAN_THERE, SELF, 102),
+            org.assertj.core.groups.Tuple.tuple(Kind.ALLOWED_THERE, SELF, -1));
+    assertThat(a.summary())
+        .isEqualTo(
+            "cpu 21: SHARED, 1 ran_there, 1 allowed_there; " + a.verdict(21).notes().get(0) + "\n");
   }
 
   @Test
