@@ -40,17 +40,29 @@ final class SysFs {
     return Files.exists(path(absolute));
   }
 
-  /** The file's text with trailing whitespace removed, or empty if the file does not exist. */
+  /**
+   * The file's text with trailing whitespace and NUL characters removed, or empty if the file does
+   * not exist. Some 5.15-rc kernels end bitmap files ({@code *_cpus_list}, {@code nodeN/cpulist})
+   * with a NUL byte: the 128arm fixture has them.
+   */
   Optional<String> read(String absolute) {
     try {
       return Optional.of(
-          new String(Files.readAllBytes(path(absolute)), StandardCharsets.UTF_8).stripTrailing());
+          trimEnd(new String(Files.readAllBytes(path(absolute)), StandardCharsets.UTF_8)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
       // EACCES, EINVAL on some sysfs attributes, or a directory: treat as unreadable, not fatal.
       return Optional.empty();
     }
+  }
+
+  private static String trimEnd(String s) {
+    int end = s.length();
+    while (end > 0 && (s.charAt(end - 1) == '\0' || Character.isWhitespace(s.charAt(end - 1)))) {
+      end--;
+    }
+    return s.substring(0, end);
   }
 
   /** The file's lines, or an empty list if it does not exist. */
@@ -61,6 +73,64 @@ final class SysFs {
   /** The file parsed as a kernel cpu list, or empty if absent. */
   Optional<CpuSet> cpuList(String absolute) {
     return read(absolute).map(CpuSet::parse);
+  }
+
+  /**
+   * The file parsed as a set of CPUs: a cpu list if its name ends with {@code list} ({@code
+   * core_cpus_list}, {@code cpulist}), the hex mask form otherwise ({@code core_cpus}, {@code
+   * cpumap}, {@code shared_cpu_map}); empty if absent or malformed: one garbled pseudo-file is not
+   * worth failing a whole host model for.
+   */
+  Optional<CpuSet> cpus(String absolute) {
+    Optional<String> s = read(absolute);
+    if (s.isEmpty()) {
+      return Optional.empty();
+    }
+    if (absolute.endsWith("list")) {
+      return cpuListOrEmpty(absolute);
+    }
+    try {
+      return Optional.of(CpuSet.parseMask(s.get()));
+    } catch (CpuSetFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The file parsed as a kernel cpu list, or empty if absent or malformed. */
+  Optional<CpuSet> cpuListOrEmpty(String absolute) {
+    try {
+      return cpuList(absolute);
+    } catch (CpuSetFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The first of {@code dir/name} for the names, in order, that reads as a set of CPUs. */
+  Optional<CpuSet> firstCpus(String dir, String... names) {
+    for (String name : names) {
+      Optional<CpuSet> set = cpus(dir + "/" + name);
+      if (set.isPresent()) {
+        return set;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The number after {@code prefix} in a directory entry name ({@code cpu12} gives 12), or -1 if
+   * the name is not the prefix followed by decimal digits only ({@code cpufreq}, {@code cpu}).
+   */
+  static int index(String name, String prefix) {
+    int n = name.length() - prefix.length();
+    if (n <= 0 || n > 9 || !name.startsWith(prefix)) {
+      return -1;
+    }
+    for (int i = prefix.length(); i < name.length(); i++) {
+      if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+        return -1;
+      }
+    }
+    return Integer.parseInt(name.substring(prefix.length()));
   }
 
   /** The file parsed as a decimal int, or empty if absent or not a number. */

@@ -1,0 +1,49 @@
+package io.github.affinitykit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SysFsTest {
+  @TempDir Path dir;
+
+  @Test
+  void shouldStripTrailingNulAndNewlineWhenReadingBitmapFiles() throws Exception {
+    Files.write(dir.resolve("list"), "32-63\n\0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    SysFs fs = new SysFs(dir);
+
+    assertThat(fs.read("/list")).contains("32-63");
+    assertThat(fs.cpus("/list")).contains(CpuSet.range(32, 63));
+  }
+
+  @Test
+  void shouldParseByNameWhenReadingCpuSets() {
+    TestTree.at(dir)
+        .file("a/core_cpus_list", "0-1")
+        .file("a/core_cpus", "3")
+        .file("a/bad_list", "1-0")
+        .file("a/bad", "xyz");
+    SysFs fs = new SysFs(dir);
+
+    assertThat(fs.cpus("/a/core_cpus_list")).contains(CpuSet.range(0, 1));
+    assertThat(fs.cpus("/a/core_cpus")).contains(CpuSet.range(0, 1));
+    assertThat(fs.cpus("/a/bad_list")).isEmpty();
+    assertThat(fs.cpus("/a/bad")).isEmpty();
+    assertThat(fs.cpus("/a/missing")).isEmpty();
+    assertThat(fs.firstCpus("/a", "missing", "bad", "core_cpus")).contains(CpuSet.range(0, 1));
+    assertThat(fs.firstCpus("/a", "missing")).isEmpty();
+  }
+
+  @Test
+  void shouldReturnTheNumberWhenANameIsPrefixAndDigits() {
+    assertThat(SysFs.index("cpu12", "cpu")).isEqualTo(12);
+    assertThat(SysFs.index("node0", "node")).isZero();
+    assertThat(SysFs.index("cpufreq", "cpu")).isEqualTo(-1);
+    assertThat(SysFs.index("cpu", "cpu")).isEqualTo(-1);
+    assertThat(SysFs.index("index3", "cpu")).isEqualTo(-1);
+    assertThat(SysFs.index("cpu1234567890", "cpu")).isEqualTo(-1);
+  }
+}
