@@ -1,9 +1,14 @@
 package io.github.affinitykit.core.cli;
 
+import io.github.affinitykit.core.AffinityBackend;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuPool;
+import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.HostCpus;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -16,12 +21,24 @@ import java.util.List;
  */
 public final class AffinityKitCli {
   private static final String USAGE =
-      "usage: affinity-kit doctor [--json] [--root DIR]\n"
-          + "  doctor      explain this host's CPUs: topology, isolation, the pinning pool, warnings\n"
-          + "  --json      print the report as JSON\n"
-          + "  --root DIR  read sys/ and proc/ under DIR (a sysfs dump) instead of /\n";
+      "usage: affinity-kit doctor [--json] [--root DIR] [--audit-ms N]\n"
+          + "  doctor        explain this host's CPUs: topology, isolation, the pool, warnings,\n"
+          + "                an exclusivity audit of the pool and this JVM's threads\n"
+          + "  --json        print the report as JSON (no audit)\n"
+          + "  --root DIR    read sys/ and proc/ under DIR (a sysfs dump) instead of /; no audit\n"
+          + "  --audit-ms N  audit window in ms (default 200; 0 skips the audit)\n";
 
   private AffinityKitCli() {}
+
+  /**
+   * Returns the doctor's report for the running JVM: the host, the kit's pool, an audit of the pool
+   * over {@code auditWindow} (zero skips it) and this JVM's threads with the CPUs they may use.
+   * Call it from an application to see where its threads really run. Blocks for the window.
+   */
+  public static String explain(AffinityKit kit, Duration auditWindow) {
+    return DoctorText.render(kit.host(), "this JVM (pid " + ProcessHandle.current().pid() + ")")
+        + DoctorLive.render(kit, auditWindow);
+  }
 
   /** Runs the CLI and exits with its status. */
   public static void main(String[] args) {
@@ -44,6 +61,7 @@ public final class AffinityKitCli {
     }
     boolean json = false;
     Path root = Path.of("/");
+    long auditMs = 200;
     for (int i = 1; i < args.size(); i++) {
       String a = args.get(i);
       if (a.equals("--json")) {
@@ -62,7 +80,8 @@ public final class AffinityKitCli {
     return doctor(root, json, out, err);
   }
 
-  private static int doctor(Path root, boolean json, PrintStream out, PrintStream err) {
+  private static int doctor(
+      Path root, boolean json, Duration audit, PrintStream out, PrintStream err) {
     HostCpus host;
     try {
       host = HostCpus.probe(root);
@@ -72,11 +91,17 @@ public final class AffinityKitCli {
     }
     String label = root.toString().equals("/") ? "this host" : root.toString();
     out.print(json ? DoctorJson.render(host, label) : DoctorText.render(host, label));
+    CpuPool pool;
     try {
-      host.pool();
-      return 0;
+      pool = host.pool();
     } catch (IllegalArgumentException e) {
       return 2;
     }
+    if (!json && root.toString().equals("/")) {
+      AffinityKit kit =
+          AffinityKit.create(host, AffinityBackend.detect(), CpuReservations.inTempDirectory(), pool);
+      out.print(DoctorLive.render(kit, audit));
+    }
+    return 0;
   }
 }

@@ -4,17 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.affinitykit.core.AffinityBackend;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Fixtures;
+import io.github.affinitykit.core.HostCpus;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+@Timeout(60)
 class AffinityKitCliTest {
   /** Exit status and what the CLI printed. */
   record Run(int status, String out, String err) {}
@@ -95,10 +104,55 @@ class AffinityKitCliTest {
 
   @Test
   @EnabledOnOs(OS.LINUX)
-  void shouldDescribeTheLiveHostWhenRunWithoutRoot() {
-    Run r = run("doctor");
+  void shouldDescribeTheLiveHostWithAnAuditAndThisJvmsThreads() {
+    Run r = run("doctor", "--audit-ms", "50");
 
     assertThat(r.status()).isZero();
-    assertThat(r.out()).startsWith("Affinity Kit doctor: this host").contains("Pool");
+    assertThat(r.out())
+        .startsWith("Affinity Kit doctor: this host")
+        .contains("Pool")
+        .containsPattern("Audit +50 ms over pool")
+        .containsPattern("cpu \\d+: (SHARED|EXCLUSIVE)")
+        .containsPattern("This JVM +\\d+ threads, 0 pinned by Affinity Kit")
+        .contains("main@");
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  void shouldListAPinnedThreadWhenExplainingFromInsideAnApplication(@TempDir Path locks)
+      throws Exception {
+    HostCpus host = HostCpus.probe();
+    int cpu = host.reachable().last();
+    AffinityKit kit =
+        AffinityKit.create(
+            host,
+            AffinityBackend.detect(),
+            CpuReservations.inDirectory(locks),
+            host.pool(CpuSet.of(cpu)));
+    String[] report = new String[1];
+    Thread t =
+        new Thread(
+            () -> {
+              try (CpuLease lease = kit.pinCurrentThread()) {
+                report[0] = AffinityKitCli.explain(kit, Duration.ZERO);
+              }
+            },
+            "explained");
+    t.start();
+    t.join(20_000);
+
+    assertThat(report[0])
+        .contains("this JVM (pid")
+        .contains("Audit      skipped")
+        .contains("1 pinned by Affinity Kit")
+        .containsPattern(cpu + " +1: explained@" + cpu);
+  }
+
+  @Test
+  void shouldRejectABadAuditWindow() {
+    Run r = run("doctor", "--audit-ms", "-5");
+
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--audit-ms: -5 (expected: a whole number of ms");
   }
 }

@@ -1,0 +1,58 @@
+package io.github.affinitykit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import net.openhft.affinity.AffinityStrategies;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The README's example, compiled and run; and checked to be the README's text, line for line. */
+@Timeout(60)
+class ReadmeExampleTest {
+  @Test
+  void shouldRunTheReadmeExample() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+    // README:begin
+    AffinityKit kit = AffinityKit.shared(); // probes the host once: do it before pinning
+    try (CpuLease lease = kit.pinCurrentThread()) { // reserve + bind; close() restores and frees
+      out.println(lease.status() + " on cpu " + lease.cpu() + ": " + lease.reason());
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            2, new PinnedThreadFactory("worker", AffinityStrategies.DIFFERENT_CORE, AffinityStrategies.ANY));
+    pool.submit(() -> out.println(Thread.currentThread().getName())).get();
+    pool.shutdown();
+    // README:end
+
+    assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    String printed = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(printed).containsPattern("(PINNED on cpu \\d+|UNPINNED on cpu -1|UNSUPPORTED on cpu -1)");
+    assertThat(printed).contains("worker-0");
+  }
+
+  @Test
+  void shouldBeTheCodeTheReadmeShows() throws IOException {
+    List<String> mine = block(Path.of("src/test/java/io/github/affinitykit/core/ReadmeExampleTest.java"), "    // README:begin", "    // README:end");
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String line : mine) {
+      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
+    }
+  }
+
+  private static List<String> block(Path file, String begin, String end) throws IOException {
+    List<String> lines = Files.readAllLines(file);
+    return lines.subList(lines.indexOf(begin) + 1, lines.indexOf(end));
+  }
+}
