@@ -22,13 +22,19 @@ final class Backends {
     } catch (LinkageError e) {
       // JNA absent (NoClassDefFoundError), no native dispatch library or libc symbol
       // (UnsatisfiedLinkError)
-      return new NoopAffinityBackend("JNA or libc unavailable: " + e);
+      return new NoopAffinityBackend("JNA or libc unavailable: " + withCause(e));
     } catch (AffinityException e) {
       return new NoopAffinityBackend("sched_getaffinity failed: " + e.getMessage());
     } catch (RuntimeException e) {
       // IllegalCallerException under --illegal-native-access=deny, JNA's own failures
-      return new NoopAffinityBackend("native access failed: " + e);
+      return new NoopAffinityBackend("native access failed: " + withCause(e));
     }
+  }
+
+  /** {@code e}, and its cause if any: --illegal-native-access=deny hides it in an init error. */
+  static String withCause(Throwable e) {
+    Throwable cause = e.getCause();
+    return cause == null ? e.toString() : e + " caused by " + cause;
   }
 
   /** Rejects a negative thread id. */

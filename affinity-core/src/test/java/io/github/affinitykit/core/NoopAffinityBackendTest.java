@@ -35,4 +35,15 @@ class NoopAffinityBackendTest extends AffinityBackendContract {
     assertThat(backend.isSupported()).isFalse();
     assertThat(backend.reason()).isEqualTo("os.name Mac OS X: only Linux is supported");
   }
+
+  @Test
+  void shouldNameTheCauseOfANativeFailure() {
+    Error init = new ExceptionInInitializerError(new IllegalCallerException("denied"));
+    assertThat(Backends.withCause(init))
+        .isEqualTo(
+            "java.lang.ExceptionInInitializerError caused by java.lang.IllegalCallerException:"
+                + " denied");
+    assertThat(Backends.withCause(new UnsatisfiedLinkError("x")))
+        .isEqualTo("java.lang.UnsatisfiedLinkError: x");
+  }
 }
