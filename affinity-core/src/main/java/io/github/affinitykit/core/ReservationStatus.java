@@ -1,0 +1,27 @@
+package io.github.affinitykit.core;
+
+/**
+ * The outcome of an attempt to reserve a CPU through {@link CpuReservations}.
+ *
+ * <p>Thread safety: immutable.
+ */
+public enum ReservationStatus {
+  /** The CPU is reserved: the lock file is locked by this process. */
+  RESERVED,
+  /**
+   * This JVM already holds the CPU: through this library, or through another user of the same lock
+   * file in this JVM (OpenHFT {@code AffinityLock}, another class loader).
+   */
+  HELD_BY_THIS_JVM,
+  /**
+   * Another process holds the lock file; {@link ReservationResult#holderPid()} names it if known.
+   */
+  HELD_BY_OTHER_PROCESS,
+  /**
+   * The lock file cannot be created, opened for writing or locked: unwritable directory, file owned
+   * by another user, file system without locks. {@link ReservationResult#reason()} says which.
+   */
+  UNAVAILABLE,
+  /** {@link CpuReservations#reserveFirstFree(CpuSet)} found no CPU it could reserve. */
+  NONE_FREE
+}

@@ -1,0 +1,31 @@
+package io.github.affinitykit.core;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * Child process for the cross-process tests: tries to reserve CPU {@code args[1]} in directory
+ * {@code args[0]} through {@link CpuReservations}, prints {@code READY <status> <holderPid>}, then
+ * holds until "exit" or end of stdin, releases and prints {@code RELEASED}.
+ */
+final class ReservationHolderMain {
+  private ReservationHolderMain() {}
+
+  public static void main(String[] args) throws IOException {
+    CpuReservations reservations = CpuReservations.inDirectory(Path.of(args[0]));
+    ReservationResult result = reservations.tryReserve(Integer.parseInt(args[1]));
+    System.out.println("READY " + result.status() + " " + result.holderPid());
+    BufferedReader stdin =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = stdin.readLine(); line != null; line = stdin.readLine()) {
+      if (line.equals("exit")) {
+        break;
+      }
+    }
+    result.reservation().ifPresent(Reservation::close);
+    System.out.println("RELEASED");
+  }
+}
