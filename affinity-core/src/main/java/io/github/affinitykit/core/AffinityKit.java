@@ -45,7 +45,8 @@ public final class AffinityKit {
    */
   public static synchronized AffinityKit shared() {
     if (shared == null) {
-      shared = create(HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inTempDirectory());
+      shared =
+          create(HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inTempDirectory());
     }
     return shared;
   }
@@ -88,8 +89,8 @@ public final class AffinityKit {
   }
 
   /**
-   * Reserves the first free CPU of the pool and binds the calling thread to it. Never throws for
-   * a platform or kernel refusal: the lease's status and reason say what happened.
+   * Reserves the first free CPU of the pool and binds the calling thread to it. Never throws for a
+   * platform or kernel refusal: the lease's status and reason say what happened.
    */
   public CpuLease pinCurrentThread() {
     if (!backend.isSupported()) {
@@ -97,8 +98,7 @@ public final class AffinityKit {
     }
     ReservationResult r = reservations.reserveFirstFree(pool.cpus());
     if (!r.isReserved()) {
-      return CpuLease.unbound(
-          backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
+      return CpuLease.unbound(backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
     }
     return bindCurrent(r.cpu(), r.reservation(), LeaseStatus.PINNED);
   }
@@ -111,7 +111,11 @@ public final class AffinityKit {
   public CpuLease pinCurrentThread(int cpu) {
     if (!host.reachable().contains(cpu)) {
       throw new IllegalArgumentException(
-          "cpu: " + cpu + " (expected: one of the CPUs this process may use: " + host.reachable() + ")");
+          "cpu: "
+              + cpu
+              + " (expected: one of the CPUs this process may use: "
+              + host.reachable()
+              + ")");
     }
     if (!backend.isSupported()) {
       return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());

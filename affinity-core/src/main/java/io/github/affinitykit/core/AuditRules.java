@@ -11,8 +11,8 @@ import java.util.function.IntFunction;
 
 /**
  * Turns a series of {@link ProcScan}s into one {@link CpuVerdict} per CPU. A task "ran on" a CPU in
- * an interval when its run time grew and it was last seen on that CPU at the end of the interval:
- * a task that ran there and left before the next scan is missed, so more scans see more.
+ * an interval when its run time grew and it was last seen on that CPU at the end of the interval: a
+ * task that ran there and left before the next scan is missed, so more scans see more.
  *
  * <p>Thread safety: immutable.
  */
@@ -38,12 +38,14 @@ final class AuditRules {
     }
     Set<Integer> own = owners.apply(cpu);
     List<Intruder> intruders = new ArrayList<>();
-    ranOn(cpu, own).forEach(
-        (tid, ns) -> {
-          TaskSample t = last().tasks().get(tid);
-          intruders.add(
-              new Intruder(Kind.RAN_THERE, t.pid(), tid, t.name(), "ran " + ns / 1000 + " us here"));
-        });
+    ranOn(cpu, own)
+        .forEach(
+            (tid, ns) -> {
+              TaskSample t = last().tasks().get(tid);
+              intruders.add(
+                  new Intruder(
+                      Kind.RAN_THERE, t.pid(), tid, t.name(), "ran " + ns / 1000 + " us here"));
+            });
     List<String> notes = new ArrayList<>();
     allowed(cpu, own, intruders, notes);
     for (IrqAffinity irq : host.irqs()) {

@@ -12,16 +12,15 @@ import java.util.function.IntFunction;
 
 /**
  * Proves or disproves that CPUs are exclusive: for each CPU, who else may run there (tasks whose
- * mask includes it), who did run there during a window ({@code /proc/*}{@code /task/*}{@code
- * /stat} field 39 and {@code schedstat}), which IRQs land there, and whether its SMT sibling was
- * busy. Binding a thread to a CPU is a permission, not a reservation: this is how to see the
- * difference.
+ * mask includes it), who did run there during a window ({@code /proc/*}{@code /task/*}{@code /stat}
+ * field 39 and {@code schedstat}), which IRQs land there, and whether its SMT sibling was busy.
+ * Binding a thread to a CPU is a permission, not a reservation: this is how to see the difference.
  *
- * <p>The owners of a CPU (the threads that are supposed to be there) are, unless given, the
- * threads of this JVM whose mask is exactly that CPU.
+ * <p>The owners of a CPU (the threads that are supposed to be there) are, unless given, the threads
+ * of this JVM whose mask is exactly that CPU.
  *
- * <p>Thread safety: {@link #of} blocks the calling thread for the window and may be called from
- * any thread; results are immutable.
+ * <p>Thread safety: {@link #of} blocks the calling thread for the window and may be called from any
+ * thread; results are immutable.
  */
 public final class CpuAudit {
   private final Duration window;
@@ -32,12 +31,16 @@ public final class CpuAudit {
     this.verdicts = List.copyOf(verdicts);
   }
 
-  /** Audits {@code cpus} of this host over {@code window}, owners being this JVM's pinned threads. */
+  /**
+   * Audits {@code cpus} of this host over {@code window}, owners being this JVM's pinned threads.
+   */
   public static CpuAudit of(CpuSet cpus, Duration window) {
     return run(Path.of("/"), HostCpus.probe(), cpus, window, Set.of());
   }
 
-  /** Audits {@code cpus} over {@code window}; {@code ownerTids} are the threads meant to be there. */
+  /**
+   * Audits {@code cpus} over {@code window}; {@code ownerTids} are the threads meant to be there.
+   */
   public static CpuAudit of(CpuSet cpus, Duration window, Set<Integer> ownerTids) {
     Objects.requireNonNull(ownerTids, "ownerTids");
     return run(Path.of("/"), HostCpus.probe(), cpus, window, ownerTids);
@@ -104,7 +107,8 @@ public final class CpuAudit {
     return verdicts.stream()
         .filter(v -> v.cpu() == cpu)
         .findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("cpu: " + cpu + " (expected: an audited CPU)"));
+        .orElseThrow(
+            () -> new IllegalArgumentException("cpu: " + cpu + " (expected: an audited CPU)"));
   }
 
   /** Returns one line per CPU: verdict and a count of each kind of intruder. */
@@ -123,5 +127,4 @@ public final class CpuAudit {
     }
     return sb.toString();
   }
-
 }

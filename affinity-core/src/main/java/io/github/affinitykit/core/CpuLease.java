@@ -70,7 +70,14 @@ public final class CpuLease implements AutoCloseable {
     } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
       reservation.ifPresent(Reservation::close);
       return new CpuLease(
-          backend, target, -1, before, Optional.empty(), LeaseStatus.FAILED, e.getMessage(), () -> {});
+          backend,
+          target,
+          -1,
+          before,
+          Optional.empty(),
+          LeaseStatus.FAILED,
+          e.getMessage(),
+          () -> {});
     }
   }
 

@@ -86,7 +86,8 @@ final class FactoryState {
     CpuSet busy = CpuSet.empty();
     String why = "";
     while (true) {
-      Plan.Slot s = planner.next(index, pool.minus(busy).minus(live), busy, live, previous, placements);
+      Plan.Slot s =
+          planner.next(index, pool.minus(busy).minus(live), busy, live, previous, placements);
       if (!s.placed()) {
         why = s.reason() + why;
         break;
@@ -105,7 +106,8 @@ final class FactoryState {
   }
 
   private Ticket runOut(int index, String name, String threadName, CpuSet live, String why) {
-    String message = name + ": no CPU of pool " + pool + " left for " + threadName + " (" + why + ")";
+    String message =
+        name + ": no CPU of pool " + pool + " left for " + threadName + " (" + why + ")";
     if (runOut == RunOutPolicy.FAIL) {
       throw new IllegalStateException(message + "; run-out policy FAIL");
     }
@@ -118,7 +120,11 @@ final class FactoryState {
       }
       load.merge(cpu, 1, Integer::sum);
       return new Ticket(
-          index, threadName, cpu, LeaseStatus.SHARED, "shares cpu " + cpu + " (run-out policy SHARE)");
+          index,
+          threadName,
+          cpu,
+          LeaseStatus.SHARED,
+          "shares cpu " + cpu + " (run-out policy SHARE)");
     }
     return new Ticket(index, threadName, -1, LeaseStatus.UNPINNED, message);
   }

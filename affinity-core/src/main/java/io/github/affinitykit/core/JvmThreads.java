@@ -11,12 +11,12 @@ import java.util.Set;
 /**
  * JVM hygiene: moves every thread of this JVM that is not pinned (GC workers, JIT compilers, the VM
  * thread, other Java threads) onto the housekeeping CPUs, so that pinned threads get their CPUs to
- * themselves as far as this JVM is concerned, at runtime, without a reboot. Other processes are
- * not touched: only isolation ({@code isolcpus}, cgroup partitions) keeps them off.
+ * themselves as far as this JVM is concerned, at runtime, without a reboot. Other processes are not
+ * touched: only isolation ({@code isolcpus}, cgroup partitions) keeps them off.
  *
  * <p>New threads inherit their creator's mask, and the JVM starts threads lazily (GC and compiler
- * threads, {@code ForkJoinPool.commonPool} workers): {@link #sweepEvery(Duration)} repeats the
- * move in the background.
+ * threads, {@code ForkJoinPool.commonPool} workers): {@link #sweepEvery(Duration)} repeats the move
+ * in the background.
  *
  * <p>Thread safety: safe for concurrent use.
  */

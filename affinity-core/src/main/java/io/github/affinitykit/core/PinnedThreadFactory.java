@@ -21,8 +21,8 @@ import net.openhft.affinity.AffinityStrategy;
  *
  * <p>{@link #newThread} plans and reserves the CPU (so that run-out policy {@link
  * RunOutPolicy#FAIL} can throw there); the thread binds itself when it starts, then runs the task;
- * pinning problems never kill the thread, they show in {@link #assignments()}. A thread that is
- * not pinned has its mask reset to the process's CPUs, so it never silently inherits the CPU of a
+ * pinning problems never kill the thread, they show in {@link #assignments()}. A thread that is not
+ * pinned has its mask reset to the process's CPUs, so it never silently inherits the CPU of a
  * pinned creator. Reservations of threads created but never started are freed by {@link #close()}.
  *
  * <p>Thread safety: safe for concurrent use; {@link #assignments()} may be read at any time.
@@ -36,7 +36,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   private final Optional<ThreadFactory> delegate;
   private final AtomicBoolean warned = new AtomicBoolean();
 
-  /** OpenHFT parity: threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}. */
+  /**
+   * OpenHFT parity: threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}.
+   */
   public PinnedThreadFactory(String name, AffinityStrategy... strategies) {
     this(builder(name).strategies(strategies));
   }
@@ -54,7 +56,12 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     CpuSet pool = b.pool.orElse(kit.pool().cpus());
     if (!kit.host().reachable().containsAll(pool)) {
       throw new IllegalArgumentException(
-          name + ": pool " + pool + " (expected: CPUs this process may use: " + kit.host().reachable() + ")");
+          name
+              + ": pool "
+              + pool
+              + " (expected: CPUs this process may use: "
+              + kit.host().reachable()
+              + ")");
     }
     this.state = new FactoryState(kit, pool, b.placements, b.runOut);
   }
@@ -75,7 +82,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     Objects.requireNonNull(task, "task");
     FactoryState.Ticket ticket = state.next(name);
     if (ticket.status() == LeaseStatus.UNPINNED && warned.compareAndSet(false, true)) {
-      LOG.log(Level.WARNING, "{0}: {1}; further threads also run unpinned", name, ticket.reason());
+      LOG.log(Level.WARNING, "{0}; further threads also run unpinned", ticket.reason());
     }
     Runnable pinned =
         () -> {
@@ -88,7 +95,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
           }
         };
     Thread t =
-        delegate.map(d -> d.newThread(pinned)).orElseGet(() -> new Thread(pinned, ticket.threadName()));
+        delegate
+            .map(d -> d.newThread(pinned))
+            .orElseGet(() -> new Thread(pinned, ticket.threadName()));
     if (delegate.isEmpty()) {
       t.setDaemon(daemon);
     }
@@ -101,7 +110,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     return state.assignments();
   }
 
-  /** Frees the reservations of threads created but never started. Started threads are unaffected. */
+  /**
+   * Frees the reservations of threads created but never started. Started threads are unaffected.
+   */
   @Override
   public void close() {
     state.releaseUnstarted();
@@ -159,7 +170,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
       for (AffinityStrategy s : strategies) {
         if (!(s instanceof Enum<?> e)) {
           throw new IllegalArgumentException(
-              "strategy: " + s + " (expected: an AffinityStrategies value; a custom AffinityStrategy"
+              "strategy: "
+                  + s
+                  + " (expected: an AffinityStrategies value; a custom AffinityStrategy"
                   + " reads OpenHFT's /proc/cpuinfo layout, not the real topology: use Placement)");
         }
         out.add(Placement.fromName(e.name()));

@@ -2,14 +2,14 @@ package io.github.affinitykit.core;
 
 /**
  * Where the next thread goes relative to the one placed before it, evaluated against {@link
- * CpuTopology} (never OpenHFT's {@code /proc/cpuinfo} layout). The first five have the semantics
- * of OpenHFT's {@code AffinityStrategies}, so that its values map one to one; the last three use
- * what OpenHFT does not know: NUMA nodes and L3 caches (an L3 is not a package on AMD CCX or Intel
- * SNC parts).
+ * CpuTopology} (never OpenHFT's {@code /proc/cpuinfo} layout). The first five have the semantics of
+ * OpenHFT's {@code AffinityStrategies}, so that its values map one to one; the last three use what
+ * OpenHFT does not know: NUMA nodes and L3 caches (an L3 is not a package on AMD CCX or Intel SNC
+ * parts).
  *
  * <p>{@link #DIFFERENT_CORE} is stronger than OpenHFT's: the candidate's physical core must not
- * hold any CPU already given to this plan, not just differ from the previous one, so that N
- * threads get N distinct cores while there are free cores.
+ * hold any CPU already given to this plan, not just differ from the previous one, so that N threads
+ * get N distinct cores while there are free cores.
  *
  * <p>Thread safety: immutable.
  */
@@ -52,8 +52,8 @@ public enum Placement {
   }
 
   /**
-   * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or
-   * any enum constant named like one of ours).
+   * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or any
+   * enum constant named like one of ours).
    *
    * @throws IllegalArgumentException naming the value and the accepted names
    */

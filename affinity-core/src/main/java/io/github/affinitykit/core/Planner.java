@@ -9,10 +9,10 @@ import java.util.Objects;
  * request always give the same plan.
  *
  * <p>The first thread takes the lowest free CPU of the pool, preferring a CPU whose whole physical
- * core is free. Each later thread tries the placements in order, relative to the thread before
- * it (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest matching free CPU,
- * again preferring CPUs on untouched cores. When no placement matches, the slot is left unplaced
- * (cpu -1) with the reason: the caller's run-out policy decides what happens.
+ * core is free. Each later thread tries the placements in order, relative to the thread before it
+ * (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest matching free CPU, again
+ * preferring CPUs on untouched cores. When no placement matches, the slot is left unplaced (cpu -1)
+ * with the reason: the caller's run-out policy decides what happens.
  *
  * <p>Thread safety: immutable; {@link #plan} may be called from any thread.
  */

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One pass over every task of every process visible in {@code /proc} under a root: the raw
- * material of {@link CpuAudit}. Tasks that exit during the pass are skipped.
+ * One pass over every task of every process visible in {@code /proc} under a root: the raw material
+ * of {@link CpuAudit}. Tasks that exit during the pass are skipped.
  *
  * <p>Thread safety: immutable once built.
  */

@@ -52,7 +52,12 @@ public final class Sweeper implements AutoCloseable {
     ConfineReport r = last.get();
     return r != null
         ? r
-        : new ConfineReport(CpuSet.empty(), java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of());
+        : new ConfineReport(
+            CpuSet.empty(),
+            java.util.List.of(),
+            java.util.List.of(),
+            java.util.List.of(),
+            java.util.List.of());
   }
 
   /** Stops the sweeps and joins the thread (5 s, then interrupt). */

@@ -3,8 +3,8 @@ package io.github.affinitykit.core;
 import java.util.Optional;
 
 /**
- * Parses one task directory of procfs into a {@link TaskSample}. A task that exits while being
- * read yields empty: that is normal, not an error.
+ * Parses one task directory of procfs into a {@link TaskSample}. A task that exits while being read
+ * yields empty: that is normal, not an error.
  *
  * <p>Thread safety: stateless apart from the immutable {@link SysFs}.
  */

@@ -82,8 +82,8 @@ public final class ThreadStats {
   }
 
   /**
-   * Returns the process's CPU use between {@code earlier} and this snapshot, in percent of one
-   * CPU (200 = two CPUs busy), like {@code top}.
+   * Returns the process's CPU use between {@code earlier} and this snapshot, in percent of one CPU
+   * (200 = two CPUs busy), like {@code top}.
    */
   public double cpuPercentSince(ThreadStats earlier) {
     long wall = nanoTime - earlier.nanoTime;

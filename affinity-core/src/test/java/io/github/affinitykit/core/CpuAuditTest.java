@@ -17,7 +17,8 @@ class CpuAuditTest {
   private static final int SELF = 50;
   private static final long KTHREAD = TaskSample.PF_KTHREAD | TaskSample.PF_NO_SETAFFINITY;
 
-  private static TaskSample task(int pid, int tid, String name, long flags, long runNs, int cpu, String allowed) {
+  private static TaskSample task(
+      int pid, int tid, String name, long flags, long runNs, int cpu, String allowed) {
     return new TaskSample(
         pid, tid, name, 'R', flags, runNs, 0, runNs, 0, 0, 0, 0, cpu, CpuSet.parse(allowed));
   }
@@ -138,12 +139,23 @@ class CpuAuditTest {
     int cpu = offline.topology().offline().first();
     CpuAudit a =
         CpuAudit.evaluate(
-            offline, CpuSet.of(cpu), Duration.ofMillis(1), List.of(ProcScan.of(0, List.of()), ProcScan.of(1, List.of())), Set.of(), SELF);
+            offline,
+            CpuSet.of(cpu),
+            Duration.ofMillis(1),
+            List.of(ProcScan.of(0, List.of()), ProcScan.of(1, List.of())),
+            Set.of(),
+            SELF);
     assertThat(a.verdict(cpu).verdict()).isEqualTo(Verdict.UNKNOWN);
     assertThat(a.verdict(cpu).notes()).singleElement().asString().contains("not online");
 
     CpuAudit empty =
-        CpuAudit.evaluate(E5, CpuSet.of(1), Duration.ofMillis(1), List.of(ProcScan.of(0, List.of()), ProcScan.of(1, List.of())), Set.of(), SELF);
+        CpuAudit.evaluate(
+            E5,
+            CpuSet.of(1),
+            Duration.ofMillis(1),
+            List.of(ProcScan.of(0, List.of()), ProcScan.of(1, List.of())),
+            Set.of(),
+            SELF);
     assertThat(empty.verdict(1).verdict()).isEqualTo(Verdict.UNKNOWN);
     assertThat(empty.verdict(1).exclusive()).isFalse();
     assertThatThrownBy(() -> empty.verdict(2)).hasMessageContaining("cpu: 2");

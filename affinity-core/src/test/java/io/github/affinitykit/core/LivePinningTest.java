@@ -35,7 +35,10 @@ class LivePinningTest {
     housekeeping = host.reachable().minus(CpuSet.of(cpu));
     kit =
         AffinityKit.create(
-            host, AffinityBackend.detect(), CpuReservations.inDirectory(locks), host.pool(CpuSet.of(cpu)));
+            host,
+            AffinityBackend.detect(),
+            CpuReservations.inDirectory(locks),
+            host.pool(CpuSet.of(cpu)));
   }
 
   @Test
@@ -119,14 +122,16 @@ class LivePinningTest {
       assertThat(ready.await(20, TimeUnit.SECONDS)).isTrue();
       CpuVerdict shared = kit.audit(CpuSet.of(cpu), Duration.ofMillis(300)).verdict(cpu);
       assertThat(shared.verdict()).isEqualTo(CpuVerdict.Verdict.SHARED);
-      assertThat(shared.intruders()).anySatisfy(i -> assertThat(i.tid()).isEqualTo(intruderTid.get()));
+      assertThat(shared.intruders())
+          .anySatisfy(i -> assertThat(i.tid()).isEqualTo(intruderTid.get()));
 
       report = new JvmThreads(kit).confine(housekeeping, Set.of());
       assertThat(report.moved()).anySatisfy(e -> assertThat(e.tid()).isEqualTo(intruderTid.get()));
       assertThat(report.kept()).hasSize(1);
 
       CpuVerdict after = kit.audit(CpuSet.of(cpu), Duration.ofMillis(300)).verdict(cpu);
-      assertThat(after.intruders()).noneSatisfy(i -> assertThat(i.tid()).isEqualTo(intruderTid.get()));
+      assertThat(after.intruders())
+          .noneSatisfy(i -> assertThat(i.tid()).isEqualTo(intruderTid.get()));
     } finally {
       stop.set(true);
       owner.join(10_000);

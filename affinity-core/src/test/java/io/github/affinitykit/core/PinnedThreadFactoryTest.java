@@ -25,7 +25,8 @@ class PinnedThreadFactoryTest {
   private static final HostCpus E5 = HostCpus.probe(Fixtures.root(Fixtures.E5));
 
   @TempDir Path locks;
-  private final RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, 23));
+  private final RecordingAffinityBackend backend =
+      new RecordingAffinityBackend(CpuSet.range(0, 23));
   private final List<Thread> started = new ArrayList<>();
   private final CountDownLatch release = new CountDownLatch(1);
   private final Map<String, CpuSet> masks = new ConcurrentHashMap<>();
@@ -84,7 +85,9 @@ class PinnedThreadFactoryTest {
       cores.add(E5.topology().cpu(a.cpu()).core());
     }
     assertThat(cores).hasSize(6);
-    assertThat(f.assignments()).extracting(Assignment::threadName).startsWith("worker-0", "worker-1");
+    assertThat(f.assignments())
+        .extracting(Assignment::threadName)
+        .startsWith("worker-0", "worker-1");
     assertThat(kit.reservations().reservedHere().size()).isEqualTo(6);
     assertThat(kit.pinnedThreadIds()).hasSize(6);
 
@@ -175,7 +178,10 @@ class PinnedThreadFactoryTest {
   @Test
   void shouldReportUnsupportedAndRunTheTaskWhenThePlatformCannotPin() throws Exception {
     AffinityKit kit =
-        AffinityKit.create(E5, new NoopAffinityBackend("test: no pinning here"), CpuReservations.inDirectory(locks));
+        AffinityKit.create(
+            E5,
+            new NoopAffinityBackend("test: no pinning here"),
+            CpuReservations.inDirectory(locks));
     PinnedThreadFactory f = kit.threadFactory("u").build();
     CountDownLatch ran = new CountDownLatch(1);
     Thread t = f.newThread(ran::countDown);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class PlannerTest {
   private static final CpuTopology E5 = CpuTopology.load(Fixtures.root(Fixtures.E5));
+
   /** Every E5 CPU but the housekeeping core {0,12}. */
   private static final CpuSet E5_POOL = CpuSet.parse("1-11,13-23");
 
@@ -59,7 +60,9 @@ class PlannerTest {
   @Test
   void shouldAlternateSocketsAndStayOnOneWhenAsked() {
     Plan other = plan(E5, 4, E5_POOL, DIFFERENT_SOCKET);
-    assertThat(other.slots()).extracting(s -> E5.cpu(s.cpu()).packageId()).containsExactly(0, 1, 0, 1);
+    assertThat(other.slots())
+        .extracting(s -> E5.cpu(s.cpu()).packageId())
+        .containsExactly(0, 1, 0, 1);
 
     Plan same = plan(E5, 5, E5_POOL, SAME_SOCKET);
     assertThat(same.slots()).extracting(s -> E5.cpu(s.cpu()).packageId()).containsOnly(0);
@@ -103,7 +106,14 @@ class PlannerTest {
   @Test
   void shouldPlanTheSameWayEveryTime() {
     Plan a = plan(E5, 9, E5_POOL, DIFFERENT_CORE, SAME_SOCKET, ANY);
-    Plan b = plan(CpuTopology.load(Fixtures.root(Fixtures.E5)), 9, E5_POOL, DIFFERENT_CORE, SAME_SOCKET, ANY);
+    Plan b =
+        plan(
+            CpuTopology.load(Fixtures.root(Fixtures.E5)),
+            9,
+            E5_POOL,
+            DIFFERENT_CORE,
+            SAME_SOCKET,
+            ANY);
 
     assertThat(a).isEqualTo(b);
   }

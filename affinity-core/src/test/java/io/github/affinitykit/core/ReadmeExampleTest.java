@@ -1,5 +1,7 @@
 package io.github.affinitykit.core;
 
+import static net.openhft.affinity.AffinityStrategies.ANY;
+import static net.openhft.affinity.AffinityStrategies.DIFFERENT_CORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -11,8 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import net.openhft.affinity.AffinityStrategies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,22 +31,26 @@ class ReadmeExampleTest {
     try (CpuLease lease = kit.pinCurrentThread()) { // reserve + bind; close() restores and frees
       out.println(lease.status() + " on cpu " + lease.cpu() + ": " + lease.reason());
     }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            2, new PinnedThreadFactory("worker", AffinityStrategies.DIFFERENT_CORE, AffinityStrategies.ANY));
+    ThreadFactory workers = new PinnedThreadFactory("worker", DIFFERENT_CORE, ANY);
+    ExecutorService pool = Executors.newFixedThreadPool(2, workers);
     pool.submit(() -> out.println(Thread.currentThread().getName())).get();
     pool.shutdown();
     // README:end
 
     assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     String printed = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(printed).containsPattern("(PINNED on cpu \\d+|UNPINNED on cpu -1|UNSUPPORTED on cpu -1)");
+    assertThat(printed)
+        .containsPattern("(PINNED on cpu \\d+|UNPINNED on cpu -1|UNSUPPORTED on cpu -1)");
     assertThat(printed).contains("worker-0");
   }
 
   @Test
   void shouldBeTheCodeTheReadmeShows() throws IOException {
-    List<String> mine = block(Path.of("src/test/java/io/github/affinitykit/core/ReadmeExampleTest.java"), "    // README:begin", "    // README:end");
+    List<String> mine =
+        block(
+            Path.of("src/test/java/io/github/affinitykit/core/ReadmeExampleTest.java"),
+            "    // README:begin",
+            "    // README:end");
     String readme = Files.readString(Path.of("..", "README.md"));
     for (String line : mine) {
       assertThat(readme).as("README.md shows the tested example").contains(line.strip());

@@ -24,7 +24,8 @@ class ThreadStatsTest {
   void shouldParseEveryCounterWhenTheThreadNameHasSpacesAndParentheses(@TempDir Path root) {
     FakeHostFiles files = new FakeHostFiles(root);
     files
-        .file("proc/42/stat", "42 (java) S" + STAT_REST.substring(2).replace(" 250 30 ", " 400 100 "))
+        .file(
+            "proc/42/stat", "42 (java) S" + STAT_REST.substring(2).replace(" 250 30 ", " 400 100 "))
         .file("proc/42/task/43/stat", "43 (a) (b) c)" + STAT_REST)
         .file("proc/42/task/43/schedstat", "123456789 98765 42")
         .file(

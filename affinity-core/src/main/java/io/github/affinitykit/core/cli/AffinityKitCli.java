@@ -72,12 +72,20 @@ public final class AffinityKitCli {
           err.println("--root: " + root + " (expected: a directory holding sys/ or proc/)");
           return 2;
         }
+      } else if (a.equals("--audit-ms") && i + 1 < args.size()) {
+        String v = args.get(++i);
+        if (!v.matches("\\d{1,6}")) {
+          err.println("--audit-ms: " + v + " (expected: a whole number of ms, 0 to 999999)");
+          return 2;
+        }
+        auditMs = Long.parseLong(v);
       } else {
-        err.print("unknown option: " + a + " (expected: --json, --root DIR)\n" + USAGE);
+        err.print(
+            "unknown option: " + a + " (expected: --json, --root DIR, --audit-ms N)\n" + USAGE);
         return 2;
       }
     }
-    return doctor(root, json, out, err);
+    return doctor(root, json, Duration.ofMillis(auditMs), out, err);
   }
 
   private static int doctor(
@@ -99,7 +107,8 @@ public final class AffinityKitCli {
     }
     if (!json && root.toString().equals("/")) {
       AffinityKit kit =
-          AffinityKit.create(host, AffinityBackend.detect(), CpuReservations.inTempDirectory(), pool);
+          AffinityKit.create(
+              host, AffinityBackend.detect(), CpuReservations.inTempDirectory(), pool);
       out.print(DoctorLive.render(kit, audit));
     }
     return 0;

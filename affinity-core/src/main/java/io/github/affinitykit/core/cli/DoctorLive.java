@@ -35,7 +35,11 @@ final class DoctorLive {
           .append(" ms over pool ")
           .append(cpus)
           .append(" (owners: threads pinned by Affinity Kit in this JVM)\n");
-      audit.summary().lines().limit(8).forEach(l -> out.append("  ").append(shorten(l)).append('\n'));
+      audit
+          .summary()
+          .lines()
+          .limit(8)
+          .forEach(l -> out.append("  ").append(shorten(l)).append('\n'));
     }
     threads(out, kit);
     return out.toString();
@@ -57,8 +61,13 @@ final class DoctorLive {
         (mask, ts) -> {
           List<String> names = new ArrayList<>();
           ts.stream().limit(NAMES).forEach(t -> names.add(t.name() + "@" + t.lastCpu()));
-          out.append(String.format("  %-12s %3d: %s%s%n", mask.isEmpty() ? "?" : mask, ts.size(),
-              String.join(", ", names), ts.size() > NAMES ? ", ..." : ""));
+          out.append(
+              String.format(
+                  "  %-12s %3d: %s%s%n",
+                  mask.isEmpty() ? "?" : mask,
+                  ts.size(),
+                  String.join(", ", names),
+                  ts.size() > NAMES ? ", ..." : ""));
         });
   }
 

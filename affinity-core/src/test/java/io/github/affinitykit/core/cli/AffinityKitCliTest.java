@@ -114,7 +114,7 @@ class AffinityKitCliTest {
         .containsPattern("Audit +50 ms over pool")
         .containsPattern("cpu \\d+: (SHARED|EXCLUSIVE)")
         .containsPattern("This JVM +\\d+ threads, 0 pinned by Affinity Kit")
-        .contains("main@");
+        .contains("java@");
   }
 
   @Test
@@ -134,7 +134,7 @@ class AffinityKitCliTest {
         new Thread(
             () -> {
               try (CpuLease lease = kit.pinCurrentThread()) {
-                report[0] = AffinityKitCli.explain(kit, Duration.ZERO);
+                report[0] = lease.status() + "\n" + AffinityKitCli.explain(kit, Duration.ZERO);
               }
             },
             "explained");
@@ -142,6 +142,7 @@ class AffinityKitCliTest {
     t.join(20_000);
 
     assertThat(report[0])
+        .startsWith("PINNED\n")
         .contains("this JVM (pid")
         .contains("Audit      skipped")
         .contains("1 pinned by Affinity Kit")
