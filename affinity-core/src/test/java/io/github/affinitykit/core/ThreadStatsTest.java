@@ -119,6 +119,15 @@ class ThreadStatsTest {
     }
   }
 
+  /** Like {@link #currentTid()}, failing the test on an I/O error. */
+  static int currentTidOrFail() {
+    try {
+      return currentTid();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** This thread's Linux TID, from /proc/thread-self (no native code needed). */
   static int currentTid() throws IOException {
     String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
