@@ -1,0 +1,134 @@
+package io.github.affinitykit.bench;
+
+import io.github.affinitykit.core.TaskSample;
+import io.github.affinitykit.core.ThreadStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.ScalarResult;
+
+/**
+ * A JMH profiler ({@code -prof io.github.affinitykit.bench.ThreadStatsProfiler}) for what JMH does
+ * not measure and {@code perfnorm} needs hardware counters for: per iteration, the benchmark JVM's
+ * CPU time, voluntary and involuntary context switches and migrations per operation, the same per
+ * role (threads tag themselves with {@link ThreadRoles}), process CPU%, and the CPU pressure (PSI
+ * {@code some} stall) the machine was under, so a contended run is visible in the results.
+ *
+ * <p>Counters come from {@code /proc/self/task/*}; threads that end during an iteration count with
+ * the last values they recorded through {@link ThreadRoles#finish()}.
+ *
+ * <p>Thread safety: JMH calls it from one thread.
+ */
+public final class ThreadStatsProfiler implements InternalProfiler {
+  private static final String P = "·";
+  private ThreadStats before;
+  private long psiBeforeUs;
+
+  /** Creates the profiler (JMH instantiates it). */
+  public ThreadStatsProfiler() {
+    // no options
+  }
+
+  @Override
+  public String getDescription() {
+    return "CPU time, context switches and migrations per op and per thread role, from /proc";
+  }
+
+  @Override
+  public void beforeIteration(BenchmarkParams benchmark, IterationParams iteration) {
+    psiBeforeUs = psiSomeTotalUs();
+    before = ThreadStats.snapshot();
+  }
+
+  @Override
+  public Collection<ScalarResult> afterIteration(
+      BenchmarkParams benchmark, IterationParams iteration, IterationResult result) {
+    ThreadStats after = ThreadStats.snapshot();
+    long psiUs = psiSomeTotalUs() - psiBeforeUs;
+    long ops = Math.max(1, result.getMetadata().getAllOps());
+    Map<String, long[]> byRole = new TreeMap<>(); // cpuNs, vol, invol, migrations
+    long[] total = new long[4];
+    for (TaskSample d : deltas(after)) {
+      long[] r = byRole.computeIfAbsent(ThreadRoles.roleOf(d), k -> new long[4]);
+      long[] v = {d.cpuNs(), d.voluntarySwitches(), d.involuntarySwitches(), d.migrations()};
+      for (int i = 0; i < 4; i++) {
+        r[i] += Math.max(0, v[i]);
+        total[i] += Math.max(0, v[i]);
+      }
+    }
+    List<ScalarResult> out = new ArrayList<>();
+    out.add(
+        avg(P + "cpu.ms/op", (after.processCpuNs() - before.processCpuNs()) / 1e6 / ops, "ms/op"));
+    out.add(avg(P + "cpu%", after.cpuPercentSince(before), "%"));
+    out.add(avg(P + "cs.vol/op", (double) total[1] / ops, "#/op"));
+    out.add(avg(P + "cs.invol/op", (double) total[2] / ops, "#/op"));
+    out.add(avg(P + "migr/op", (double) total[3] / ops, "#/op"));
+    byRole.forEach(
+        (role, r) -> {
+          out.add(avg(P + role + ".cpu.ms/op", r[0] / 1e6 / ops, "ms/op"));
+          out.add(avg(P + role + ".cs/op", (double) (r[1] + r[2]) / ops, "#/op"));
+        });
+    out.add(avg(P + "psi.some.ms", psiUs / 1e3, "ms"));
+    return out;
+  }
+
+  /** Per-thread deltas over the iteration, counting threads that ended via their last record. */
+  private List<TaskSample> deltas(ThreadStats after) {
+    List<TaskSample> out = new ArrayList<>(after.since(before));
+    for (TaskSample gone : before.threads()) {
+      if (after.thread(gone.tid()).isEmpty()) {
+        TaskSample last = ThreadRoles.departed(gone.tid());
+        if (last != null) {
+          out.add(minus(last, gone));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static TaskSample minus(TaskSample a, TaskSample b) {
+    return new TaskSample(
+        a.pid(),
+        a.tid(),
+        a.name(),
+        a.state(),
+        a.flags(),
+        a.userNs() - b.userNs(),
+        a.systemNs() - b.systemNs(),
+        a.runNs() - b.runNs(),
+        a.waitNs() - b.waitNs(),
+        a.voluntarySwitches() - b.voluntarySwitches(),
+        a.involuntarySwitches() - b.involuntarySwitches(),
+        a.migrations() - b.migrations(),
+        a.lastCpu(),
+        a.allowed());
+  }
+
+  private static ScalarResult avg(String label, double value, String unit) {
+    return new ScalarResult(label, value, unit, AggregationPolicy.AVG);
+  }
+
+  /** {@code some total=} of {@code /proc/pressure/cpu} in µs; 0 where PSI is absent. */
+  static long psiSomeTotalUs() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
+        if (line.startsWith("some ")) {
+          return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
+  }
+}
