@@ -45,9 +45,14 @@ public final class ThreadRoles {
     }
   }
 
-  /** Returns the last counters recorded by {@link #finish()} for {@code tid}, or null. */
-  static TaskSample departed(int tid) {
-    return DEPARTED.get(tid);
+  /** Returns the last counters recorded by {@link #finish()} since the last clear, by TID. */
+  static Map<Integer, TaskSample> departed() {
+    return Map.copyOf(DEPARTED);
+  }
+
+  /** Forgets departed threads (the profiler calls it when an iteration starts). */
+  static void clearDeparted() {
+    DEPARTED.clear();
   }
 
   /** Returns the role of a thread: its tag, else one derived from its name. */

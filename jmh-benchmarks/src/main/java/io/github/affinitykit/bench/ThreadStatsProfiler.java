@@ -47,6 +47,7 @@ public final class ThreadStatsProfiler implements InternalProfiler {
   @Override
   public void beforeIteration(BenchmarkParams benchmark, IterationParams iteration) {
     psiBeforeUs = psiSomeTotalUs();
+    ThreadRoles.clearDeparted();
     before = ThreadStats.snapshot();
   }
 
@@ -82,17 +83,20 @@ public final class ThreadStatsProfiler implements InternalProfiler {
     return out;
   }
 
-  /** Per-thread deltas over the iteration, counting threads that ended via their last record. */
+  /**
+   * Per-thread deltas over the iteration. Threads that ended during it count through the last
+   * record they left with {@link ThreadRoles#finish()}: from the first snapshot if they were in it,
+   * else from birth (a thread started in {@code @Setup} and stopped in {@code @TearDown}).
+   */
   private List<TaskSample> deltas(ThreadStats after) {
     List<TaskSample> out = new ArrayList<>(after.since(before));
-    for (TaskSample gone : before.threads()) {
-      if (after.thread(gone.tid()).isEmpty()) {
-        TaskSample last = ThreadRoles.departed(gone.tid());
-        if (last != null) {
-          out.add(minus(last, gone));
-        }
-      }
-    }
+    ThreadRoles.departed()
+        .forEach(
+            (tid, last) -> {
+              if (after.thread(tid).isEmpty()) {
+                out.add(before.thread(tid).map(first -> minus(last, first)).orElse(last));
+              }
+            });
     return out;
   }
 
