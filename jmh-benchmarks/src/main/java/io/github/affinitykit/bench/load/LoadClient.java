@@ -1,0 +1,111 @@
+package io.github.affinitykit.bench.load;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A WebSocket load generator on Netty with HdrHistogram: {@code connections} connections to one
+ * endpoint, fixed-rate (open loop) or maximum-throughput (closed loop) binary echo traffic, a
+ * warm-up, a recorded window, then a drain that counts every message never echoed as lost.
+ *
+ * <p>Thread safety: {@link #run} blocks its caller until the run ends; runs are independent.
+ */
+public final class LoadClient {
+  private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
+
+  private LoadClient() {}
+
+  /**
+   * Runs one load and returns what it measured.
+   *
+   * @param threads creates the client's event-loop threads (pin them away from the server)
+   */
+  public static LoadResult run(LoadConfig config, ThreadFactory threads)
+      throws InterruptedException {
+    EventLoopGroup group =
+        new MultiThreadIoEventLoopGroup(config.ioThreads(), threads, NioIoHandler.newFactory());
+    try {
+      CountDownLatch handshakes = new CountDownLatch(config.connections());
+      LoadRun run = new LoadRun(config, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500));
+      List<Channel> channels = connect(group, config, run, handshakes);
+      if (!handshakes.await(20, TimeUnit.SECONDS)) {
+        run.errors().add(handshakes.getCount());
+      }
+      run.latency().getIntervalHistogram(); // discard anything before the window
+      awaitNanos(run.stopNs() - System.nanoTime());
+      long drainUntil = System.nanoTime() + DRAIN_NS;
+      while (run.echoedTotal().sum() < run.sentTotal().sum() && System.nanoTime() < drainUntil) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      for (Channel ch : channels) {
+        ch.writeAndFlush(new CloseWebSocketFrame(1000, "load done"));
+      }
+      return new LoadResult(
+          run.sentInWindow().sum(),
+          run.receivedInWindow().sum(),
+          run.sentTotal().sum() - run.echoedTotal().sum(),
+          run.outOfOrder().sum(),
+          run.errors().sum(),
+          run.stopNs() - run.recordFromNs(),
+          run.latency().getIntervalHistogram());
+    } finally {
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
+
+  private static List<Channel> connect(
+      EventLoopGroup group, LoadConfig config, LoadRun run, CountDownLatch handshakes)
+      throws InterruptedException {
+    WebSocketClientProtocolConfig ws =
+        WebSocketClientProtocolConfig.newBuilder()
+            .webSocketUri(config.uri())
+            .maxFramePayloadLength(Math.max(65_536, config.payloadBytes()))
+            .handshakeTimeoutMillis(10_000)
+            .build();
+    List<Channel> channels = new ArrayList<>();
+    for (int i = 0; i < config.connections(); i++) {
+      int index = i;
+      Bootstrap b =
+          new Bootstrap()
+              .group(group)
+              .channel(NioSocketChannel.class)
+              .handler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      ch.pipeline()
+                          .addLast(new HttpClientCodec())
+                          .addLast(new HttpObjectAggregator(65_536))
+                          .addLast(new WebSocketClientProtocolHandler(ws))
+                          .addLast(new LoadConnection(run, index, handshakes));
+                    }
+                  });
+      channels.add(b.connect(config.uri().getHost(), config.uri().getPort()).sync().channel());
+    }
+    return channels;
+  }
+
+  private static void awaitNanos(long ns) {
+    long until = System.nanoTime() + ns;
+    for (long left = ns; left > 0; left = until - System.nanoTime()) {
+      LockSupport.parkNanos(left);
+    }
+  }
+}
