@@ -33,11 +33,38 @@ public final class LoadClient {
   private LoadClient() {}
 
   /**
+   * Called by the thread running a load when its recorded window opens and closes, to take the
+   * server's counters over exactly that window.
+   */
+  public interface Window {
+    /** The recorded window has just opened. */
+    void opened();
+
+    /** The recorded window has just closed (echoes still in flight are being drained). */
+    void closed();
+  }
+
+  /**
    * Runs one load and returns what it measured.
    *
    * @param threads creates the client's event-loop threads (pin them away from the server)
    */
   public static LoadResult run(LoadConfig config, ThreadFactory threads)
+      throws InterruptedException {
+    return run(
+        config,
+        threads,
+        new Window() {
+          @Override
+          public void opened() {}
+
+          @Override
+          public void closed() {}
+        });
+  }
+
+  /** Runs one load, telling {@code window} when the recorded window opens and closes. */
+  public static LoadResult run(LoadConfig config, ThreadFactory threads, Window window)
       throws InterruptedException {
     EventLoopGroup group =
         new MultiThreadIoEventLoopGroup(config.ioThreads(), threads, NioIoHandler.newFactory());
@@ -48,8 +75,10 @@ public final class LoadClient {
       if (!handshakes.await(20, TimeUnit.SECONDS)) {
         run.errors().add(handshakes.getCount());
       }
-      run.latency().getIntervalHistogram(); // discard anything before the window
+      awaitNanos(run.recordFromNs() - System.nanoTime());
+      window.opened();
       awaitNanos(run.stopNs() - System.nanoTime());
+      window.closed();
       long drainUntil = System.nanoTime() + DRAIN_NS;
       while (run.echoedTotal().sum() < run.sentTotal().sum() && System.nanoTime() < drainUntil) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));

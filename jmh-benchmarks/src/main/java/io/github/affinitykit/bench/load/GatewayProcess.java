@@ -1,0 +1,79 @@
+package io.github.affinitykit.bench.load;
+
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The gateway as a child JVM: started with a scenario's command, ready when {@code /health} answers
+ * 200, stopped with SIGTERM (its graceful shutdown) and, failing that, killed. Its output goes to a
+ * log file.
+ *
+ * <p>Thread safety: one controlling thread.
+ */
+final class GatewayProcess implements AutoCloseable {
+  private final Process process;
+  private final int port;
+
+  private GatewayProcess(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  static GatewayProcess start(List<String> command, int port, Path log) throws IOException {
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    GatewayProcess g = new GatewayProcess(p, port);
+    g.awaitHealthy(TimeUnit.SECONDS.toNanos(30), log);
+    return g;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  private void awaitHealthy(long timeoutNs, Path log) throws IOException {
+    long until = System.nanoTime() + timeoutNs;
+    while (System.nanoTime() < until) {
+      if (!process.isAlive()) {
+        throw new IOException("gateway exited with " + process.exitValue() + "; see " + log);
+      }
+      try {
+        HttpURLConnection c =
+            (HttpURLConnection)
+                URI.create("http://127.0.0.1:" + port + "/health").toURL().openConnection();
+        c.setConnectTimeout(500);
+        c.setReadTimeout(500);
+        if (c.getResponseCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+    }
+    close();
+    throw new IOException("gateway not healthy on port " + port + " within 30 s; see " + log);
+  }
+
+  /** SIGTERM, wait 10 s, then SIGKILL. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

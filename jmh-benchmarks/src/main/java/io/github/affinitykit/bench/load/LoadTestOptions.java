@@ -1,0 +1,82 @@
+package io.github.affinitykit.bench.load;
+
+import io.github.affinitykit.core.CpuSet;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The load test's options, with defaults sized for about five minutes on a 2-CPU machine.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param gatewayJar the shaded gateway jar
+ * @param scenarios scenarios, run interleaved
+ * @param repeats trials per scenario
+ * @param load the client's load (its URI port is a placeholder; each trial gets its own port)
+ * @param serverCpus CPUs of the server (pool of the pinned runs, taskset of the taskset run)
+ * @param clientCpus CPUs the client's threads are confined to
+ * @param serverArgs extra gateway arguments (e.g. {@code --workers 1})
+ * @param out directory for the JSON, HTML and logs
+ * @param pressureThresholdPercent trials whose CPU pressure exceeds this are flagged
+ */
+public record LoadTestOptions(
+    Path gatewayJar,
+    List<Scenario> scenarios,
+    int repeats,
+    LoadConfig load,
+    CpuSet serverCpus,
+    CpuSet clientCpus,
+    List<String> serverArgs,
+    Path out,
+    double pressureThresholdPercent) {
+
+  /** Validates. */
+  public LoadTestOptions {
+    Objects.requireNonNull(gatewayJar, "gatewayJar");
+    scenarios = List.copyOf(scenarios);
+    if (scenarios.isEmpty()) {
+      throw new IllegalArgumentException("--scenarios: \"\" (expected: at least one)");
+    }
+    if (repeats < 1) {
+      throw new IllegalArgumentException("--repeats: " + repeats + " (expected: >= 1)");
+    }
+    Objects.requireNonNull(load, "load");
+    if (serverCpus.isEmpty() || clientCpus.isEmpty() || serverCpus.intersects(clientCpus)) {
+      throw new IllegalArgumentException(
+          "--server-cpus "
+              + serverCpus
+              + " --client-cpus "
+              + clientCpus
+              + " (expected: two non-empty, disjoint CPU lists)");
+    }
+    serverArgs = List.copyOf(serverArgs);
+    Objects.requireNonNull(out, "out");
+  }
+
+  /** Returns the trials' total expected duration, for progress. */
+  Duration expectedTotal() {
+    Duration perTrial = load.warmup().plus(load.duration()).plusSeconds(4); // start, drain, stop
+    return perTrial.multipliedBy((long) repeats * scenarios.size());
+  }
+
+  /** Parses {@code 15s}, {@code 500ms}, {@code 2m}. */
+  static Duration duration(String name, String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (t.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+      } else if (t.endsWith("s")) {
+        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
+      } else if (t.endsWith("m")) {
+        return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw new IllegalArgumentException(
+        name + ": " + text + " (expected: a duration like 15s, 500ms, 2m)");
+  }
+}

@@ -1,0 +1,50 @@
+package io.github.affinitykit.bench.load;
+
+import io.github.affinitykit.core.TaskSample;
+import io.github.affinitykit.core.ThreadStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The server JVM's counters at one moment, from {@code /proc/<pid>}: CPU time (all threads ever),
+ * context switches and migrations summed over its live threads, and the machine's CPU pressure.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param nanoTime when taken
+ * @param cpuNs process user + system CPU time
+ * @param voluntary voluntary context switches of live threads
+ * @param involuntary involuntary context switches of live threads
+ * @param migrations migrations of live threads (0 where not exposed)
+ * @param psiSomeUs {@code /proc/pressure/cpu} some total, µs (0 where absent)
+ */
+record ServerStats(
+    long nanoTime, long cpuNs, long voluntary, long involuntary, long migrations, long psiSomeUs) {
+
+  static ServerStats of(long pid) {
+    ThreadStats s = ThreadStats.snapshot(Path.of("/"), (int) pid);
+    long vol = 0;
+    long invol = 0;
+    long migr = 0;
+    for (TaskSample t : s.threads()) {
+      vol += Math.max(0, t.voluntarySwitches());
+      invol += Math.max(0, t.involuntarySwitches());
+      migr += Math.max(0, t.migrations());
+    }
+    return new ServerStats(s.nanoTime(), s.processCpuNs(), vol, invol, migr, readPsiSomeUs());
+  }
+
+  static long readPsiSomeUs() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
+        if (line.startsWith("some ")) {
+          return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,69 @@
+package io.github.affinitykit.bench.load;
+
+import java.util.Objects;
+
+/**
+ * One trial: a scenario's gateway under one load, and what both sides measured over the same
+ * recorded window.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param scenario how the server was placed
+ * @param repeat which repeat (0-based)
+ * @param load what the client measured
+ * @param serverCpuPercent server CPU over the window, 100 = one CPU
+ * @param cpuUsPerMessage server CPU µs per echoed message
+ * @param voluntaryPerSecond server voluntary context switches per second
+ * @param involuntaryPerSecond server involuntary context switches per second
+ * @param switchesPerMessage server context switches (both kinds) per message
+ * @param migrationsPerSecond server thread migrations per second
+ * @param pressurePercent CPU pressure during the window: % of time some task waited for a CPU
+ * @param contaminated whether the pressure exceeded the threshold: reported apart
+ */
+public record Trial(
+    Scenario scenario,
+    int repeat,
+    LoadResult load,
+    double serverCpuPercent,
+    double cpuUsPerMessage,
+    double voluntaryPerSecond,
+    double involuntaryPerSecond,
+    double switchesPerMessage,
+    double migrationsPerSecond,
+    double pressurePercent,
+    boolean contaminated) {
+
+  /** Validates. */
+  public Trial {
+    Objects.requireNonNull(scenario, "scenario");
+    Objects.requireNonNull(load, "load");
+  }
+
+  /** Derives a trial from the server counters at the window's edges. */
+  static Trial of(
+      Scenario scenario,
+      int repeat,
+      LoadResult load,
+      ServerStats from,
+      ServerStats to,
+      double pressureThresholdPercent) {
+    double seconds = Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;
+    long cpuNs = to.cpuNs() - from.cpuNs();
+    long vol = to.voluntary() - from.voluntary();
+    long invol = to.involuntary() - from.involuntary();
+    long messages = Math.max(1, load.received());
+    double pressure = (to.psiSomeUs() - from.psiSomeUs()) / 1e4 / seconds;
+    return new Trial(
+        scenario,
+        repeat,
+        load,
+        cpuNs / 1e7 / seconds,
+        cpuNs / 1e3 / messages,
+        vol / seconds,
+        invol / seconds,
+        (double) (vol + invol) / messages,
+        (to.migrations() - from.migrations()) / seconds,
+        pressure,
+        pressure > pressureThresholdPercent);
+  }
+}
