@@ -28,8 +28,9 @@ final class LoadReport {
     long flagged = trials.stream().filter(Trial::contaminated).count();
     if (flagged > 0) {
       out.printf(
-          "%d trial(s) ran under CPU pressure above %.0f%% and are left out of the medians:%n",
-          flagged, o.pressureThresholdPercent());
+          "%d trial(s) shared the machine with other processes using more than %.0f%% of a CPU"
+              + " and are left out of the medians:%n",
+          flagged, o.noiseThresholdPercent());
       trials.stream()
           .filter(Trial::contaminated)
           .forEach(
@@ -64,7 +65,7 @@ final class LoadReport {
     for (ScenarioSummary s : summaries) {
       sb.append(
           String.format(
-              "%-10s %3d %-24s %-22s %-22s %-24s %-10.0f %-10.0f %-10.0f %d/%d%s%n",
+              "%-10s %3d %-24s %-22s %-22s %-24s %-10.0f %-10.0f %-10.0f %-8.1f %d/%d%s%n",
               s.scenario().name().toLowerCase(java.util.Locale.ROOT),
               s.trials().size(),
               s.cell(t -> t.load().messagesPerSecond(), "%.0f"),
@@ -74,9 +75,10 @@ final class LoadReport {
               s.latencyNs().getValueAtPercentile(50) / 1e3,
               s.latencyNs().getValueAtPercentile(99) / 1e3,
               s.latencyNs().getValueAtPercentile(99.9) / 1e3,
+              s.stats(Trial::othersCpuPercent)[0],
               s.lost(),
               s.errors(),
-              s.allContaminated() ? "  (all trials under pressure)" : ""));
+              s.allContaminated() ? "  (all trials disturbed)" : ""));
     }
     return sb.toString();
   }
@@ -92,7 +94,7 @@ final class LoadReport {
     doc.put("warmupSeconds", o.load().warmup().toMillis() / 1e3);
     doc.put("durationSeconds", o.load().duration().toMillis() / 1e3);
     doc.put("serverArgs", o.serverArgs());
-    doc.put("pressureThresholdPercent", o.pressureThresholdPercent());
+    doc.put("noiseThresholdPercent", o.noiseThresholdPercent());
     List<Object> rows = new ArrayList<>();
     for (Trial t : trials) {
       Map<String, Object> r = new LinkedHashMap<>();
@@ -111,6 +113,7 @@ final class LoadReport {
       r.put("switchesPerMessage", t.switchesPerMessage());
       r.put("migrationsPerSecond", t.migrationsPerSecond());
       r.put("pressurePercent", t.pressurePercent());
+      r.put("othersCpuPercent", t.othersCpuPercent());
       r.put("contaminated", t.contaminated());
       Map<String, Object> lat = new LinkedHashMap<>();
       for (double p : ScenarioSummary.percentiles()) {

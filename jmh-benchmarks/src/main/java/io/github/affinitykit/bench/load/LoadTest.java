@@ -118,7 +118,7 @@ public final class LoadTest {
                   edges[1] = ServerStats.of(gw.pid());
                 }
               });
-      return Trial.of(s, repeat, result, edges[0], edges[1], o.pressureThresholdPercent());
+      return Trial.of(s, repeat, result, edges[0], edges[1], o.noiseThresholdPercent());
     }
   }
 

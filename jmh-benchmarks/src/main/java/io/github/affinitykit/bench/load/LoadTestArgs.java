@@ -35,7 +35,7 @@ final class LoadTestArgs {
           "  --server-cpus LIST --client-cpus LIST  (default: client = first quarter of the CPUs)",
           "  --workers N            gateway worker loops (default: one per server CPU)",
           "  --out DIR              results (default target/loadtest)",
-          "  --pressure-threshold P flag trials with CPU pressure above P% (default 20)",
+          "  --noise-threshold P    flag trials where other processes used > P% of a CPU (default 10)",
           "");
   private static final Set<String> KEYS =
       Set.of(
@@ -95,7 +95,7 @@ final class LoadTestArgs {
         client,
         List.of("--workers", String.valueOf(workers)),
         Path.of(m.getOrDefault("--out", "target/loadtest")),
-        Double.parseDouble(m.getOrDefault("--pressure-threshold", "20")));
+        Double.parseDouble(m.getOrDefault("--noise-threshold", "10")));
   }
 
   private static CpuSet cpus(Map<String, String> m, String key, CpuSet dflt) {

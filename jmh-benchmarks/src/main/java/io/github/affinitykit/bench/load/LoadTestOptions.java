@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param clientCpus CPUs the client's threads are confined to
  * @param serverArgs extra gateway arguments (e.g. {@code --workers 1})
  * @param out directory for the JSON, HTML and logs
- * @param pressureThresholdPercent trials whose CPU pressure exceeds this are flagged
+ * @param noiseThresholdPercent trials in which other processes used more CPU than this (100 = one
+ *     CPU) are flagged and left out of the medians
  */
 public record LoadTestOptions(
     Path gatewayJar,
@@ -31,7 +32,7 @@ public record LoadTestOptions(
     CpuSet clientCpus,
     List<String> serverArgs,
     Path out,
-    double pressureThresholdPercent) {
+    double noiseThresholdPercent) {
 
   /** Validates. */
   public LoadTestOptions {

@@ -18,9 +18,19 @@ import java.nio.file.Path;
  * @param involuntary involuntary context switches of live threads
  * @param migrations migrations of live threads (0 where not exposed)
  * @param psiSomeUs {@code /proc/pressure/cpu} some total, µs (0 where absent)
+ * @param machineBusyNs CPU time of the whole machine ({@code /proc/stat}: user, nice, system, irq,
+ *     softirq, steal), to tell what other processes took
+ * @param selfCpuNs CPU time of this (the client's) JVM
  */
 record ServerStats(
-    long nanoTime, long cpuNs, long voluntary, long involuntary, long migrations, long psiSomeUs) {
+    long nanoTime,
+    long cpuNs,
+    long voluntary,
+    long involuntary,
+    long migrations,
+    long psiSomeUs,
+    long machineBusyNs,
+    long selfCpuNs) {
 
   static ServerStats of(long pid) {
     ThreadStats s = ThreadStats.snapshot(Path.of("/"), (int) pid);
@@ -32,7 +42,15 @@ record ServerStats(
       invol += Math.max(0, t.involuntarySwitches());
       migr += Math.max(0, t.migrations());
     }
-    return new ServerStats(s.nanoTime(), s.processCpuNs(), vol, invol, migr, readPsiSomeUs());
+    return new ServerStats(
+        s.nanoTime(),
+        s.processCpuNs(),
+        vol,
+        invol,
+        migr,
+        readPsiSomeUs(),
+        readMachineBusyNs(),
+        ThreadStats.snapshot().processCpuNs());
   }
 
   static long readPsiSomeUs() {
@@ -40,6 +58,25 @@ record ServerStats(
       for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
         if (line.startsWith("some ")) {
           return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    return 0;
+  }
+
+  /** Busy CPU time of the machine from the {@code cpu} line of {@code /proc/stat}, ns. */
+  static long readMachineBusyNs() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+        if (line.startsWith("cpu ")) {
+          String[] f = line.trim().split("\\s+");
+          long ticks = 0;
+          for (int i : new int[] {1, 2, 3, 6, 7, 8}) { // user nice system irq softirq steal
+            ticks += Long.parseLong(f[i]);
+          }
+          return ticks * 10_000_000L;
         }
       }
     } catch (IOException | RuntimeException e) {

@@ -17,8 +17,11 @@ import java.util.Objects;
  * @param involuntaryPerSecond server involuntary context switches per second
  * @param switchesPerMessage server context switches (both kinds) per message
  * @param migrationsPerSecond server thread migrations per second
- * @param pressurePercent CPU pressure during the window: % of time some task waited for a CPU
- * @param contaminated whether the pressure exceeded the threshold: reported apart
+ * @param pressurePercent CPU pressure during the window: % of time some task (ours included) waited
+ *     for a CPU
+ * @param othersCpuPercent CPU other processes (neither the server nor the client) used during the
+ *     window, 100 = one CPU
+ * @param contaminated whether other processes used more than the threshold: reported apart
  */
 public record Trial(
     Scenario scenario,
@@ -31,6 +34,7 @@ public record Trial(
     double switchesPerMessage,
     double migrationsPerSecond,
     double pressurePercent,
+    double othersCpuPercent,
     boolean contaminated) {
 
   /** Validates. */
@@ -46,13 +50,16 @@ public record Trial(
       LoadResult load,
       ServerStats from,
       ServerStats to,
-      double pressureThresholdPercent) {
+      double noiseThresholdPercent) {
     double seconds = Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;
     long cpuNs = to.cpuNs() - from.cpuNs();
     long vol = to.voluntary() - from.voluntary();
     long invol = to.involuntary() - from.involuntary();
     long messages = Math.max(1, load.received());
     double pressure = (to.psiSomeUs() - from.psiSomeUs()) / 1e4 / seconds;
+    long others =
+        (to.machineBusyNs() - from.machineBusyNs()) - cpuNs - (to.selfCpuNs() - from.selfCpuNs());
+    double othersPercent = Math.max(0, others) / 1e7 / seconds;
     return new Trial(
         scenario,
         repeat,
@@ -64,6 +71,7 @@ public record Trial(
         (double) (vol + invol) / messages,
         (to.migrations() - from.migrations()) / seconds,
         pressure,
-        pressure > pressureThresholdPercent);
+        othersPercent,
+        othersPercent > noiseThresholdPercent);
   }
 }
