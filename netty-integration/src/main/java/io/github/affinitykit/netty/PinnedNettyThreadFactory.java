@@ -1,6 +1,7 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.PinnedThreadFactory;
+import io.github.affinitykit.core.Placement;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Objects;
 
@@ -40,7 +41,7 @@ public final class PinnedNettyThreadFactory {
     PinnedThreadFactory.Builder b =
         spec.kit()
             .threadFactory(name)
-            .placements(spec.placements().toArray(io.github.affinitykit.core.Placement[]::new))
+            .placements(spec.placements().toArray(Placement[]::new))
             .runOut(spec.runOut())
             .delegate(new DefaultThreadFactory(name));
     spec.pool().ifPresent(b::pool);
