@@ -17,4 +17,7 @@ interface GatewayEvents {
 
   /** {@code client} is read again: its replies drained below the low water mark. */
   default void readsResumed(Channel client) {}
+
+  /** The gateway begins closing {@code client} with status {@code code}. */
+  default void closing(Channel client, int code) {}
 }

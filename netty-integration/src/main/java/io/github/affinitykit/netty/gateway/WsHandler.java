@@ -178,6 +178,7 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
     }
     closing = true;
     g.metrics().closeSent(code);
+    g.events().closing(ctx.channel(), code);
     Runnable close =
         () -> {
           Channel ch = ctx.channel();
