@@ -48,7 +48,7 @@ final class LoopPinning {
       live.set(s.index(), assignment(s, s.status(), s.reason(), "", -1, 0, false));
     }
     long unpinned = slots.stream().filter(s -> s.status() == LeaseStatus.UNPINNED).count();
-    if (spec.enabled() && unpinned > 0) {
+    if (spec.enabled() && spec.unpinnedBecause().isEmpty() && unpinned > 0) {
       LOG.log(
           Level.WARNING,
           "{0}: {1} of {2} loops unpinned: {3}",

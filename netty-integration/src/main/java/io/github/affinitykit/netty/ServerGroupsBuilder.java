@@ -175,9 +175,9 @@ public final class ServerGroupsBuilder {
                 + cpus
                 + " has "
                 + free.size()
-                + " free CPUs for the boss and "
+                + " free CPU(s) for 1 boss + "
                 + others
-                + " worker and business threads: the boss (it only accepts) runs on CPUs "
+                + " worker/business threads: the boss (it only accepts) runs on housekeeping CPUs "
                 + mask)
         .build();
   }

@@ -51,7 +51,8 @@ class PinnedServerGroupsTest {
       assertThat(worker.cpusAllowed()).isEqualTo(String.valueOf(last));
       LoopAssignment b = report.loop("boss", 0).orElseThrow();
       assertThat(b.status()).isEqualTo(LeaseStatus.UNPINNED);
-      assertThat(b.reason()).contains("the boss (it only accepts) runs on CPUs " + first);
+      assertThat(b.reason())
+          .contains("the boss (it only accepts) runs on housekeeping CPUs " + first);
       assertThat(boss.cpusAllowed()).isEqualTo(String.valueOf(first));
       assertThat(report.toString())
           .startsWith("transport NIO (NIO requested and available)")

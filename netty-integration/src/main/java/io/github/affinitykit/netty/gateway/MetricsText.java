@@ -77,7 +77,11 @@ final class MetricsText {
         metrics.messagesFailed());
     counter(
         w, "gateway_bytes_received_total", "WebSocket payload bytes accepted.", metrics.bytesIn());
-    counter(w, "gateway_bytes_sent_total", "WebSocket payload bytes written.", metrics.bytesOut());
+    counter(
+        w,
+        "gateway_bytes_sent_total",
+        "WebSocket payload bytes queued for writing.",
+        metrics.bytesOut());
     counter(
         w,
         "gateway_reads_paused_total",
@@ -90,6 +94,10 @@ final class MetricsText {
         metrics.droppedAfterClose());
     w.family(P + "gateway_pending_bytes_max", "gauge", "Most bytes ever pending to one client.")
         .sample(P + "gateway_pending_bytes_max", metrics.maxPendingBytes());
+    closesAndResponses(w);
+  }
+
+  private void closesAndResponses(PromWriter w) {
     w.family(P + "gateway_closes_sent_total", "counter", "Close frames sent, by status code.");
     metrics
         .closesSent()
