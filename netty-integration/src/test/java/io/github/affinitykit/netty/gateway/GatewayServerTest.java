@@ -52,11 +52,20 @@ class GatewayServerTest {
     assertThat(bin.bytes()).containsExactly(1, 2, 3);
   }
 
-  @ParameterizedTest(name = "pin {0}, business threads {1}")
-  @ValueSource(strings = {"none:0", "pinned:0", "pinned:1", "exclusive:0"})
+  @ParameterizedTest(name = "pin:business threads:transport {0}")
+  @ValueSource(
+      strings = {
+        "none:0:auto",
+        "pinned:0:auto",
+        "pinned:1:auto",
+        "exclusive:0:auto",
+        "pinned:0:epoll",
+        "pinned:0:nio"
+      })
   void shouldEchoEveryMessageOfEveryConnectionInOrder(String mode) throws Exception {
     String[] m = mode.split(":");
-    GatewayServer s = h.start("--pin", m[0], "--business-threads", m[1], "--workers", "2");
+    GatewayServer s =
+        h.start("--pin", m[0], "--business-threads", m[1], "--workers", "2", "--transport", m[2]);
     int connections = 20;
     int messages = 500;
     List<WsClient> clients = new ArrayList<>();
