@@ -4,7 +4,9 @@ import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SingleThreadIoEventLoop;
+import io.netty.util.concurrent.DefaultEventExecutorChooserFactory;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutorChooserFactory;
 import io.netty.util.concurrent.ThreadPerTaskExecutor;
 import java.util.List;
 import java.util.Objects;
@@ -36,8 +38,12 @@ import java.util.concurrent.ThreadFactory;
 public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
   private final LoopPinning pinning;
 
-  private PinnedIoEventLoopGroup(LoopPinning pinning, Executor executor, IoHandlerFactory f) {
-    super(pinning.size(), executor, f, new Object[] {pinning});
+  private PinnedIoEventLoopGroup(
+      LoopPinning pinning,
+      Executor executor,
+      IoHandlerFactory f,
+      EventExecutorChooserFactory chooser) {
+    super(pinning.size(), executor, f, chooser, new Object[] {pinning});
     this.pinning = pinning;
     terminationFuture().addListener(done -> pinning.release());
   }
@@ -77,12 +83,33 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
    */
   public static PinnedIoEventLoopGroup create(
       String name, int loops, ThreadFactory threads, IoHandlerFactory factory, PinningSpec spec) {
+    return create(name, loops, threads, factory, DefaultEventExecutorChooserFactory.INSTANCE, spec);
+  }
+
+  /**
+   * As {@link #create(String, int, ThreadFactory, IoHandlerFactory, PinningSpec)}, with Netty's
+   * {@code chooser}: an {@code AutoScalingEventExecutorChooserFactory} suspends idle loops and
+   * resumes them on new threads, which pin themselves to their loop's CPU again.
+   *
+   * @throws IllegalArgumentException if {@code loops} is not positive or {@code spec} names CPUs
+   *     this process may not use
+   * @throws IllegalStateException if a loop gets no CPU and the run-out policy is FAIL
+   */
+  public static PinnedIoEventLoopGroup create(
+      String name,
+      int loops,
+      ThreadFactory threads,
+      IoHandlerFactory factory,
+      EventExecutorChooserFactory chooser,
+      PinningSpec spec) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(threads, "threads");
     Objects.requireNonNull(factory, "factory");
+    Objects.requireNonNull(chooser, "chooser");
     LoopPinning pinning = LoopPinning.plan(name, loops, spec);
     try {
-      return new PinnedIoEventLoopGroup(pinning, new ThreadPerTaskExecutor(threads), factory);
+      return new PinnedIoEventLoopGroup(
+          pinning, new ThreadPerTaskExecutor(threads), factory, chooser);
     } catch (RuntimeException | Error e) {
       pinning.release();
       throw e;

@@ -10,8 +10,11 @@ import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.RunOutPolicy;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.SingleThreadIoEventLoop;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringIoHandlerConfig;
+import io.netty.util.concurrent.AutoScalingEventExecutorChooserFactory;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.nio.file.Path;
@@ -139,6 +142,37 @@ class PinnedIoEventLoopGroupTest {
     assertThat(g.assignments().get(1).starts()).isEqualTo(2);
     assertThat(g.assignments().get(1).tid()).isEqualTo(after.tid());
     assertThat(kit.reservations().reservedHere()).isEqualTo(CpuSet.of(first, last));
+  }
+
+  @Test
+  void shouldRepinLoopsThatNettysAutoScalerSuspendedAndResumed() throws Exception {
+    AutoScalingEventExecutorChooserFactory scaler =
+        new AutoScalingEventExecutorChooserFactory(
+            0, 2, 20, TimeUnit.MILLISECONDS, 0.5, 0.9, 2, 2, 0);
+    PinnedIoEventLoopGroup g =
+        PinnedIoEventLoopGroup.create(
+            "scaled",
+            2,
+            new DefaultThreadFactory("scaled"),
+            NioIoHandler.newFactory(),
+            scaler,
+            PinningSpec.builder().kit(kit).cpus(last, first).build());
+    groups.add(g);
+    List<EventExecutor> loops = loops(g);
+    Probe[] before = {Probe.on(loops.get(0)), Probe.on(loops.get(1))};
+
+    for (Probe p : before) { // idle: the scaler suspends both loops, their threads end
+      p.thread().join(20_000);
+      assertThat(p.thread().isAlive()).isFalse();
+    }
+    Probe[] after = {Probe.on(loops.get(0)), Probe.on(loops.get(1))};
+
+    for (int i = 0; i < 2; i++) {
+      assertThat(after[i].thread()).isNotSameAs(before[i].thread());
+      assertThat(after[i].cpusAllowed()).isEqualTo(before[i].cpusAllowed());
+    }
+    assertThat(after[0].cpusAllowed()).isEqualTo(String.valueOf(last));
+    assertThat(after[1].cpusAllowed()).isEqualTo(String.valueOf(first));
   }
 
   @Test
