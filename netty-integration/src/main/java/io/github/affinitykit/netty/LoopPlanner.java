@@ -173,7 +173,7 @@ final class LoopPlanner {
               + refused
               + ")";
       if (spec.runOut() == RunOutPolicy.FAIL) {
-        release(out);
+        got.values().forEach(Reservation::close);
         throw new IllegalStateException(why + "; run-out policy FAIL");
       }
       if (spec.runOut() == RunOutPolicy.SHARE && !placed.isEmpty()) {
