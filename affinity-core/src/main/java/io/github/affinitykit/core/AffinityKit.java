@@ -127,6 +127,35 @@ public final class AffinityKit {
     return bindCurrent(cpu, r.reservation(), LeaseStatus.PINNED);
   }
 
+  /**
+   * Binds the calling thread to the CPU of a reservation the caller already holds, without taking
+   * it over: closing the returned lease restores the thread's previous mask and leaves {@code
+   * reservation} held. For groups that keep their CPUs reserved for their whole life while their
+   * threads come and go (Netty event loops resumed on a new thread).
+   *
+   * @throws IllegalArgumentException if {@code reservation} was not made in this kit's directory
+   * @throws IllegalStateException if {@code reservation} is already closed
+   */
+  public CpuLease bindCurrentThread(Reservation reservation) {
+    Objects.requireNonNull(reservation, "reservation");
+    if (!reservation.lockFile().equals(reservations.lockFile(reservation.cpu()))) {
+      throw new IllegalArgumentException(
+          "reservation: "
+              + reservation
+              + " (expected: a reservation in this kit's directory "
+              + reservations.directory()
+              + ")");
+    }
+    if (!reservation.isHeld()) {
+      throw new IllegalStateException(
+          "reservation: " + reservation + " (expected: held, not closed)");
+    }
+    if (!backend.isSupported()) {
+      return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
+    }
+    return bindCurrent(reservation.cpu(), Optional.empty(), LeaseStatus.PINNED);
+  }
+
   /** Binds the calling thread to {@code cpu} under an existing (or no) reservation. */
   CpuLease bindCurrent(int cpu, Optional<Reservation> reservation, LeaseStatus as) {
     int tid = backend.currentThreadId();

@@ -84,9 +84,13 @@ class ThreadStatsTest {
                 for (int i = 0; i < 20; i++) {
                   handoff.take(); // blocks: one voluntary switch per hand-off
                 }
-                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                // spin for 200 ms of this thread's CPU time, not wall time: on a loaded 2-CPU
+                // box a wall-clock spin may get only a fraction of a CPU
+                java.lang.management.ThreadMXBean mx =
+                    java.lang.management.ManagementFactory.getThreadMXBean();
+                long until = mx.getCurrentThreadCpuTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 long x = 0;
-                while (System.nanoTime() < until) {
+                while (mx.getCurrentThreadCpuTime() < until) {
                   x += System.nanoTime() & 1;
                 }
                 assertThat(x).isNotNegative();

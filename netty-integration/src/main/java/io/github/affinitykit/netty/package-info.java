@@ -1,6 +1,9 @@
 /**
- * Pinned Netty event loop groups and the reference WebSocket gateway.
- *
- * <p>Skeleton until its issue lands: the module builds against affinity-core and holds no API yet.
+ * Pinned Netty 4.2 event loop groups: {@link io.github.affinitykit.netty.PinnedIoEventLoopGroup}
+ * pins loop <i>i</i> to planned CPU <i>i</i> whatever order the loops start in, {@link
+ * io.github.affinitykit.netty.PinnedServerGroups} builds a server's boss, workers and business
+ * executor with a transport chosen by availability, {@link
+ * io.github.affinitykit.netty.PinnedNettyThreadFactory} adapts pinning to Netty 4.1 and
+ * reactor-netty. The reference WebSocket gateway lives in {@code .gateway}.
  */
 package io.github.affinitykit.netty;

@@ -1,0 +1,58 @@
+package io.github.affinitykit.netty;
+
+import io.github.affinitykit.core.LeaseStatus;
+import java.util.Objects;
+
+/**
+ * Where one loop of a pinned group runs: its planned CPU, what became of the pinning, and the
+ * thread that runs it now (Netty 4.2 may suspend a loop and resume it on a new thread: {@code
+ * starts} counts them).
+ *
+ * <p>Thread safety: immutable (a snapshot; ask the group again for news).
+ *
+ * @param group the group's name ({@code boss}, {@code worker}, ...)
+ * @param index the loop's index in its group
+ * @param cpu the CPU it is (or will be) bound to, -1 if none
+ * @param status PINNED, SHARED, UNPINNED, UNSUPPORTED, or FAILED when the kernel refused
+ * @param reason the placement that chose the CPU, or why there is none
+ * @param threadName the name of the thread running the loop, empty before it first started
+ * @param tid that thread's kernel id, -1 before it started or where unknown
+ * @param starts how many threads have run this loop so far
+ * @param running whether a thread runs the loop at this moment
+ */
+public record LoopAssignment(
+    String group,
+    int index,
+    int cpu,
+    LeaseStatus status,
+    String reason,
+    String threadName,
+    int tid,
+    int starts,
+    boolean running) {
+  /** Validates. */
+  public LoopAssignment {
+    Objects.requireNonNull(group, "group");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(threadName, "threadName");
+  }
+
+  /** Returns one line: {@code worker-0 cpu 1 PINNED (DIFFERENT_CORE) thread worker-3-1 tid 123}. */
+  @Override
+  public String toString() {
+    return group
+        + "-"
+        + index
+        + " cpu "
+        + cpu
+        + " "
+        + status
+        + " ("
+        + reason
+        + ")"
+        + (threadName.isEmpty() ? " not started" : " thread " + threadName + " tid " + tid)
+        + (starts > 1 ? ", " + starts + " threads so far" : "")
+        + (running || starts == 0 ? "" : ", stopped");
+  }
+}

@@ -1,0 +1,126 @@
+package io.github.affinitykit.netty;
+
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A Netty 4.2 I/O transport: its handler factory and channel classes. {@link #AUTO} stands for the
+ * first available of io_uring, epoll, NIO (see {@link TransportChoice#choose(Transport)}).
+ *
+ * <p>Thread safety: immutable. {@link #unavailability()} loads the native library on first use
+ * (Netty probes once per JVM).
+ */
+public enum Transport {
+  /** io_uring → epoll → NIO, the first that loads here. */
+  AUTO,
+  /** Linux io_uring (native, kernel 5.14+). */
+  IO_URING,
+  /** Linux epoll (native). */
+  EPOLL,
+  /** Java NIO: available everywhere. */
+  NIO;
+
+  /**
+   * Returns why this transport cannot be used here, or empty if it can. NIO and AUTO are always
+   * available.
+   */
+  public Optional<String> unavailability() {
+    try {
+      return switch (this) {
+        case IO_URING -> cause(IoUring.isAvailable(), IoUring.unavailabilityCause());
+        case EPOLL -> cause(Epoll.isAvailable(), Epoll.unavailabilityCause());
+        case NIO, AUTO -> Optional.empty();
+      };
+    } catch (LinkageError | RuntimeException e) {
+      return Optional.of(name().toLowerCase(Locale.ROOT) + " classes missing: " + e);
+    }
+  }
+
+  private static Optional<String> cause(boolean available, Throwable cause) {
+    if (available) {
+      return Optional.empty();
+    }
+    return Optional.of(cause == null ? "unavailable" : String.valueOf(cause));
+  }
+
+  /**
+   * Returns a new handler factory for this transport's loops.
+   *
+   * @throws IllegalStateException for {@link #AUTO}: choose first
+   */
+  public IoHandlerFactory handlerFactory() {
+    return switch (this) {
+      case IO_URING -> IoUringIoHandler.newFactory();
+      case EPOLL -> EpollIoHandler.newFactory();
+      case NIO -> NioIoHandler.newFactory();
+      case AUTO -> throw auto();
+    };
+  }
+
+  /**
+   * Returns the server channel class for {@code ServerBootstrap.channel(...)}.
+   *
+   * @throws IllegalStateException for {@link #AUTO}: choose first
+   */
+  public Class<? extends ServerSocketChannel> serverChannel() {
+    return switch (this) {
+      case IO_URING -> IoUringServerSocketChannel.class;
+      case EPOLL -> EpollServerSocketChannel.class;
+      case NIO -> NioServerSocketChannel.class;
+      case AUTO -> throw auto();
+    };
+  }
+
+  /**
+   * Returns the client channel class for {@code Bootstrap.channel(...)}.
+   *
+   * @throws IllegalStateException for {@link #AUTO}: choose first
+   */
+  public Class<? extends SocketChannel> socketChannel() {
+    return switch (this) {
+      case IO_URING -> IoUringSocketChannel.class;
+      case EPOLL -> EpollSocketChannel.class;
+      case NIO -> NioSocketChannel.class;
+      case AUTO -> throw auto();
+    };
+  }
+
+  /**
+   * Parses {@code auto}, {@code io_uring} (or {@code iouring}), {@code epoll}, {@code nio}, in any
+   * case.
+   *
+   * @throws IllegalArgumentException naming the value and the accepted names
+   */
+  public static Transport parse(String name) {
+    String n = name.strip().toUpperCase(Locale.ROOT).replace('-', '_');
+    if (n.equals("IOURING")) {
+      return IO_URING;
+    }
+    for (Transport t : values()) {
+      if (t.name().equals(n)) {
+        return t;
+      }
+    }
+    throw new IllegalArgumentException(
+        "transport: " + name + " (expected: auto, io_uring, epoll or nio)");
+  }
+
+  private IllegalStateException auto() {
+    return new IllegalStateException(
+        "transport: AUTO (expected: a concrete transport; use TransportChoice.choose(AUTO))");
+  }
+}

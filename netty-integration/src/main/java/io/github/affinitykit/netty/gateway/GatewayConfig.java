@@ -1,0 +1,76 @@
+package io.github.affinitykit.netty.gateway;
+
+import io.github.affinitykit.netty.Transport;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * The gateway's settings; {@link GatewayArgs#parse(String...)} reads them from the command line.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param host the address to bind ({@code 127.0.0.1} by default)
+ * @param port the TCP port; 0 picks a free one
+ * @param transport the Netty transport; AUTO takes io_uring, else epoll, else NIO
+ * @param pin none, pinned, or exclusive
+ * @param workers worker loops; empty = one per pool CPU but the boss's (at least 1)
+ * @param businessThreads business executor threads running the WebSocket handlers; 0 = none
+ * @param maxFrameBytes the largest WebSocket message accepted; a larger one is closed with 1009
+ * @param idleTimeout a connection with no traffic either way for this long is closed
+ * @param lowWaterMark below this many pending outbound bytes, a paused client is read again
+ * @param highWaterMark above this many pending outbound bytes, a client is no longer read
+ * @param drainTimeout how long shutdown waits for clients to answer the 1001 close
+ */
+public record GatewayConfig(
+    String host,
+    int port,
+    Transport transport,
+    PinMode pin,
+    OptionalInt workers,
+    int businessThreads,
+    int maxFrameBytes,
+    Duration idleTimeout,
+    int lowWaterMark,
+    int highWaterMark,
+    Duration drainTimeout) {
+
+  /** The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks. */
+  public static final GatewayConfig DEFAULTS =
+      new GatewayConfig(
+          "127.0.0.1",
+          8080,
+          Transport.AUTO,
+          PinMode.PINNED,
+          OptionalInt.empty(),
+          0,
+          65_536,
+          Duration.ofSeconds(60),
+          32 * 1024,
+          64 * 1024,
+          Duration.ofSeconds(5));
+
+  /** Validates every value; errors name the value and the rule. */
+  public GatewayConfig {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(pin, "pin");
+    Objects.requireNonNull(workers, "workers");
+    Objects.requireNonNull(idleTimeout, "idleTimeout");
+    Objects.requireNonNull(drainTimeout, "drainTimeout");
+    check(port >= 0 && port <= 65_535, "port", port, "0..65535");
+    check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");
+    check(businessThreads >= 0, "business-threads", businessThreads, ">= 0");
+    check(maxFrameBytes >= 125, "max-frame-bytes", maxFrameBytes, ">= 125");
+    check(!idleTimeout.isNegative() && !idleTimeout.isZero(), "idle-timeout", idleTimeout, "> 0");
+    check(lowWaterMark > 0, "low-water-mark", lowWaterMark, "> 0");
+    check(highWaterMark >= lowWaterMark, "high-water-mark", highWaterMark, ">= low-water-mark");
+    check(!drainTimeout.isNegative(), "drain-timeout", drainTimeout, ">= 0");
+  }
+
+  private static void check(boolean ok, String name, Object value, String rule) {
+    if (!ok) {
+      throw new IllegalArgumentException(name + ": " + value + " (expected: " + rule + ")");
+    }
+  }
+}

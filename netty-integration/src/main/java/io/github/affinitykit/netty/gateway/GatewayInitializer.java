@@ -1,0 +1,36 @@
+package io.github.affinitykit.netty.gateway;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Each accepted connection's pipeline: idle detection (no traffic either way), HTTP/1.1 codec,
+ * request aggregation (64 KiB at most: 413 above), then the router.
+ *
+ * <p>Thread safety: shared by all connections; {@link #initChannel} runs on each channel's loop.
+ */
+final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
+  private static final int MAX_REQUEST_BYTES = 64 * 1024;
+
+  private final GatewayContext g;
+
+  GatewayInitializer(GatewayContext g) {
+    this.g = Objects.requireNonNull(g, "g");
+  }
+
+  @Override
+  protected void initChannel(SocketChannel ch) {
+    g.all().add(ch);
+    long idleMs = g.config().idleTimeout().toMillis();
+    ch.pipeline()
+        .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
+        .addLast("http", new HttpServerCodec(4096, 8192, 8192))
+        .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
+        .addLast("router", new HttpRouter(g));
+  }
+}

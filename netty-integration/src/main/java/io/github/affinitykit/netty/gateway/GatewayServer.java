@@ -1,0 +1,214 @@
+package io.github.affinitykit.netty.gateway;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.ConfineReport;
+import io.github.affinitykit.core.JvmThreads;
+import io.github.affinitykit.core.Sweeper;
+import io.github.affinitykit.netty.PinnedServerGroups;
+import io.github.affinitykit.netty.PlacementReport;
+import io.github.affinitykit.netty.ServerGroupsBuilder;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The reference WebSocket gateway, running: {@code /ws} echo, {@code /room} broadcast, {@code
+ * /health}, {@code /metrics}, on pinned boss/worker loops (see {@link PinMode}).
+ *
+ * <pre>{@code
+ * try (GatewayServer s = GatewayServer.start(GatewayArgs.parse("--port", "0"), kit)) {
+ *   System.out.println(s.port() + " " + s.report());
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} is the graceful stop (also run by {@link GatewayMain}'s SIGTERM hook): stop
+ * accepting, send every WebSocket a 1001 close after the replies to the messages it already sent,
+ * wait up to the drain timeout for clients to close, close the rest, stop the loops and free their
+ * CPUs.
+ *
+ * <p>Thread safety: every method may be called from any thread but the gateway's own loops.
+ */
+public final class GatewayServer implements AutoCloseable {
+  private final PinnedServerGroups groups;
+  private final GatewayContext context;
+  private final Channel server;
+  private final Optional<Sweeper> sweeper;
+  private final Optional<ConfineReport> confined;
+  private final AffinityKit kit;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  private GatewayServer(
+      PinnedServerGroups groups,
+      GatewayContext context,
+      Channel server,
+      Optional<Sweeper> sweeper,
+      Optional<ConfineReport> confined,
+      AffinityKit kit) {
+    this.groups = groups;
+    this.kit = kit;
+    this.context = context;
+    this.server = server;
+    this.sweeper = sweeper;
+    this.confined = confined;
+  }
+
+  /**
+   * Starts the gateway with {@code kit}'s pool and reservations: builds and pins the groups, starts
+   * every loop, binds, and in {@link PinMode#EXCLUSIVE} confines the rest of the JVM to the
+   * housekeeping CPUs (re-swept every second).
+   *
+   * @throws IllegalStateException if the transport cannot load, the bind fails, or exclusive mode
+   *     has no housekeeping CPU
+   */
+  public static GatewayServer start(GatewayConfig config, AffinityKit kit) {
+    return start(config, kit, GatewayEvents.NONE);
+  }
+
+  static GatewayServer start(GatewayConfig config, AffinityKit kit, GatewayEvents events) {
+    Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(kit, "kit");
+    if (config.pin() == PinMode.EXCLUSIVE && kit.pool().housekeeping().isEmpty()) {
+      throw new IllegalStateException(
+          "pin: exclusive (expected: housekeeping CPUs for the rest of the JVM; the pool "
+              + kit.pool().cpus()
+              + " leaves none)");
+    }
+    ServerGroupsBuilder b =
+        PinnedServerGroups.builder()
+            .kit(kit)
+            .transport(config.transport())
+            .pinned(config.pin() != PinMode.NONE)
+            .businessThreads(config.businessThreads());
+    config.workers().ifPresent(b::workers);
+    PinnedServerGroups groups = b.build();
+    try {
+      return bind(config, kit, events, groups);
+    } catch (RuntimeException e) {
+      groups.close();
+      throw e;
+    }
+  }
+
+  private static GatewayServer bind(
+      GatewayConfig config, AffinityKit kit, GatewayEvents events, PinnedServerGroups groups) {
+    GatewayMetrics metrics = new GatewayMetrics();
+    MetricsText text = new MetricsText(metrics, groups::report, config.pin().cliName());
+    Optional<EventExecutorGroup> business = groups.business().map(x -> x);
+    GatewayContext g = GatewayContext.create(config, metrics, text, events, business);
+    startAll(groups.workers());
+    groups.business().ifPresent(GatewayServer::startAll);
+    Channel server =
+        new ServerBootstrap()
+            .group(groups.boss(), groups.workers())
+            .channel(groups.serverChannel())
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(
+                ChannelOption.WRITE_BUFFER_WATER_MARK,
+                new WriteBufferWaterMark(config.lowWaterMark(), config.highWaterMark()))
+            .childHandler(new GatewayInitializer(g))
+            .bind(config.host(), config.port())
+            .syncUninterruptibly()
+            .channel();
+    Optional<ConfineReport> confined = Optional.empty();
+    Optional<Sweeper> sweeper = Optional.empty();
+    if (config.pin() == PinMode.EXCLUSIVE) {
+      JvmThreads jvm = new JvmThreads(kit);
+      confined = Optional.of(jvm.confine());
+      sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
+    }
+    return new GatewayServer(groups, g, server, sweeper, confined, kit);
+  }
+
+  /** Starts every loop now, so that each is pinned and reported before the first client. */
+  private static void startAll(EventExecutorGroup group) {
+    for (EventExecutor e : group) {
+      e.submit(() -> {}).syncUninterruptibly();
+    }
+  }
+
+  /** Returns the bound port. */
+  public int port() {
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  /** Returns where every loop runs, and the transport. */
+  public PlacementReport report() {
+    return groups.report();
+  }
+
+  /** Returns the counters. */
+  public GatewayMetrics metrics() {
+    return context.metrics();
+  }
+
+  /** Returns what {@link PinMode#EXCLUSIVE} did to the JVM's other threads at start. */
+  public Optional<ConfineReport> confined() {
+    return confined;
+  }
+
+  /** Returns the {@code /metrics} text now (as a scrape would). */
+  public String metricsText() {
+    return context.metricsText().render();
+  }
+
+  /** Blocks until {@link #close()} has finished. */
+  public void awaitStopped() throws InterruptedException {
+    stopped.await();
+  }
+
+  private void awaitQuietly() {
+    boolean interrupted = false;
+    while (stopped.getCount() > 0) {
+      try {
+        stopped.await();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops gracefully (idempotent; a second caller waits for the first): see the class comment. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      awaitQuietly();
+      return;
+    }
+    try {
+      context.draining().set(true);
+      server.close().syncUninterruptibly();
+      for (Channel ch : context.all()) {
+        if (context.webSockets().contains(ch)) {
+          GatewayContext.goAway(ch, WsHandler.GOING_AWAY, "server shutting down");
+        } else {
+          ch.close();
+        }
+      }
+      long drainMs = context.config().drainTimeout().toMillis();
+      context.all().newCloseFuture().awaitUninterruptibly(drainMs + 1_000);
+      context.all().close().awaitUninterruptibly(1_000);
+      sweeper.ifPresent(Sweeper::close);
+      groups.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).join();
+      if (confined.isPresent()) { // give the rest of the JVM its CPUs back (embedded use, tests)
+        new JvmThreads(kit).confine(kit.host().reachable(), Set.of());
+      }
+    } finally {
+      stopped.countDown();
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package io.github.affinitykit.netty.gateway;
+
+import java.util.Locale;
+
+/**
+ * How the gateway pins its threads.
+ *
+ * <p>Thread safety: immutable.
+ */
+public enum PinMode {
+  /** Nothing is pinned: the OS places every thread (where each loop ran is still reported). */
+  NONE,
+  /** Boss, workers and business threads pinned to planned CPUs of the pool. */
+  PINNED,
+  /**
+   * Pinned, and every other thread of the JVM (GC, JIT, VM, unpinned loops) confined to the
+   * housekeeping CPUs, re-swept every second: the pinned CPUs run only the gateway's loops, as far
+   * as this JVM is concerned (other processes still may: only isolation keeps them off).
+   */
+  EXCLUSIVE;
+
+  /**
+   * Parses {@code none}, {@code pinned} or {@code exclusive}, in any case.
+   *
+   * @throws IllegalArgumentException naming the value and the accepted names
+   */
+  public static PinMode parse(String name) {
+    for (PinMode m : values()) {
+      if (m.name().equalsIgnoreCase(name.strip())) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("pin: " + name + " (expected: none, pinned or exclusive)");
+  }
+
+  /** Returns the lower-case name, as on the command line. */
+  public String cliName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

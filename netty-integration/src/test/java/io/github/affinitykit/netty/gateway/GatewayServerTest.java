@@ -1,0 +1,168 @@
+package io.github.affinitykit.netty.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.LeaseStatus;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The gateway's happy paths with a real WebSocket client on loopback. */
+@EnabledOnOs(OS.LINUX)
+@Timeout(120)
+class GatewayServerTest {
+  @TempDir Path locks;
+  private GatewayHarness h;
+
+  @BeforeEach
+  void setUp() {
+    h = new GatewayHarness(locks);
+  }
+
+  @AfterEach
+  void tearDown() {
+    h.close();
+  }
+
+  @Test
+  void shouldEchoTextAndBinaryFrames() throws Exception {
+    GatewayServer s = h.start("--pin", "none");
+    WsClient c = h.connect(s, "/ws");
+
+    c.sendText("hello");
+    c.send(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {1, 2, 3})));
+
+    WsClient.Message text = c.next();
+    assertThat(text.text()).isTrue();
+    assertThat(text.body()).isEqualTo("hello");
+    WsClient.Message bin = c.next();
+    assertThat(bin.text()).isFalse();
+    assertThat(bin.bytes()).containsExactly(1, 2, 3);
+  }
+
+  @ParameterizedTest(name = "pin:business threads:transport {0}")
+  @ValueSource(
+      strings = {
+        "none:0:auto",
+        "pinned:0:auto",
+        "pinned:1:auto",
+        "exclusive:0:auto",
+        "pinned:0:epoll",
+        "pinned:0:nio"
+      })
+  void shouldEchoEveryMessageOfEveryConnectionInOrder(String mode) throws Exception {
+    String[] m = mode.split(":");
+    GatewayServer s =
+        h.start("--pin", m[0], "--business-threads", m[1], "--workers", "2", "--transport", m[2]);
+    int connections = 20;
+    int messages = 500;
+    List<WsClient> clients = new ArrayList<>();
+    for (int i = 0; i < connections; i++) {
+      clients.add(h.connect(s, "/ws"));
+    }
+    for (int j = 0; j < messages; j++) {
+      for (int i = 0; i < connections; i++) {
+        clients.get(i).sendText(i + ":" + j);
+      }
+    }
+    for (int i = 0; i < connections; i++) {
+      for (int j = 0; j < messages; j++) {
+        assertThat(clients.get(i).next().body()).isEqualTo(i + ":" + j);
+      }
+      assertThat(clients.get(i).received).isEmpty();
+    }
+    assertThat(s.metrics().messagesIn()).isEqualTo((long) connections * messages);
+    if (!m[0].equals("none")) {
+      assertThat(s.report().loops()).anyMatch(l -> l.status() == LeaseStatus.PINNED);
+    }
+    if (m[0].equals("exclusive")) {
+      assertThat(s.confined()).isPresent();
+    }
+  }
+
+  @Test
+  void shouldBroadcastToEveryMemberOfTheRoom() throws Exception {
+    GatewayServer s = h.start("--pin", "none");
+    List<WsClient> members = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      members.add(h.connect(s, "/room"));
+    }
+    members.get(0).sendText("one");
+    for (WsClient c : members) {
+      assertThat(c.next().body()).isEqualTo("one");
+    }
+    members.get(2).sendText("two");
+    for (WsClient c : members) {
+      assertThat(c.next().body()).isEqualTo("two");
+    }
+  }
+
+  @Test
+  void shouldAnswerHealthAndMetricsThatParseAsPrometheusText() throws Exception {
+    GatewayServer s = h.start("--pin", "pinned");
+    WsClient c = h.connect(s, "/ws");
+    c.sendText("x");
+    c.next();
+
+    Http.Response health = Http.get(s.port(), "/health");
+    Http.Response metrics = Http.get(s.port(), "/metrics");
+
+    assertThat(health.status()).isEqualTo(200);
+    assertThat(health.body()).isEqualTo("ok\n");
+    assertThat(metrics.status()).isEqualTo(200);
+    assertThat(metrics.head()).contains("text/plain; version=0.0.4");
+    Map<String, PromParser.Family> f = PromParser.parse(metrics.body());
+    assertThat(f.get("affinitykit_gateway_connections").samples().get(0).value()).isEqualTo(1);
+    assertThat(f.get("affinitykit_gateway_messages_received_total").samples().get(0).value())
+        .isEqualTo(1);
+    assertThat(f.get("affinitykit_process_cpu_percent").type()).isEqualTo("gauge");
+    assertThat(f.get("process_cpu_seconds_total").samples().get(0).value()).isPositive();
+    assertThat(f.get("affinitykit_thread_cpu_seconds_total").samples()).isNotEmpty();
+    assertThat(f.get("affinitykit_thread_context_switches_total").samples())
+        .anyMatch(x -> x.labels().get("loop").equals("worker-0"));
+    assertThat(f.get("affinitykit_loop_cpu").samples())
+        .anyMatch(
+            x ->
+                x.labels().get("loop").equals("worker-0")
+                    && x.labels().get("status").equals("PINNED")
+                    && x.value() == s.report().loop("worker", 0).orElseThrow().cpu());
+    assertThat(f.get("affinitykit_gateway_info").samples().get(0).labels())
+        .containsEntry("pin", "pinned");
+  }
+
+  @Test
+  void shouldCloseEveryClientWith1001AfterEchoingWhatItAcceptedAndFreeTheCpus() throws Exception {
+    GatewayServer s = h.start("--pin", "pinned");
+    assertThat(h.kit.reservations().reservedHere().isEmpty()).isFalse();
+    WsClient a = h.connect(s, "/ws");
+    WsClient b = h.connect(s, "/room");
+    for (int i = 0; i < 100; i++) {
+      a.sendText("m" + i);
+    }
+    a.channel().writeAndFlush(Unpooled.EMPTY_BUFFER).sync(); // all 100 are on the wire
+    for (int i = 0; i < 100; i++) {
+      assertThat(a.next().body()).isEqualTo("m" + i);
+    }
+
+    s.close();
+
+    assertThat(a.awaitClose()).isEqualTo(new WsClient.Close(1001, "server shutting down"));
+    assertThat(b.awaitClose().code()).isEqualTo(1001);
+    a.awaitClosed();
+    b.awaitClosed();
+    assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
+    assertThat(s.metrics().closesSent()).containsEntry(1001, 2L);
+  }
+}
