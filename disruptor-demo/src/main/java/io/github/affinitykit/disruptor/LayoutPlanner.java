@@ -61,12 +61,12 @@ public final class LayoutPlanner {
     List<Plan.Slot> slots = new ArrayList<>();
     if (pinning == Pinning.NONE) {
       for (int i = 0; i <= consumers; i++) {
-        slots.add(new Plan.Slot(i, -1, "not pinned (pinning NONE)"));
+        slots.add(new Plan.Slot(i, -1, "pinning NONE"));
       }
     } else {
       Plan plan = planner.plan(consumers + 1 - first, pool, busy, placements);
       if (first == 1) {
-        slots.add(new Plan.Slot(0, -1, "not pinned (pinning CONSUMERS)"));
+        slots.add(new Plan.Slot(0, -1, "pinning CONSUMERS"));
       }
       for (Plan.Slot s : plan.slots()) {
         slots.add(new Plan.Slot(s.index() + first, s.cpu(), s.reason()));

@@ -181,9 +181,6 @@ public final class WaitAdvisor {
             CpuOwnership.SHARES_WITH_CONSUMER,
             "unpinned, and every CPU it may use " + host.reachable() + " runs a consumer")
         : new ThreadPlacement(
-            "producer",
-            -1,
-            CpuOwnership.FREE_TO_MOVE,
-            "unpinned; CPUs " + free + " run no consumer");
+            "producer", -1, CpuOwnership.FREE_TO_MOVE, "unpinned; no consumer runs on " + free);
   }
 }
