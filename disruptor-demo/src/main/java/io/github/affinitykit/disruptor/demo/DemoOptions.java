@@ -44,7 +44,7 @@ record DemoOptions(
    */
   static DemoOptions parse(String... args) {
     boolean quick = List.of(args).contains("--quick");
-    long[] v = quick ? new long[] {60, 5_000, 100_000, 60, 300, 1024, 0} : defaults();
+    long[] v = quick ? new long[] {60, 500, 10_000, 60, 300, 1024, 0} : defaults();
     String shapes = "1,3";
     String strategies = "busy-spin,yielding,sleeping,blocking,chosen";
     String pinnings = "none,consumers,all";
@@ -76,7 +76,7 @@ record DemoOptions(
   }
 
   private static long[] defaults() {
-    return new long[] {500, 50_000, 100_000, 300, 2_000, 1024, 0};
+    return new long[] {400, 5_000, 10_000, 300, 2_000, 1024, 0};
   }
 
   private static long positive(String flag, String value) {
