@@ -44,8 +44,17 @@ class PinnedDisruptorLiveTest {
     cpu = kit.pool().cpus().first();
   }
 
+  /**
+   * Whether the kernel task still exists 10 s after its Java thread ended: the JVM reports a thread
+   * dead a moment before its native thread leaves {@code /proc/self/task}.
+   */
   private static boolean alive(int tid) {
-    return Files.exists(Path.of("/proc/self/task/" + tid));
+    Path task = Path.of("/proc/self/task/" + tid);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (Files.exists(task) && System.nanoTime() < deadline) {
+      Thread.yield();
+    }
+    return Files.exists(task);
   }
 
   @Test

@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param involuntaryPerSecond consumers' involuntary context switches (preemptions) per second
  * @param coresBusy CPUs the process used during the burst (1.0 = one CPU fully)
  * @param coresIdle CPUs the process used while nothing was published
+ * @param othersCores CPUs other processes and the kernel used meanwhile (the noise), -1 if unknown
  * @param errors events lost, duplicated or reordered (must be 0)
  * @param note what went wrong or was cut short; empty when nothing
  */
@@ -32,6 +33,7 @@ record Result(
     double involuntaryPerSecond,
     double coresBusy,
     double coresIdle,
+    double othersCores,
     long errors,
     String note) {
   Result {

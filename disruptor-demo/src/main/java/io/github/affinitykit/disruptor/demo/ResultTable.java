@@ -19,8 +19,8 @@ final class ResultTable {
 
   static String header() {
     return "| shape | pinning | strategy | cpus P/C | Mev/s | p50 µs | p99 µs | p99.9 µs"
-        + " | cons. vcs/s | cons. ics/s | cores busy | cores idle | check |\n"
-        + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+        + " | cons. vcs/s | cons. ics/s | cores busy | cores idle | others | check |\n"
+        + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
   }
 
   static String row(Result r) {
@@ -36,7 +36,7 @@ final class ResultTable {
     }
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %s | %s | %.2f | %s | %s | %s | %,.0f | %,.0f | %.2f | %.2f | %s |",
+        "| %s | %s | %s | %s | %.2f | %s | %s | %s | %,.0f | %,.0f | %.2f | %.2f | %.2f | %s |",
         s.shape(),
         name(s.pinning().name()),
         strategy,
@@ -49,6 +49,7 @@ final class ResultTable {
         r.involuntaryPerSecond(),
         r.coresBusy(),
         r.coresIdle(),
+        r.othersCores(),
         check);
   }
 

@@ -76,6 +76,7 @@ final class ScenarioRunner {
     p.burst(TimeUnit.MILLISECONDS.toNanos(Math.max(10, o.burstMs() / 5))); // warm this wiring
     check(p.drain(DRAIN_TIMEOUT_NS), "warm-up not drained", note);
 
+    HostLoad h0 = HostLoad.read();
     ThreadStats b0 = ThreadStats.snapshot();
     long t0 = System.nanoTime();
     long burst = p.burst(TimeUnit.MILLISECONDS.toNanos(o.burstMs()));
@@ -97,6 +98,7 @@ final class ScenarioRunner {
     ThreadStats i0 = ThreadStats.snapshot();
     Thread.sleep(o.idleMs());
     ThreadStats i1 = ThreadStats.snapshot();
+    double others = HostLoad.read().othersSince(h0, i1.processCpuNs() - b0.processCpuNs());
 
     long errors = stages.stream().mapToLong(StageHandler::errors).sum();
     errors += Math.abs(p.published() - last.processed());
@@ -113,6 +115,7 @@ final class ScenarioRunner {
         Usage.perSecond(p0, p1, tids, TaskSample::involuntarySwitches),
         Usage.cores(b0, b1),
         Usage.cores(i0, i1),
+        others,
         errors,
         note.toString());
   }
