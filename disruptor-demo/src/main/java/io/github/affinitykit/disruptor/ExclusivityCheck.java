@@ -65,6 +65,13 @@ final class ExclusivityCheck {
     return audit;
   }
 
+  /** Returns the CPUs audited (empty when no audit ran). */
+  CpuSet audited() {
+    return audit
+        .map(a -> CpuSet.of(a.verdicts().stream().mapToInt(v -> v.cpu()).toArray()))
+        .orElse(CpuSet.empty());
+  }
+
   /** Returns the CPUs the audit found EXCLUSIVE. */
   CpuSet exclusive() {
     return exclusive;

@@ -50,7 +50,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
     this.layout = layout;
     this.check = check;
     this.timeout = b.timeout();
-    WaitChoice advised = WaitAdvisor.advise(kit.host(), layout, check.exclusive());
+    WaitChoice advised = WaitAdvisor.advise(kit.host(), layout, check.exclusive(), check.audited());
     this.choice = b.override().map(advised::overriddenBy).orElse(advised);
     this.threads = new ConsumerThreads(kit, b.name(), layout);
     this.disruptor =

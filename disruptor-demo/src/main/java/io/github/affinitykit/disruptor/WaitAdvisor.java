@@ -50,13 +50,28 @@ public final class WaitAdvisor {
    * CPUs an audit found EXCLUSIVE (empty when there was no audit).
    */
   public static WaitChoice advise(HostCpus host, Layout layout, CpuSet auditedExclusive) {
+    return advise(host, layout, auditedExclusive, auditedExclusive);
+  }
+
+  /**
+   * As {@link #advise(HostCpus, Layout, CpuSet)}, knowing which CPUs were audited at all, so that a
+   * reason can say "the audit found it SHARED" rather than "not audited".
+   *
+   * @throws IllegalArgumentException if {@code auditedExclusive} is not within {@code audited}
+   */
+  public static WaitChoice advise(
+      HostCpus host, Layout layout, CpuSet auditedExclusive, CpuSet audited) {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(auditedExclusive, "auditedExclusive");
+    if (!audited.containsAll(auditedExclusive)) {
+      throw new IllegalArgumentException(
+          "auditedExclusive: " + auditedExclusive + " (expected: within audited " + audited + ")");
+    }
     CpuTopology t = host.topology();
     List<ThreadPlacement> consumers = new ArrayList<>();
     for (int i = 0; i < layout.consumers().size(); i++) {
-      consumers.add(consumer(host, layout, i, auditedExclusive));
+      consumers.add(consumer(host, layout, i, auditedExclusive, audited));
     }
     ThreadPlacement producer = producer(host, t, layout);
     boolean producerOk =
@@ -106,7 +121,7 @@ public final class WaitAdvisor {
   }
 
   private static ThreadPlacement consumer(
-      HostCpus host, Layout layout, int i, CpuSet auditedExclusive) {
+      HostCpus host, Layout layout, int i, CpuSet auditedExclusive, CpuSet audited) {
     String role = "consumer-" + i;
     int cpu = layout.consumerCpu(i);
     if (cpu < 0) {
@@ -128,11 +143,11 @@ public final class WaitAdvisor {
             "core " + core + " also runs consumer-" + j);
       }
     }
-    return alone(host, role, cpu, core, auditedExclusive);
+    return alone(host, role, cpu, core, auditedExclusive, audited);
   }
 
   private static ThreadPlacement alone(
-      HostCpus host, String role, int cpu, CpuSet core, CpuSet auditedExclusive) {
+      HostCpus host, String role, int cpu, CpuSet core, CpuSet auditedExclusive, CpuSet audited) {
     CpuSet online = core.intersect(host.topology().online());
     CpuSet isolated = host.isolatedCpus();
     if (host.exclusive().contains(cpu) && isolated.containsAll(online)) {
@@ -151,8 +166,9 @@ public final class WaitAdvisor {
                 + " runs on the same core"
             : "alone on core "
                 + core
-                + " but not isolated nor audited EXCLUSIVE: other tasks and"
-                + " IRQs may run there";
+                + " but not isolated, and "
+                + (audited.contains(cpu) ? "the audit found it SHARED" : "not audited")
+                + ": other tasks and IRQs may run there";
     return new ThreadPlacement(role, cpu, CpuOwnership.OWN_CORE, why);
   }
 

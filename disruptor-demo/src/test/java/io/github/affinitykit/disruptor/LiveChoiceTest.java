@@ -55,6 +55,6 @@ class LiveChoiceTest {
     assertThat(audited.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
     assertThat(audited.producer().ownership()).isEqualTo(CpuOwnership.FREE_TO_MOVE);
     assertThat(unaudited.strategy()).isEqualTo(WaitKind.YIELDING);
-    assertThat(unaudited.consumers().get(0).reason()).contains("not isolated nor audited");
+    assertThat(unaudited.consumers().get(0).reason()).contains("not isolated, and not audited");
   }
 }

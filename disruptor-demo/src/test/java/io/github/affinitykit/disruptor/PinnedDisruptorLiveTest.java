@@ -159,4 +159,27 @@ class PinnedDisruptorLiveTest {
     }
     assertThat(Pipelines.allowedList()).isEqualTo(before);
   }
+
+  @Test
+  void shouldSayWhatTheAuditFoundWhenAConsumerHasItsOwnCpu() {
+    PinnedDisruptor<TestEvent> pd =
+        PinnedDisruptor.builder(TestEvent::new)
+            .kit(kit)
+            .auditExclusivity(Duration.ofMillis(100))
+            .build();
+    try {
+      boolean exclusive = pd.audit().orElseThrow().verdict(cpu).exclusive();
+      ThreadPlacement consumer = pd.choice().consumers().get(0);
+
+      assertThat(consumer.ownership())
+          .isEqualTo(exclusive ? CpuOwnership.AUDITED_EXCLUSIVE : CpuOwnership.OWN_CORE);
+      assertThat(pd.choice().strategy())
+          .isEqualTo(exclusive ? WaitKind.BUSY_SPIN : WaitKind.YIELDING);
+      if (!exclusive) {
+        assertThat(consumer.reason()).contains("the audit found it SHARED");
+      }
+    } finally {
+      pd.close();
+    }
+  }
 }

@@ -95,6 +95,27 @@ class WaitAdvisorTest {
   }
 
   @Test
+  void shouldSayTheAuditFoundACpuSharedAndRejectExclusiveCpusThatWereNotAudited() {
+    HostCpus two = TestHosts.synthetic(tmp, 2, 1, "");
+    Layout layout =
+        new LayoutPlanner(two.topology())
+            .plan(
+                Pinning.CONSUMERS,
+                1,
+                CpuSet.of(1),
+                CpuSet.empty(),
+                LayoutPlanner.DEFAULT_PLACEMENTS,
+                RunOutPolicy.SHARE);
+
+    WaitChoice c = WaitAdvisor.advise(two, layout, CpuSet.empty(), CpuSet.of(1));
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
+    assertThat(c.consumers().get(0).reason()).contains("the audit found it SHARED");
+    assertThatThrownBy(() -> WaitAdvisor.advise(two, layout, CpuSet.of(1), CpuSet.empty()))
+        .hasMessage("auditedExclusive: 1 (expected: within audited )");
+  }
+
+  @Test
   void shouldBackOffWhenConsumersShareACpuOrACore() {
     WaitChoice sameCpu = advise(E5, Pinning.CONSUMERS, 2, "20", "20");
     WaitChoice sameCore = advise(E5, Pinning.CONSUMERS, 2, "8,20", "8,20");
