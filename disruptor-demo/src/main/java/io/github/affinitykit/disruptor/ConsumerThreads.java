@@ -158,6 +158,11 @@ final class ConsumerThreads implements ThreadFactory {
     return alive;
   }
 
+  /** Returns the threads not ended yet, without waiting. */
+  List<Thread> alive() {
+    return snapshot().stream().filter(Thread::isAlive).toList();
+  }
+
   private synchronized List<Thread> snapshot() {
     return List.copyOf(threads);
   }

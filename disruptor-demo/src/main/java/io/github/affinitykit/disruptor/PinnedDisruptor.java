@@ -193,8 +193,8 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
     try {
       alive = threads.join(timeout);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      alive = List.of();
+      Thread.currentThread().interrupt(); // stop waiting, still free what can be freed
+      alive = threads.alive();
     }
     threads.close();
     Optional.ofNullable(producer.get()).ifPresent(CpuLease::close);
