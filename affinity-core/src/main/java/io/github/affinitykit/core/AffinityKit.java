@@ -158,10 +158,19 @@ public final class AffinityKit {
 
   /** Binds the calling thread to {@code cpu} under an existing (or no) reservation. */
   CpuLease bindCurrent(int cpu, Optional<Reservation> reservation, LeaseStatus as) {
+    return bindCurrent(cpu, reservation, as, () -> {});
+  }
+
+  /** As {@link #bindCurrent(int, Optional, LeaseStatus)}; {@code then} runs when it is closed. */
+  CpuLease bindCurrent(int cpu, Optional<Reservation> reservation, LeaseStatus as, Runnable then) {
     int tid = backend.currentThreadId();
     AtomicReference<CpuLease> self = new AtomicReference<>();
-    CpuLease lease =
-        CpuLease.bind(backend, tid, cpu, reservation, as, () -> pinned.remove(tid, self.get()));
+    Runnable onClose =
+        () -> {
+          pinned.remove(tid, self.get());
+          then.run();
+        };
+    CpuLease lease = CpuLease.bind(backend, tid, cpu, reservation, as, onClose);
     self.set(lease);
     if (lease.isBound()) {
       pinned.put(tid, lease);

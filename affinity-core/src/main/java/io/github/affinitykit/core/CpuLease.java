@@ -58,7 +58,7 @@ public final class CpuLease implements AutoCloseable {
       Runnable onClose) {
     if (!backend.isSupported()) {
       reservation.ifPresent(Reservation::close);
-      return unbound(backend, tid, LeaseStatus.UNSUPPORTED, backend.reason());
+      return unbound(backend, tid, LeaseStatus.UNSUPPORTED, backend.reason(), onClose);
     }
     int target = tid == 0 ? backend.currentThreadId() : tid;
     CpuSet before = CpuSet.empty();
@@ -77,14 +77,20 @@ public final class CpuLease implements AutoCloseable {
           Optional.empty(),
           LeaseStatus.FAILED,
           e.getMessage(),
-          () -> {});
+          onClose);
     }
   }
 
   /** A lease that binds nothing, with the reason. */
   static CpuLease unbound(AffinityBackend backend, int tid, LeaseStatus status, String reason) {
+    return unbound(backend, tid, status, reason, () -> {});
+  }
+
+  /** A lease that binds nothing, with the reason; {@code onClose} runs when it is closed. */
+  static CpuLease unbound(
+      AffinityBackend backend, int tid, LeaseStatus status, String reason, Runnable onClose) {
     return new CpuLease(
-        backend, tid, -1, CpuSet.empty(), Optional.empty(), status, reason, () -> {});
+        backend, tid, -1, CpuSet.empty(), Optional.empty(), status, reason, onClose);
   }
 
   /** Returns the CPU, or -1 when nothing was bound. */

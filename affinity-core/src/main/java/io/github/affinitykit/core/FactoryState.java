@@ -135,12 +135,20 @@ final class FactoryState {
 
   /** Runs in the new thread, before its task: binds it, or resets an inherited mask. */
   CpuLease start(Ticket t) {
+    return start(t, () -> {});
+  }
+
+  /**
+   * Binds the calling thread to the ticket's CPU (or resets an inherited mask); {@code onClose}
+   * runs when the returned lease is closed, whatever became of the binding.
+   */
+  CpuLease start(Ticket t, Runnable onClose) {
     AffinityBackend backend = kit.backend();
     t.started = true;
     try {
       t.tid = backend.currentThreadId();
       if (t.status == LeaseStatus.PINNED || t.status == LeaseStatus.SHARED) {
-        CpuLease lease = kit.bindCurrent(t.cpu, Optional.empty(), t.status);
+        CpuLease lease = kit.bindCurrent(t.cpu, Optional.empty(), t.status, onClose);
         if (!lease.isBound()) {
           t.status = lease.status();
           t.reason = lease.reason();
@@ -149,11 +157,11 @@ final class FactoryState {
         return lease;
       }
       resetMask(backend);
-      return CpuLease.unbound(backend, t.tid, t.status, t.reason);
+      return CpuLease.unbound(backend, t.tid, t.status, t.reason, onClose);
     } catch (RuntimeException e) {
       t.status = LeaseStatus.FAILED;
       t.reason = "pinning failed: " + e;
-      return CpuLease.unbound(backend, t.tid, LeaseStatus.FAILED, t.reason);
+      return CpuLease.unbound(backend, t.tid, LeaseStatus.FAILED, t.reason, onClose);
     }
   }
 

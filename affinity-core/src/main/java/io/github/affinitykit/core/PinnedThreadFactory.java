@@ -81,9 +81,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   public Thread newThread(Runnable task) {
     Objects.requireNonNull(task, "task");
     FactoryState.Ticket ticket = state.next(name);
-    if (ticket.status() == LeaseStatus.UNPINNED && warned.compareAndSet(false, true)) {
-      LOG.log(Level.WARNING, "{0}; further threads also run unpinned", ticket.reason());
-    }
+    warnIfUnpinned(ticket);
     Runnable pinned =
         () -> {
           CpuLease lease = state.start(ticket);
@@ -103,6 +101,31 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     }
     state.named(ticket, t.getName());
     return t;
+  }
+
+  /**
+   * Pins the calling thread as this factory's next thread: for a thread the factory did not create
+   * (a Disruptor producer, an application's main loop) that belongs to the same group as the
+   * factory's threads. It is planned, reserved and named in {@link #assignments()} like them, by
+   * the same placements and run-out policy; with {@link RunOutPolicy#SHARE} it may share a CPU with
+   * them. Never throws for a platform or kernel refusal: the lease's status and reason say what
+   * happened. Closing the lease (from any thread) restores the thread's previous mask and frees the
+   * CPU once no other thread of this factory uses it.
+   *
+   * @throws IllegalStateException if the pool is exhausted and the run-out policy is {@link
+   *     RunOutPolicy#FAIL}
+   */
+  public CpuLease pinCurrentThread() {
+    FactoryState.Ticket ticket = state.next(name);
+    warnIfUnpinned(ticket);
+    state.named(ticket, Thread.currentThread().getName());
+    return state.start(ticket, () -> state.ended(ticket));
+  }
+
+  private void warnIfUnpinned(FactoryState.Ticket ticket) {
+    if (ticket.status() == LeaseStatus.UNPINNED && warned.compareAndSet(false, true)) {
+      LOG.log(Level.WARNING, "{0}; further threads also run unpinned", ticket.reason());
+    }
   }
 
   /** Returns where every thread created so far runs, in creation order. */

@@ -144,6 +144,54 @@ class PinnedThreadFactoryTest {
   }
 
   @Test
+  void shouldPinTheCallingThreadAsTheFactorysNextThreadAndShareWithItsThreads() throws Exception {
+    AffinityKit kit = kit();
+    PinnedThreadFactory f =
+        kit.threadFactory("g").pool(CpuSet.of(20)).runOut(RunOutPolicy.SHARE).build();
+    CountDownLatch running = new CountDownLatch(1);
+    startAll(f, 1, running);
+    assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+    CpuSet before = backend.getAffinity(0);
+
+    CpuLease lease = f.pinCurrentThread();
+
+    assertThat(lease.status()).isEqualTo(LeaseStatus.SHARED);
+    assertThat(lease.cpu()).isEqualTo(20);
+    assertThat(backend.getAffinity(0)).hasToString("20");
+    assertThat(f.assignments().get(1).threadName()).isEqualTo(Thread.currentThread().getName());
+    assertThat(kit.pinnedThreadIds()).hasSize(2);
+    release.countDown();
+    started.get(0).join(10_000);
+    assertThat(kit.reservations().reservedHere()).hasToString("20"); // the caller still uses it
+    lease.close();
+    assertThat(backend.getAffinity(0)).isEqualTo(before);
+    assertThat(f.assignments()).extracting(Assignment::status).containsOnly(LeaseStatus.RELEASED);
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+    assertThat(kit.pinnedThreadIds()).isEmpty();
+  }
+
+  @Test
+  void shouldFreeTheCpuWhenAnAdoptedThreadCouldNotBeBound() {
+    AffinityKit kit = kit();
+    PinnedThreadFactory f = kit.threadFactory("a").pool(CpuSet.of(21)).build();
+    backend.failNextSetAffinity(22);
+
+    try (CpuLease lease = f.pinCurrentThread()) {
+      assertThat(lease.status()).isEqualTo(LeaseStatus.FAILED);
+      assertThat(kit.reservations().reservedHere()).hasToString("21");
+    }
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+    assertThat(f.assignments().get(0).status()).isEqualTo(LeaseStatus.RELEASED);
+    PinnedThreadFactory strict =
+        kit.threadFactory("b").pool(CpuSet.of(21)).runOut(RunOutPolicy.FAIL).build();
+    strict.pinCurrentThread().close();
+    try (CpuLease first = strict.pinCurrentThread()) {
+      assertThat(first.isBound()).isTrue();
+      assertThatThrownBy(strict::pinCurrentThread).hasMessageContaining("run-out policy FAIL");
+    }
+  }
+
+  @Test
   void shouldThrowFromNewThreadWhenTheRunOutPolicyIsFail() {
     PinnedThreadFactory f =
         kit().threadFactory("f").pool(CpuSet.of(20)).runOut(RunOutPolicy.FAIL).build();

@@ -1,0 +1,195 @@
+package io.github.affinitykit.disruptor;
+
+import com.lmax.disruptor.EventFactory;
+import com.lmax.disruptor.dsl.ProducerType;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.Placement;
+import io.github.affinitykit.core.ReservationResult;
+import io.github.affinitykit.core.RunOutPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Configures a {@link PinnedDisruptor}. Defaults: {@link AffinityKit#shared()}, ring of 1024,
+ * {@link ProducerType#SINGLE}, one consumer, {@link Pinning#CONSUMERS}, the kit's pool, placements
+ * {@link LayoutPlanner#DEFAULT_PLACEMENTS}, run-out {@link RunOutPolicy#SHARE}, wait strategy
+ * chosen by {@link WaitAdvisor}, no audit, threads named {@code disruptor-consumer-<n>}, 10 s
+ * timeout for starting and stopping threads.
+ *
+ * <p>Thread safety: not thread-safe; build on one thread.
+ *
+ * @param <T> the event type
+ */
+public final class PinnedDisruptorBuilder<T> {
+  private final EventFactory<T> eventFactory;
+  private Optional<AffinityKit> kit = Optional.empty();
+  private int ringSize = 1024;
+  private ProducerType producerType = ProducerType.SINGLE;
+  private int consumers = 1;
+  private Pinning pinning = Pinning.CONSUMERS;
+  private Optional<CpuSet> pool = Optional.empty();
+  private List<Placement> placements = LayoutPlanner.DEFAULT_PLACEMENTS;
+  private RunOutPolicy runOut = RunOutPolicy.SHARE;
+  private Optional<WaitKind> override = Optional.empty();
+  private Optional<Duration> audit = Optional.empty();
+  private String name = "disruptor";
+  private Duration timeout = Duration.ofSeconds(10);
+
+  PinnedDisruptorBuilder(EventFactory<T> eventFactory) {
+    this.eventFactory = Objects.requireNonNull(eventFactory, "eventFactory");
+  }
+
+  /** Uses {@code kit}: host model, backend, reservations and default pool. */
+  public PinnedDisruptorBuilder<T> kit(AffinityKit kit) {
+    this.kit = Optional.of(kit);
+    return this;
+  }
+
+  /** Sets the ring size, a power of two (the Disruptor checks). */
+  public PinnedDisruptorBuilder<T> ringSize(int ringSize) {
+    this.ringSize = ringSize;
+    return this;
+  }
+
+  /** Sets the producer type (default {@link ProducerType#SINGLE}). */
+  public PinnedDisruptorBuilder<T> producerType(ProducerType type) {
+    this.producerType = Objects.requireNonNull(type, "type");
+    return this;
+  }
+
+  /**
+   * Sets how many event processors (threads) the Disruptor will run: exactly as many as the
+   * handlers wired before {@link PinnedDisruptor#start()}, in wiring order.
+   */
+  public PinnedDisruptorBuilder<T> consumers(int consumers) {
+    if (consumers < 1) {
+      throw new IllegalArgumentException("consumers: " + consumers + " (expected: >= 1)");
+    }
+    this.consumers = consumers;
+    return this;
+  }
+
+  /** Sets which threads are pinned (default {@link Pinning#CONSUMERS}). */
+  public PinnedDisruptorBuilder<T> pinning(Pinning pinning) {
+    this.pinning = Objects.requireNonNull(pinning, "pinning");
+    return this;
+  }
+
+  /** Draws CPUs from {@code cpus} (checked against the host) instead of the kit's pool. */
+  public PinnedDisruptorBuilder<T> pool(CpuSet cpus) {
+    this.pool = Optional.of(Objects.requireNonNull(cpus, "cpus"));
+    return this;
+  }
+
+  /** Sets the placements tried for each thread after the first. */
+  public PinnedDisruptorBuilder<T> placements(Placement... placements) {
+    this.placements = List.of(placements);
+    return this;
+  }
+
+  /** Sets what happens to threads left without a free CPU (default {@link RunOutPolicy#SHARE}). */
+  public PinnedDisruptorBuilder<T> runOut(RunOutPolicy policy) {
+    this.runOut = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /** Uses {@code strategy} whatever the placement; {@link WaitChoice} still says what it chose. */
+  public PinnedDisruptorBuilder<T> waitStrategy(WaitKind strategy) {
+    this.override = Optional.of(Objects.requireNonNull(strategy, "strategy"));
+    return this;
+  }
+
+  /**
+   * Before the consumers start, confines every other thread of this JVM (the caller included) to
+   * the CPUs outside the consumers' cores and audits the consumers' CPUs for {@code window}: a CPU
+   * found EXCLUSIVE counts as an exclusive core. {@link PinnedDisruptor#close()} gives the confined
+   * threads their masks back. {@code build()} blocks for the window.
+   */
+  public PinnedDisruptorBuilder<T> auditExclusivity(Duration window) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("window: " + window + " (expected: > 0)");
+    }
+    this.audit = Optional.of(window);
+    return this;
+  }
+
+  /** Names consumer threads {@code name-consumer-<n>}. */
+  public PinnedDisruptorBuilder<T> name(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+    return this;
+  }
+
+  /** Sets how long start and close wait for consumer threads (default 10 s). */
+  public PinnedDisruptorBuilder<T> timeout(Duration timeout) {
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+    return this;
+  }
+
+  /**
+   * Plans the layout on the pool's free CPUs (those no other process or factory holds), audits if
+   * asked, chooses the wait strategy and creates the Disruptor. Nothing runs until {@link
+   * PinnedDisruptor#start()}.
+   *
+   * @throws IllegalArgumentException if the pool is not one this process may use
+   * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
+   */
+  public PinnedDisruptor<T> build() {
+    AffinityKit k = kit();
+    CpuSet cpus = pool.map(c -> k.host().pool(c)).orElse(k.pool()).cpus();
+    CpuSet busy = pinning == Pinning.NONE ? CpuSet.empty() : held(k.reservations(), cpus);
+    Layout layout =
+        new LayoutPlanner(k.host().topology())
+            .plan(pinning, consumers, cpus, busy, placements, runOut);
+    ExclusivityCheck check =
+        audit
+            .map(w -> ExclusivityCheck.run(k, layout, w))
+            .orElseGet(() -> ExclusivityCheck.none(k));
+    return new PinnedDisruptor<>(this, layout, check);
+  }
+
+  /** The CPUs of {@code cpus} that this JVM or another process holds. */
+  private static CpuSet held(CpuReservations reservations, CpuSet cpus) {
+    CpuSet busy = reservations.reservedHere().intersect(cpus);
+    for (int cpu : cpus.minus(busy).toArray()) {
+      ReservationResult r = reservations.tryReserve(cpu);
+      if (r.isReserved()) {
+        r.orElseThrow().close();
+      } else {
+        busy = busy.union(CpuSet.of(cpu));
+      }
+    }
+    return busy;
+  }
+
+  AffinityKit kit() {
+    return kit.orElseGet(AffinityKit::shared);
+  }
+
+  EventFactory<T> eventFactory() {
+    return eventFactory;
+  }
+
+  int ringSize() {
+    return ringSize;
+  }
+
+  ProducerType producerType() {
+    return producerType;
+  }
+
+  Optional<WaitKind> override() {
+    return override;
+  }
+
+  String name() {
+    return name;
+  }
+
+  Duration timeout() {
+    return timeout;
+  }
+}

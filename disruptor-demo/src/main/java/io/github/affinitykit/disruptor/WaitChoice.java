@@ -1,0 +1,64 @@
+package io.github.affinitykit.disruptor;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The wait strategy a Disruptor's consumers were given, why, and the placements it was decided
+ * from: the answer to "why is this consumer spinning (or not)?".
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param strategy the strategy in use
+ * @param placementChoice what the placement alone chose ({@link WaitAdvisor}); equals {@code
+ *     strategy} unless overridden
+ * @param overridden whether the user named the strategy
+ * @param reason why placement chose {@code placementChoice}: the rule, with the CPUs that decided
+ * @param producer where the producer runs
+ * @param consumers where each consumer runs, in thread-creation order
+ */
+public record WaitChoice(
+    WaitKind strategy,
+    WaitKind placementChoice,
+    boolean overridden,
+    String reason,
+    ThreadPlacement producer,
+    List<ThreadPlacement> consumers) {
+  /** Validates and copies. */
+  public WaitChoice {
+    Objects.requireNonNull(strategy, "strategy");
+    Objects.requireNonNull(placementChoice, "placementChoice");
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(producer, "producer");
+    consumers = List.copyOf(consumers);
+    if (!overridden && strategy != placementChoice) {
+      throw new IllegalArgumentException(
+          "strategy: " + strategy + " (expected: " + placementChoice + " unless overridden)");
+    }
+  }
+
+  /** Returns this choice with {@code strategy} named by the user instead. */
+  public WaitChoice overriddenBy(WaitKind strategy) {
+    return new WaitChoice(strategy, placementChoice, true, reason, producer, consumers);
+  }
+
+  /** Returns one line: the strategy, and what placement chose and why. */
+  public String headline() {
+    return overridden
+        ? strategy
+            + " (overridden by the user; placement would choose "
+            + placementChoice
+            + ": "
+            + reason
+            + ")"
+        : strategy + ": " + reason;
+  }
+
+  /** Returns a few lines for people: the strategy and reason, then one line per thread. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder(headline()).append('\n');
+    sb.append("  ").append(producer).append('\n');
+    consumers.forEach(c -> sb.append("  ").append(c).append('\n'));
+    return sb.toString();
+  }
+}

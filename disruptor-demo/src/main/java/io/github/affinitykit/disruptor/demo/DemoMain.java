@@ -1,0 +1,118 @@
+package io.github.affinitykit.disruptor.demo;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.disruptor.Pinning;
+import io.github.affinitykit.disruptor.WaitKind;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Disruptor demo: 1P→1C and a 1P→3C pipeline, each wait strategy and the placement's choice,
+ * with nothing, the consumers, or everything pinned; prints throughput, latency percentiles,
+ * consumer context switches and CPUs used busy and idle as a Markdown table.
+ *
+ * <pre>
+ * java -jar disruptor-demo/target/disruptor-demo-0.1.0-SNAPSHOT-demo.jar [--quick]
+ * </pre>
+ *
+ * <p>Thread safety: a program; runs on its main thread, which is also the producer.
+ */
+public final class DemoMain {
+  private DemoMain() {}
+
+  /**
+   * Runs the demo. Exit status 0 when every event arrived in order, 1 when one did not, 2 for a
+   * usage error.
+   *
+   * @param args see {@link DemoOptions#USAGE}
+   * @throws InterruptedException if interrupted
+   */
+  public static void main(String[] args) throws InterruptedException {
+    if (List.of(args).contains("--help")) {
+      System.out.println(DemoOptions.USAGE);
+      return;
+    }
+    DemoOptions o;
+    try {
+      o = DemoOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    System.exit(run(AffinityKit.shared(), o, System.out) ? 0 : 1);
+  }
+
+  /** Runs every scenario of {@code o}, printing as it goes; returns whether no event was lost. */
+  static boolean run(AffinityKit kit, DemoOptions o, PrintStream out) throws InterruptedException {
+    HostCpus host = kit.host();
+    out.println("# Disruptor 4 demo, " + ZonedDateTime.now().withNano(0));
+    out.println(
+        "host: cpus "
+            + host.reachable()
+            + ", isolated "
+            + (host.isolatedCpus().isEmpty() ? "none" : host.isolatedCpus())
+            + ", pool "
+            + kit.pool().cpus()
+            + " ("
+            + kit.pool().reason()
+            + ")");
+    out.println("jvm: " + Runtime.version() + "; backend: " + kit.backend().reason());
+    out.println(
+        "per row: burst "
+            + o.burstMs()
+            + " ms flat out; "
+            + o.pacedEvents()
+            + " events at "
+            + o.rate()
+            + "/s for latency; idle "
+            + o.idleMs()
+            + " ms; ring "
+            + o.ringSize());
+    out.println("cpu pressure before: " + pressure());
+    warmUp(kit, o);
+    out.println();
+    out.println(ResultTable.header());
+    List<Result> results = new ArrayList<>();
+    for (Scenario s : o.scenarios()) {
+      Result r = new ScenarioRunner(kit, o).run(s);
+      results.add(r);
+      out.println(ResultTable.row(r));
+    }
+    out.println();
+    out.println("cpu pressure after: " + pressure());
+    out.println();
+    out.println("Placement-chosen strategies:");
+    out.print(ResultTable.choices(results));
+    return results.stream().allMatch(r -> r.errors() == 0);
+  }
+
+  private static void warmUp(AffinityKit kit, DemoOptions o) throws InterruptedException {
+    if (o.warmupMs() == 0) {
+      return;
+    }
+    long perRun = Math.max(10, o.warmupMs() / 4);
+    DemoOptions w = new DemoOptions(perRun, 1_000, o.rate(), 1, 0, o.ringSize(), 0, List.of());
+    for (int consumers : new int[] {1, 3}) {
+      for (WaitKind k : new WaitKind[] {WaitKind.SLEEPING, WaitKind.BLOCKING}) {
+        new ScenarioRunner(kit, w).run(new Scenario(consumers, Pinning.NONE, Optional.of(k)));
+      }
+    }
+  }
+
+  /** The first line of {@code /proc/pressure/cpu}, or why not. */
+  static String pressure() {
+    try {
+      return Files.readAllLines(Path.of("/proc/pressure/cpu")).get(0);
+    } catch (IOException | IndexOutOfBoundsException e) {
+      return "unavailable (" + e.getMessage() + ")";
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.github.affinitykit.disruptor.demo;
+
+import io.github.affinitykit.disruptor.ThreadPlacement;
+import io.github.affinitykit.disruptor.WaitChoice;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Formats results as a Markdown table (so a run can be pasted into the README as it is), plus the
+ * placement behind each chosen strategy.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class ResultTable {
+  private ResultTable() {}
+
+  static String header() {
+    return "| shape | pinning | strategy | cpus P/C | Mev/s | p50 µs | p99 µs | p99.9 µs"
+        + " | cons. vcs/s | cons. ics/s | cores busy | cores idle | others | check |\n"
+        + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+  }
+
+  static String row(Result r) {
+    Scenario s = r.scenario();
+    WaitChoice c = r.choice();
+    String strategy =
+        s.strategy().isPresent()
+            ? name(c.strategy().name())
+            : "chosen: " + name(c.strategy().name());
+    String check = r.errors() == 0 ? "ok" : r.errors() + " LOST/REORDERED";
+    if (!r.note().isEmpty()) {
+      check = check + " (" + r.note() + ")";
+    }
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %s | %s | %.2f | %s | %s | %s | %,.0f | %,.0f | %.2f | %.2f | %.2f | %s |",
+        s.shape(),
+        name(s.pinning().name()),
+        strategy,
+        cpus(c),
+        r.eventsPerSecond() / 1e6,
+        us(r.p50Us()),
+        us(r.p99Us()),
+        us(r.p999Us()),
+        r.voluntaryPerSecond(),
+        r.involuntaryPerSecond(),
+        r.coresBusy(),
+        r.coresIdle(),
+        r.othersCores(),
+        check);
+  }
+
+  /** One line per distinct placement that chose a strategy: the choice, its reason, each thread. */
+  static String choices(List<Result> results) {
+    Map<String, WaitChoice> seen = new LinkedHashMap<>();
+    for (Result r : results) {
+      if (r.scenario().strategy().isEmpty()) {
+        Scenario s = r.scenario();
+        seen.putIfAbsent(s.shape() + " pinning " + name(s.pinning().name()), r.choice());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    seen.forEach(
+        (k, c) -> sb.append("- ").append(k).append(": ").append(c.describe().strip()).append('\n'));
+    return sb.toString();
+  }
+
+  private static String cpus(WaitChoice c) {
+    String consumers =
+        c.consumers().stream().map(ResultTable::cpu).collect(Collectors.joining(","));
+    return cpu(c.producer()) + "/" + consumers;
+  }
+
+  private static String cpu(ThreadPlacement t) {
+    return t.cpu() < 0 ? "*" : String.valueOf(t.cpu());
+  }
+
+  private static String us(double v) {
+    return v >= 100
+        ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static String name(String constant) {
+    return constant.toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+}

@@ -1,0 +1,60 @@
+package io.github.affinitykit.disruptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.RunOutPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * This machine's model (2 CPUs, no SMT, nothing isolated): where spinning would starve the producer
+ * the placement never chooses BUSY_SPIN, even if an audit had found every CPU exclusive.
+ */
+@EnabledOnOs(OS.LINUX)
+class LiveChoiceTest {
+  private static WaitChoice advise(HostCpus host, Pinning pinning, int consumers, CpuSet audited) {
+    Layout layout =
+        new LayoutPlanner(host.topology())
+            .plan(
+                pinning,
+                consumers,
+                host.pool().cpus(),
+                CpuSet.empty(),
+                LayoutPlanner.DEFAULT_PLACEMENTS,
+                RunOutPolicy.SHARE);
+    return WaitAdvisor.advise(host, layout, audited);
+  }
+
+  @Test
+  void shouldNotBusySpinOnTwoCpusWhereASpinningConsumerWouldStarveTheProducer() {
+    HostCpus host = HostCpus.probe();
+    assumeTrue(host.reachable().size() == 2, "this test describes a 2-CPU host");
+    CpuSet everything = host.reachable();
+
+    assertThat(host.pool().cpus().size()).isEqualTo(1);
+    assertThat(advise(host, Pinning.ALL, 1, everything).strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(advise(host, Pinning.ALL, 3, everything).strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(advise(host, Pinning.CONSUMERS, 3, everything).strategy())
+        .isEqualTo(WaitKind.SLEEPING);
+    assertThat(advise(host, Pinning.NONE, 1, everything).strategy()).isEqualTo(WaitKind.SLEEPING);
+  }
+
+  @Test
+  void shouldSpinOnlyForOneAuditedConsumerWhileTheUnpinnedProducerKeepsTheOtherCpu() {
+    HostCpus host = HostCpus.probe();
+    assumeTrue(host.reachable().size() == 2, "this test describes a 2-CPU host");
+    int pooled = host.pool().cpus().first();
+
+    WaitChoice audited = advise(host, Pinning.CONSUMERS, 1, CpuSet.of(pooled));
+    WaitChoice unaudited = advise(host, Pinning.CONSUMERS, 1, CpuSet.empty());
+
+    assertThat(audited.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
+    assertThat(audited.producer().ownership()).isEqualTo(CpuOwnership.FREE_TO_MOVE);
+    assertThat(unaudited.strategy()).isEqualTo(WaitKind.YIELDING);
+    assertThat(unaudited.consumers().get(0).reason()).contains("not isolated, and not audited");
+  }
+}

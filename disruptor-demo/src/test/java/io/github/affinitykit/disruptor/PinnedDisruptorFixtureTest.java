@@ -1,0 +1,103 @@
+package io.github.affinitykit.disruptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.Assignment;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.RecordingAffinityBackend;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole factory on the seed machine's model (24 CPUs, isolcpus=19-23) with the recording
+ * backend: simulated masks, real threads, a private lock directory.
+ */
+@Timeout(30)
+class PinnedDisruptorFixtureTest {
+  @TempDir Path locks;
+  private final RecordingAffinityBackend backend =
+      new RecordingAffinityBackend(CpuSet.range(0, 23));
+
+  private AffinityKit kit() {
+    return AffinityKit.create(TestHosts.e5(), backend, CpuReservations.inDirectory(locks));
+  }
+
+  private String simulatedMask() {
+    return backend.getAffinity(0).toString();
+  }
+
+  @Test
+  void shouldPinThreeConsumersOnDistinctIsolatedThreadsAndYield() throws Exception {
+    AffinityKit kit = kit();
+    PinnedDisruptor<TestEvent> pd =
+        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(3).build();
+    try {
+      List<CheckingHandler> hs = Pipelines.wire(pd, 3, 10, this::simulatedMask);
+      Pipelines.publish(pd.start(), 10);
+      for (CheckingHandler h : hs) {
+        assertThat(h.done().await(10, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(hs).extracting(CheckingHandler::startMask).containsExactly("19", "20", "21");
+      assertThat(pd.consumerAssignments())
+          .extracting(Assignment::status)
+          .containsOnly(LeaseStatus.PINNED);
+      assertThat(pd.choice().strategy()).isEqualTo(WaitKind.YIELDING);
+      assertThat(pd.choice().describe()).contains("core-mate 7 is not");
+    } finally {
+      pd.close();
+    }
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+    assertThat(kit.pinnedThreadIds()).isEmpty();
+  }
+
+  @Test
+  void shouldShareTheProducersCpuWhenThePoolHasOneAndBackOff() throws Exception {
+    AffinityKit kit = kit();
+    PinnedDisruptor<TestEvent> pd =
+        PinnedDisruptor.builder(TestEvent::new)
+            .kit(kit)
+            .pool(CpuSet.of(20))
+            .pinning(Pinning.ALL)
+            .build();
+    try {
+      List<CheckingHandler> hs = Pipelines.wire(pd, 1, 10, this::simulatedMask);
+      var ring = pd.start();
+      CpuLease lease = pd.pinProducer();
+      Pipelines.publish(ring, 10);
+      assertThat(hs.get(0).done().await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(lease.cpu()).isEqualTo(20);
+      assertThat(lease.status()).isEqualTo(LeaseStatus.SHARED);
+      assertThat(simulatedMask()).isEqualTo("20");
+      assertThat(pd.choice().strategy()).isEqualTo(WaitKind.SLEEPING);
+    } finally {
+      pd.close();
+    }
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+    assertThat(kit.pinnedThreadIds()).isEmpty();
+  }
+
+  @Test
+  void shouldPlanAroundACpuAnotherProcessHolds() throws Exception {
+    AffinityKit kit = kit();
+    var held = kit.reservations().tryReserve(19).orElseThrow(); // as if another process held it
+    PinnedDisruptor<TestEvent> pd =
+        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(1).build();
+    try {
+      Pipelines.wire(pd, 1, 1, this::simulatedMask);
+      pd.start();
+      assertThat(pd.layout().consumerCpu(0)).isEqualTo(20);
+      assertThat(pd.consumerAssignments().get(0).cpu()).isEqualTo(20);
+    } finally {
+      pd.close();
+      held.close();
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package io.github.affinitykit.disruptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.RunOutPolicy;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The placement rule on host models of machines this one is not: deterministic, no threads. */
+class WaitAdvisorTest {
+  private static final HostCpus E5 = TestHosts.e5();
+
+  @TempDir Path tmp;
+
+  private static WaitChoice advise(
+      HostCpus host, Pinning pinning, int consumers, String pool, String audited) {
+    Layout layout =
+        new LayoutPlanner(host.topology())
+            .plan(
+                pinning,
+                consumers,
+                CpuSet.parse(pool),
+                CpuSet.empty(),
+                LayoutPlanner.DEFAULT_PLACEMENTS,
+                RunOutPolicy.SHARE);
+    return WaitAdvisor.advise(host, layout, CpuSet.parse(audited));
+  }
+
+  @Test
+  void shouldYieldNotSpinOnAnIsolatedHyperThreadWhoseCoreMateIsNotIsolated() {
+    WaitChoice c = advise(E5, Pinning.CONSUMERS, 1, "20", "");
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
+    ThreadPlacement consumer = c.consumers().get(0);
+    assertThat(consumer.cpu()).isEqualTo(20);
+    assertThat(consumer.ownership()).isEqualTo(CpuOwnership.OWN_CORE);
+    assertThat(consumer.reason()).contains("core-mate 8 is not");
+    assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.FREE_TO_MOVE);
+    assertThat(c.reason()).contains("consumer-0").contains("not proven exclusive");
+  }
+
+  @Test
+  void shouldPlaceThreeConsumersOnDistinctIsolatedThreadsOfTheDefaultPoolAndStillYield() {
+    HostCpus h = E5;
+    Layout layout =
+        new LayoutPlanner(h.topology())
+            .plan(
+                Pinning.ALL,
+                3,
+                h.pool().cpus(),
+                CpuSet.empty(),
+                LayoutPlanner.DEFAULT_PLACEMENTS,
+                RunOutPolicy.SHARE);
+
+    assertThat(layout.producer().cpu()).isEqualTo(19);
+    assertThat(layout.consumerCpus()).hasToString("20-22");
+    WaitChoice c = WaitAdvisor.advise(h, layout, CpuSet.empty());
+    assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
+    assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.OWN_CORE);
+  }
+
+  @Test
+  void shouldSpinWhenTheAuditFoundTheConsumersCpuExclusiveAndTheProducerHasACore() {
+    WaitChoice c = advise(E5, Pinning.CONSUMERS, 1, "20", "20");
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
+    assertThat(c.consumers().get(0).ownership()).isEqualTo(CpuOwnership.AUDITED_EXCLUSIVE);
+    assertThat(c.overridden()).isFalse();
+  }
+
+  @Test
+  void shouldSpinOnWholeIsolatedCoresAndStopSpinningWhenTheProducerTakesASiblingThread() {
+    HostCpus h = TestHosts.synthetic(tmp, 8, 2, "2-3,6-7"); // cores {2,6} and {3,7} isolated
+
+    WaitChoice two = advise(h, Pinning.CONSUMERS, 2, "2-3,6-7", "");
+    WaitChoice all = advise(h, Pinning.ALL, 1, "2-3,6-7", "");
+    WaitChoice crowded = advise(h, Pinning.ALL, 2, "2-3,6-7", "");
+
+    assertThat(two.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
+    assertThat(two.consumers())
+        .extracting(ThreadPlacement::cpu, ThreadPlacement::ownership)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, CpuOwnership.ISOLATED_CORE),
+            org.assertj.core.groups.Tuple.tuple(3, CpuOwnership.ISOLATED_CORE));
+    assertThat(all.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
+    assertThat(all.producer().cpu()).isEqualTo(2);
+    assertThat(crowded.strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(crowded.consumers().get(1).cpu()).isEqualTo(6);
+    assertThat(crowded.consumers().get(1).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_PRODUCER);
+  }
+
+  @Test
+  void shouldSayTheAuditFoundACpuSharedAndRejectExclusiveCpusThatWereNotAudited() {
+    HostCpus two = TestHosts.synthetic(tmp, 2, 1, "");
+    Layout layout =
+        new LayoutPlanner(two.topology())
+            .plan(
+                Pinning.CONSUMERS,
+                1,
+                CpuSet.of(1),
+                CpuSet.empty(),
+                LayoutPlanner.DEFAULT_PLACEMENTS,
+                RunOutPolicy.SHARE);
+
+    WaitChoice c = WaitAdvisor.advise(two, layout, CpuSet.empty(), CpuSet.of(1));
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
+    assertThat(c.consumers().get(0).reason()).contains("the audit found it SHARED");
+    assertThatThrownBy(() -> WaitAdvisor.advise(two, layout, CpuSet.of(1), CpuSet.empty()))
+        .hasMessage("auditedExclusive: 1 (expected: within audited )");
+  }
+
+  @Test
+  void shouldBackOffWhenConsumersShareACpuOrACore() {
+    WaitChoice sameCpu = advise(E5, Pinning.CONSUMERS, 2, "20", "20");
+    WaitChoice sameCore = advise(E5, Pinning.CONSUMERS, 2, "8,20", "8,20");
+
+    assertThat(sameCpu.strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(sameCpu.consumers()).extracting(ThreadPlacement::cpu).containsExactly(20, 20);
+    assertThat(sameCpu.consumers().get(0).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_CONSUMER);
+    assertThat(sameCore.strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(sameCore.consumers()).extracting(ThreadPlacement::cpu).containsExactly(8, 20);
+    assertThat(sameCore.reason()).contains("also runs consumer-1");
+  }
+
+  @Test
+  void shouldBackOffWhenTheProducerSharesTheConsumersCpu() {
+    WaitChoice c = advise(E5, Pinning.ALL, 1, "20", "20");
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(c.producer().cpu()).isEqualTo(20);
+    assertThat(c.consumers().get(0).cpu()).isEqualTo(20);
+    assertThat(c.consumers().get(0).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_PRODUCER);
+    assertThat(c.consumers().get(0).reason()).isEqualTo("core 8,20 also runs the producer");
+  }
+
+  @Test
+  void shouldBackOffWhenTheUnpinnedProducerHasNoCoreWithoutAConsumer() {
+    HostCpus two = TestHosts.synthetic(tmp, 2, 1, "");
+
+    WaitChoice c = advise(two, Pinning.CONSUMERS, 2, "0-1", "0-1");
+
+    assertThat(c.consumers())
+        .extracting(ThreadPlacement::ownership)
+        .containsOnly(CpuOwnership.AUDITED_EXCLUSIVE);
+    assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.SHARES_WITH_CONSUMER);
+    assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
+  }
+
+  @Test
+  void shouldBackOffForUnpinnedConsumers() {
+    WaitChoice c = advise(E5, Pinning.NONE, 3, "19-23", "19-23");
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(c.consumers())
+        .extracting(ThreadPlacement::ownership)
+        .containsOnly(CpuOwnership.UNPINNED);
+    assertThat(c.reason()).startsWith("consumer-0 is unpinned");
+  }
+
+  @Test
+  void shouldKeepThePlacementsChoiceWhenOverridden() {
+    WaitChoice c = advise(E5, Pinning.ALL, 1, "20", "").overriddenBy(WaitKind.BUSY_SPIN);
+
+    assertThat(c.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
+    assertThat(c.placementChoice()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(c.headline()).startsWith("BUSY_SPIN (overridden by the user; placement would");
+    assertThat(c.describe()).contains("producer on cpu 20").contains("consumer-0 on cpu 20");
+    assertThatThrownBy(
+            () ->
+                new WaitChoice(
+                    WaitKind.BUSY_SPIN, WaitKind.SLEEPING, false, "r", c.producer(), List.of()))
+        .hasMessage("strategy: BUSY_SPIN (expected: SLEEPING unless overridden)");
+  }
+
+  @Test
+  void shouldPlanTheSameLayoutTwiceAndFollowTheRunOutPolicy() {
+    LayoutPlanner p = new LayoutPlanner(E5.topology());
+    CpuSet pool = CpuSet.parse("20-21");
+    List<io.github.affinitykit.core.Placement> any = LayoutPlanner.DEFAULT_PLACEMENTS;
+
+    Layout a = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
+    Layout b = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
+    Layout loose = p.plan(Pinning.CONSUMERS, 3, pool, CpuSet.empty(), any, RunOutPolicy.UNPINNED);
+
+    assertThat(a).isEqualTo(b);
+    assertThat(a.cpus()).hasToString("20");
+    assertThat(loose.consumers()).extracting(s -> s.cpu()).containsExactly(20, 21, -1);
+    assertThat(loose.consumers().get(2).reason()).startsWith("unpinned: pool exhausted");
+    assertThatThrownBy(() -> p.plan(Pinning.ALL, 2, pool, CpuSet.empty(), any, RunOutPolicy.FAIL))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("consumer-1: no CPU of pool 20-21 left");
+    assertThatThrownBy(() -> p.plan(Pinning.ALL, 0, pool, CpuSet.empty(), any, RunOutPolicy.SHARE))
+        .hasMessage("consumers: 0 (expected: >= 1)");
+  }
+
+  @Test
+  void shouldParseWaitKindNamesAndNameTheRuleOnError() {
+    assertThat(WaitKind.parse("busy-spin")).isEqualTo(WaitKind.BUSY_SPIN);
+    assertThat(WaitKind.parse("Sleeping")).isEqualTo(WaitKind.SLEEPING);
+    assertThat(WaitKind.BLOCKING.create())
+        .isInstanceOf(com.lmax.disruptor.BlockingWaitStrategy.class);
+    assertThatThrownBy(() -> WaitKind.parse("spin"))
+        .hasMessage(
+            "wait strategy: spin (expected: one of [busy_spin, yielding, sleeping, blocking])");
+  }
+}
