@@ -28,7 +28,7 @@ final class LoadTestArgs {
           "  --scenarios LIST       unpinned,taskset,pinned,exclusive (default: all four)",
           "  --repeats N            trials per scenario, interleaved (default 3)",
           "  --connections N        WebSocket connections (default 50)",
-          "  --rate N               messages/s in total, fixed rate; 0 = max throughput (default 10000)",
+          "  --rate N               messages/s in total, fixed rate; 0 = max throughput (default 20000)",
           "  --window N             in-flight messages per connection at max throughput (default 8)",
           "  --payload N            bytes per message (default 128)",
           "  --warmup D --duration D  per trial (default 5s, 15s)",
@@ -83,7 +83,7 @@ final class LoadTestArgs {
             integer(m, "--payload", 128, 16),
             LoadTestOptions.duration("--warmup", m.getOrDefault("--warmup", "5s")),
             LoadTestOptions.duration("--duration", m.getOrDefault("--duration", "15s")),
-            integer(m, "--rate", 10_000, 0),
+            integer(m, "--rate", 20_000, 0),
             integer(m, "--window", 8, 1),
             integer(m, "--client-threads", client.size(), 1));
     return new LoadTestOptions(
