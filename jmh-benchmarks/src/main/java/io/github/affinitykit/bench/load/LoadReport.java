@@ -36,8 +36,8 @@ final class LoadReport {
           .forEach(
               t ->
                   out.printf(
-                      "  %s repeat %d: pressure %.1f%%%n",
-                      t.scenario(), t.repeat() + 1, t.pressurePercent()));
+                      "  %s repeat %d: others %.1f%% of a CPU (CPU pressure %.1f%%)%n",
+                      t.scenario(), t.repeat() + 1, t.othersCpuPercent(), t.pressurePercent()));
     }
     Path json = o.out().resolve("results.json");
     Path html = o.out().resolve("report.html");
@@ -51,7 +51,7 @@ final class LoadReport {
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
-            "%-10s %3s %-24s %-22s %-22s %-24s %-10s %-10s %-10s %s%n",
+            "%-10s %3s %-24s %-22s %-22s %-24s %-10s %-10s %-10s %-8s %s%n",
             "scenario",
             "n",
             "msgs/s",
@@ -61,6 +61,7 @@ final class LoadReport {
             "p50 us",
             "p99 us",
             "p99.9 us",
+            "others%",
             "lost/err"));
     for (ScenarioSummary s : summaries) {
       sb.append(
