@@ -13,7 +13,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class HtmlReport {
   private static final String[] COLORS = {"#d62728", "#7f7f7f", "#1f77b4", "#2ca02c", "#9467bd"};
-  private static final int W = 640;
+  private static final int W = 660;
   private static final int H = 300;
   private static final int PAD = 50;
 
@@ -55,7 +55,8 @@ final class HtmlReport {
             s,
             "server context switches / s",
             t -> t.voluntaryPerSecond() + t.involuntaryPerSecond()));
-    h.append("</div><h2>Table (median [min-max] over clean trials)</h2><pre>")
+    h.append(
+            "</div><h2>Table (median [min-max] over clean trials; latency from the merged histogram)</h2><pre>")
         .append(esc(table))
         .append("</pre></body></html>\n");
     return h.toString();
@@ -76,7 +77,7 @@ final class HtmlReport {
     }
     String[] ticks = {"0", "90", "99", "99.9", "99.99", "99.999"};
     for (int i = 0; i < ticks.length; i++) {
-      double x = PAD + (W - PAD - 10) * i / 5.0;
+      double x = PAD + (W - PAD - 40) * i / 5.0;
       g.append(text(x, H - PAD + 16, ticks[i] + (i == 0 ? "" : "%"), "middle"));
     }
     for (int i = 0; i < s.size(); i++) {
@@ -84,7 +85,7 @@ final class HtmlReport {
       for (double p : ScenarioSummary.percentiles()) {
         double v = Math.max(1, s.get(i).latencyNs().getValueAtPercentile(p) / 1e3);
         double nines = Math.log10(1 / (1 - p / 100.0));
-        double x = PAD + (W - PAD - 10) * Math.min(5, nines) / 5.0;
+        double x = PAD + (W - PAD - 40) * Math.min(5, nines) / 5.0;
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, ly(v, top)));
       }
       g.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
@@ -130,7 +131,8 @@ final class HtmlReport {
               cx,
               H - PAD - (H - 2 * PAD) * st[2] / max,
               "#000"));
-      g.append(text(cx, y - 6, fmt(st[0]), "middle"));
+      g.append(
+          text(cx, Math.min(y, H - PAD - (H - 2 * PAD) * st[2] / max) - 6, fmt(st[0]), "middle"));
       g.append(text(cx, H - PAD + 16, name(s.get(i)), "middle"));
     }
     return g.append("</svg>").toString();

@@ -24,25 +24,31 @@ final class LoadReport {
   static void write(LoadTestOptions o, List<Trial> trials, PrintStream out) throws IOException {
     List<ScenarioSummary> summaries = new ArrayList<>();
     o.scenarios().forEach(s -> summaries.add(ScenarioSummary.of(s, trials)));
-    out.print(table(summaries));
+    StringBuilder text = new StringBuilder(table(summaries));
     long flagged = trials.stream().filter(Trial::contaminated).count();
     if (flagged > 0) {
-      out.printf(
-          "%d trial(s) shared the machine with other processes using more than %.0f%% of a CPU"
-              + " and are left out of the medians:%n",
-          flagged, o.noiseThresholdPercent());
+      text.append(
+          String.format(
+              "%d trial(s) shared the machine with other processes using more than %.0f%% of a CPU"
+                  + " and are left out of the medians:%n",
+              flagged, o.noiseThresholdPercent()));
       trials.stream()
           .filter(Trial::contaminated)
           .forEach(
               t ->
-                  out.printf(
-                      "  %s repeat %d: others %.1f%% of a CPU (CPU pressure %.1f%%)%n",
-                      t.scenario(), t.repeat() + 1, t.othersCpuPercent(), t.pressurePercent()));
+                  text.append(
+                      String.format(
+                          "  %s repeat %d: others %.1f%% of a CPU (CPU pressure %.1f%%)%n",
+                          t.scenario(),
+                          t.repeat() + 1,
+                          t.othersCpuPercent(),
+                          t.pressurePercent())));
     }
+    out.print(text);
     Path json = o.out().resolve("results.json");
     Path html = o.out().resolve("report.html");
     json(o, trials, json);
-    Files.writeString(html, HtmlReport.render(o, summaries, table(summaries)));
+    Files.writeString(html, HtmlReport.render(o, summaries, text.toString()));
     out.println("results: " + json.toAbsolutePath());
     out.println("report:  " + html.toAbsolutePath());
   }
