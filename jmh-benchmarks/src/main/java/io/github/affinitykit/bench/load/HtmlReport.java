@@ -13,7 +13,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class HtmlReport {
   private static final String[] COLORS = {"#d62728", "#7f7f7f", "#1f77b4", "#2ca02c", "#9467bd"};
-  private static final int W = 660;
+  private static final int W = 620;
   private static final int H = 300;
   private static final int PAD = 50;
 
