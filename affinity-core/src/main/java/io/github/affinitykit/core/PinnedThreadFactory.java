@@ -1,7 +1,6 @@
 package io.github.affinitykit.core;
 
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -189,18 +188,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
      * @throws IllegalArgumentException for a custom {@link AffinityStrategy} implementation
      */
     public Builder strategies(AffinityStrategy... strategies) {
-      List<Placement> out = new ArrayList<>();
-      for (AffinityStrategy s : strategies) {
-        if (!(s instanceof Enum<?> e)) {
-          throw new IllegalArgumentException(
-              "strategy: "
-                  + s
-                  + " (expected: an AffinityStrategies value; a custom AffinityStrategy"
-                  + " reads OpenHFT's /proc/cpuinfo layout, not the real topology: use Placement)");
-        }
-        out.add(Placement.fromName(e.name()));
-      }
-      this.placements = List.copyOf(out);
+      this.placements = Placement.fromStrategies(strategies);
       return this;
     }
 

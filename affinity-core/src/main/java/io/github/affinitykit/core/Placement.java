@@ -66,4 +66,27 @@ public enum Placement {
     throw new IllegalArgumentException(
         "placement: " + name + " (expected: one of " + java.util.Arrays.toString(values()) + ")");
   }
+
+  /**
+   * Maps OpenHFT {@code AffinityStrategies} values to placements, to be evaluated against the real
+   * topology.
+   *
+   * @throws IllegalArgumentException for a custom {@code AffinityStrategy} implementation: it reads
+   *     OpenHFT's {@code /proc/cpuinfo} layout, not the real topology
+   */
+  public static java.util.List<Placement> fromStrategies(
+      net.openhft.affinity.AffinityStrategy... strategies) {
+    java.util.List<Placement> out = new java.util.ArrayList<>();
+    for (net.openhft.affinity.AffinityStrategy s : strategies) {
+      if (!(s instanceof Enum<?> e)) {
+        throw new IllegalArgumentException(
+            "strategy: "
+                + s
+                + " (expected: an AffinityStrategies value; a custom AffinityStrategy reads"
+                + " OpenHFT's /proc/cpuinfo layout, not the real topology: use Placement)");
+      }
+      out.add(fromName(e.name()));
+    }
+    return java.util.List.copyOf(out);
+  }
 }

@@ -66,4 +66,30 @@ public record TaskSample(
   public boolean isUnmovable() {
     return (flags & PF_NO_SETAFFINITY) != 0;
   }
+
+  /**
+   * Returns the counters accumulated since {@code earlier} (the same thread, sampled before):
+   * identity, state, last CPU and mask from this sample; a counter unknown in either stays -1.
+   */
+  public TaskSample minus(TaskSample earlier) {
+    return new TaskSample(
+        pid,
+        tid,
+        name,
+        state,
+        flags,
+        userNs - earlier.userNs,
+        systemNs - earlier.systemNs,
+        diff(runNs, earlier.runNs),
+        diff(waitNs, earlier.waitNs),
+        diff(voluntarySwitches, earlier.voluntarySwitches),
+        diff(involuntarySwitches, earlier.involuntarySwitches),
+        diff(migrations, earlier.migrations),
+        lastCpu,
+        allowed);
+  }
+
+  private static long diff(long a, long b) {
+    return a < 0 || b < 0 ? -1 : a - b;
+  }
 }

@@ -98,30 +98,8 @@ public final class ThreadStats {
     List<TaskSample> out = new ArrayList<>();
     for (TaskSample now : threads.values()) {
       TaskSample then = earlier.threads.get(now.tid());
-      out.add(then == null || !then.name().equals(now.name()) ? now : minus(now, then));
+      out.add(then == null || !then.name().equals(now.name()) ? now : now.minus(then));
     }
     return out;
-  }
-
-  private static TaskSample minus(TaskSample a, TaskSample b) {
-    return new TaskSample(
-        a.pid(),
-        a.tid(),
-        a.name(),
-        a.state(),
-        a.flags(),
-        a.userNs() - b.userNs(),
-        a.systemNs() - b.systemNs(),
-        diff(a.runNs(), b.runNs()),
-        diff(a.waitNs(), b.waitNs()),
-        diff(a.voluntarySwitches(), b.voluntarySwitches()),
-        diff(a.involuntarySwitches(), b.involuntarySwitches()),
-        diff(a.migrations(), b.migrations()),
-        a.lastCpu(),
-        a.allowed());
-  }
-
-  private static long diff(long a, long b) {
-    return a < 0 || b < 0 ? -1 : a - b;
   }
 }

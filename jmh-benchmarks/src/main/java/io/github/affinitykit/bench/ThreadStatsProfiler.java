@@ -94,36 +94,18 @@ public final class ThreadStatsProfiler implements InternalProfiler {
         .forEach(
             (tid, last) -> {
               if (after.thread(tid).isEmpty()) {
-                out.add(before.thread(tid).map(first -> minus(last, first)).orElse(last));
+                out.add(before.thread(tid).map(last::minus).orElse(last));
               }
             });
     return out;
-  }
-
-  private static TaskSample minus(TaskSample a, TaskSample b) {
-    return new TaskSample(
-        a.pid(),
-        a.tid(),
-        a.name(),
-        a.state(),
-        a.flags(),
-        a.userNs() - b.userNs(),
-        a.systemNs() - b.systemNs(),
-        a.runNs() - b.runNs(),
-        a.waitNs() - b.waitNs(),
-        a.voluntarySwitches() - b.voluntarySwitches(),
-        a.involuntarySwitches() - b.involuntarySwitches(),
-        a.migrations() - b.migrations(),
-        a.lastCpu(),
-        a.allowed());
   }
 
   private static ScalarResult avg(String label, double value, String unit) {
     return new ScalarResult(label, value, unit, AggregationPolicy.AVG);
   }
 
-  /** {@code some total=} of {@code /proc/pressure/cpu} in µs; 0 where PSI is absent. */
-  static long psiSomeTotalUs() {
+  /** Returns {@code some total=} of {@code /proc/pressure/cpu} in µs; 0 where PSI is absent. */
+  public static long psiSomeTotalUs() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
         if (line.startsWith("some ")) {

@@ -170,15 +170,7 @@ public final class PinningSpec {
      * @throws IllegalArgumentException for a custom {@link AffinityStrategy} implementation
      */
     public Builder strategies(AffinityStrategy... strategies) {
-      List<Placement> out = new ArrayList<>();
-      for (AffinityStrategy s : strategies) {
-        if (!(s instanceof Enum<?> e)) {
-          throw new IllegalArgumentException(
-              "strategy: " + s + " (expected: an AffinityStrategies value; use Placement)");
-        }
-        out.add(Placement.fromName(e.name()));
-      }
-      this.placements = List.copyOf(out);
+      this.placements = Placement.fromStrategies(strategies);
       return this;
     }
 

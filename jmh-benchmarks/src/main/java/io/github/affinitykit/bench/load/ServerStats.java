@@ -1,5 +1,6 @@
 package io.github.affinitykit.bench.load;
 
+import io.github.affinitykit.bench.ThreadStatsProfiler;
 import io.github.affinitykit.core.TaskSample;
 import io.github.affinitykit.core.ThreadStats;
 import java.io.IOException;
@@ -48,22 +49,9 @@ record ServerStats(
         vol,
         invol,
         migr,
-        readPsiSomeUs(),
+        ThreadStatsProfiler.psiSomeTotalUs(),
         readMachineBusyNs(),
         ThreadStats.snapshot().processCpuNs());
-  }
-
-  static long readPsiSomeUs() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
-        if (line.startsWith("some ")) {
-          return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-    return 0;
   }
 
   /** Busy CPU time of the machine from the {@code cpu} line of {@code /proc/stat}, ns. */
