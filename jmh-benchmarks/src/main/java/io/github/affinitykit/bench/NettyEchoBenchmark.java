@@ -123,7 +123,11 @@ public class NettyEchoBenchmark {
               if (b.isSupported()) {
                 b.setAffinity(0, cpus);
               }
-              r.run();
+              try {
+                r.run();
+              } finally {
+                ThreadRoles.finish(); // loops stop in @TearDown: keep their last counters
+              }
             });
   }
 

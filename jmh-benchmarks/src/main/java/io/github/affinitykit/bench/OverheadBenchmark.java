@@ -45,6 +45,11 @@ public class OverheadBenchmark {
   /** Builds both libraries' objects once (OpenHFT's class initialisation is not measured). */
   @Setup(Level.Trial)
   public void setUp() throws Exception {
+    // OpenHFT keeps its lock files in java.io.tmpdir, read when its classes initialise: give this
+    // fork a private one, so that it never touches cpu-N.lock files other programs hold in /tmp.
+    System.setProperty(
+        "java.io.tmpdir",
+        Files.createTempDirectory("overhead-openhft").toAbsolutePath().toString());
     HostCpus host = HostCpus.probe();
     cpu = host.reachable().last();
     kit =

@@ -101,7 +101,9 @@ final class LoadReport {
     doc.put("warmupSeconds", o.load().warmup().toMillis() / 1e3);
     doc.put("durationSeconds", o.load().duration().toMillis() / 1e3);
     doc.put("serverArgs", o.serverArgs());
+    doc.put("housekeepingCpus", o.housekeepingCpus().toString());
     doc.put("noiseThresholdPercent", o.noiseThresholdPercent());
+    doc.put("pressureThresholdPercent", o.pressureThresholdPercent());
     List<Object> rows = new ArrayList<>();
     for (Trial t : trials) {
       Map<String, Object> r = new LinkedHashMap<>();
@@ -118,6 +120,9 @@ final class LoadReport {
       r.put("voluntarySwitchesPerSecond", t.voluntaryPerSecond());
       r.put("involuntarySwitchesPerSecond", t.involuntaryPerSecond());
       r.put("switchesPerMessage", t.switchesPerMessage());
+      double msgs = Math.max(1, t.load().messagesPerSecond());
+      r.put("voluntarySwitchesPerMessage", t.voluntaryPerSecond() / msgs);
+      r.put("involuntarySwitchesPerMessage", t.involuntaryPerSecond() / msgs);
       r.put("migrationsPerSecond", t.migrationsPerSecond());
       r.put("pressurePercent", t.pressurePercent());
       r.put("othersCpuPercent", t.othersCpuPercent());

@@ -52,10 +52,11 @@ public final class LoadTest {
     Path log = o.out().resolve("gateway.log");
     Files.deleteIfExists(log);
     progress.printf(
-        "load test: %s, server CPUs %s, client CPUs %s, %d connections, %s, ~%s%n",
+        "load test: %s, server CPUs %s, client CPUs %s, housekeeping %s, %d connections, %s, ~%s%n",
         o.scenarios(),
         o.serverCpus(),
         o.clientCpus(),
+        o.housekeepingCpus().isEmpty() ? "all but the server's" : o.housekeepingCpus().toString(),
         o.load().connections(),
         o.load().fixedRate() ? o.load().ratePerSecond() + " msg/s" : "max throughput",
         human(o.expectedTotal()));
@@ -84,7 +85,14 @@ public final class LoadTest {
     int port = freePort();
     String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd =
-        s.command(javaBin, o.gatewayJar().toString(), port, o.serverCpus(), o.serverArgs());
+        s.command(
+            javaBin,
+            o.gatewayJar().toString(),
+            port,
+            o.serverCpus(),
+            o.housekeepingCpus(),
+            Files.createDirectories(o.out().resolve("locks")).toAbsolutePath(),
+            o.serverArgs());
     Files.writeString(
         log,
         "\n### " + s + " repeat " + repeat + ": " + String.join(" ", cmd) + "\n",
@@ -118,7 +126,14 @@ public final class LoadTest {
                   edges[1] = ServerStats.of(gw.pid());
                 }
               });
-      return Trial.of(s, repeat, result, edges[0], edges[1], o.noiseThresholdPercent());
+      return Trial.of(
+          s,
+          repeat,
+          result,
+          edges[0],
+          edges[1],
+          o.noiseThresholdPercent(),
+          o.pressureThresholdPercent());
     }
   }
 

@@ -35,7 +35,11 @@ final class LoadTestArgs {
           "  --server-cpus LIST --client-cpus LIST  (default: client = first quarter of the CPUs)",
           "  --workers N            gateway worker loops (default: one per server CPU)",
           "  --out DIR              results (default target/loadtest)",
+          "  --housekeeping-cpus LIST  CPUs for the pinned gateways' boss, GC, JIT (default: none,"
+              + " i.e. every CPU but the server's, the client's included)",
           "  --noise-threshold P    flag trials where other processes used > P% of a CPU (default 10)",
+          "  --pressure-threshold P also flag trials with CPU pressure above P% (default 100: off)",
+          "  --client-threads N     client event-loop threads (default: one per client CPU)",
           "");
   private static final Set<String> KEYS =
       Set.of(
@@ -53,6 +57,8 @@ final class LoadTestArgs {
           "--workers",
           "--out",
           "--pressure-threshold",
+          "--noise-threshold",
+          "--housekeeping-cpus",
           "--client-threads");
 
   private LoadTestArgs() {}
@@ -93,9 +99,11 @@ final class LoadTestArgs {
         load,
         server,
         client,
+        cpus(m, "--housekeeping-cpus", CpuSet.empty()),
         List.of("--workers", String.valueOf(workers)),
         Path.of(m.getOrDefault("--out", "target/loadtest")),
-        Double.parseDouble(m.getOrDefault("--noise-threshold", "10")));
+        number(m, "--noise-threshold", 10),
+        number(m, "--pressure-threshold", 100));
   }
 
   private static CpuSet cpus(Map<String, String> m, String key, CpuSet dflt) {
@@ -116,6 +124,19 @@ final class LoadTestArgs {
       // reported below
     }
     throw new IllegalArgumentException(key + ": " + v + " (expected: an integer >= " + min + ")");
+  }
+
+  private static double number(Map<String, String> m, String key, double dflt) {
+    String v = m.getOrDefault(key, String.valueOf(dflt));
+    try {
+      double d = Double.parseDouble(v);
+      if (d >= 0) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(key + ": " + v + " (expected: a number >= 0)");
   }
 
   private static CpuSet firstN(CpuSet cpus, int n) {

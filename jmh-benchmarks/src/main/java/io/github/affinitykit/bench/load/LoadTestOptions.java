@@ -18,10 +18,14 @@ import java.util.Objects;
  * @param load the client's load (its URI port is a placeholder; each trial gets its own port)
  * @param serverCpus CPUs of the server (pool of the pinned runs, taskset of the taskset run)
  * @param clientCpus CPUs the client's threads are confined to
+ * @param housekeepingCpus CPUs for the pinned gateways' boss, GC, JIT and other threads (empty:
+ *     every CPU but the server's, which includes the client's)
  * @param serverArgs extra gateway arguments (e.g. {@code --workers 1})
  * @param out directory for the JSON, HTML and logs
  * @param noiseThresholdPercent trials in which other processes used more CPU than this (100 = one
  *     CPU) are flagged and left out of the medians
+ * @param pressureThresholdPercent trials whose CPU pressure (PSI {@code some}, % of the window)
+ *     exceeds this are flagged too (100: never; the test's own threads raise it)
  */
 public record LoadTestOptions(
     Path gatewayJar,
@@ -30,9 +34,11 @@ public record LoadTestOptions(
     LoadConfig load,
     CpuSet serverCpus,
     CpuSet clientCpus,
+    CpuSet housekeepingCpus,
     List<String> serverArgs,
     Path out,
-    double noiseThresholdPercent) {
+    double noiseThresholdPercent,
+    double pressureThresholdPercent) {
 
   /** Validates. */
   public LoadTestOptions {
@@ -52,6 +58,16 @@ public record LoadTestOptions(
               + " --client-cpus "
               + clientCpus
               + " (expected: two non-empty, disjoint CPU lists)");
+    }
+    if (housekeepingCpus.intersects(serverCpus) || housekeepingCpus.intersects(clientCpus)) {
+      throw new IllegalArgumentException(
+          "--housekeeping-cpus "
+              + housekeepingCpus
+              + " (expected: disjoint from --server-cpus "
+              + serverCpus
+              + " and --client-cpus "
+              + clientCpus
+              + ")");
     }
     serverArgs = List.copyOf(serverArgs);
     Objects.requireNonNull(out, "out");

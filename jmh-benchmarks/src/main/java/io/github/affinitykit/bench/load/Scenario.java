@@ -1,6 +1,7 @@
 package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.core.CpuSet;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,14 +22,29 @@ public enum Scenario {
    */
   EXCLUSIVE;
 
-  /** The command that starts the gateway for this scenario. */
-  List<String> command(String java, String jar, int port, CpuSet serverCpus, List<String> extra) {
+  /**
+   * The command that starts the gateway for this scenario. With {@code housekeeping} CPUs the
+   * pinned scenarios run under {@code taskset -c <server + housekeeping>}, so that their boss, GC
+   * and JIT live there and not on the client's CPUs; without, their housekeeping is every CPU but
+   * the server's. The gateway's lock files go to {@code lockDir}, never {@code /tmp}.
+   */
+  List<String> command(
+      String java,
+      String jar,
+      int port,
+      CpuSet serverCpus,
+      CpuSet housekeeping,
+      Path lockDir,
+      List<String> extra) {
     List<String> cmd = new ArrayList<>();
     if (this == TASKSET) {
       cmd.addAll(List.of("taskset", "-c", serverCpus.toString()));
+    } else if ((this == PINNED || this == EXCLUSIVE) && !housekeeping.isEmpty()) {
+      cmd.addAll(List.of("taskset", "-c", serverCpus.union(housekeeping).toString()));
     }
     cmd.add(java);
     cmd.add("--enable-native-access=ALL-UNNAMED");
+    cmd.add("-Djava.io.tmpdir=" + lockDir);
     if (this == PINNED || this == EXCLUSIVE) {
       cmd.add("-Daffinitykit.pool=" + serverCpus);
     }

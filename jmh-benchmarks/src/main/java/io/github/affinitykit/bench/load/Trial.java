@@ -50,7 +50,8 @@ public record Trial(
       LoadResult load,
       ServerStats from,
       ServerStats to,
-      double noiseThresholdPercent) {
+      double noiseThresholdPercent,
+      double pressureThresholdPercent) {
     double seconds = Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;
     long cpuNs = to.cpuNs() - from.cpuNs();
     long vol = to.voluntary() - from.voluntary();
@@ -72,6 +73,6 @@ public record Trial(
         (to.migrations() - from.migrations()) / seconds,
         pressure,
         othersPercent,
-        othersPercent > noiseThresholdPercent);
+        othersPercent > noiseThresholdPercent || pressure > pressureThresholdPercent);
   }
 }

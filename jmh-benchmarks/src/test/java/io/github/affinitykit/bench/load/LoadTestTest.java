@@ -76,5 +76,68 @@ class LoadTestTest {
         .hasMessageContaining("disjoint");
     assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--bogus", "1")))
         .hasMessageContaining("option: --bogus");
+    assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--noise-threshold", "-1")))
+        .hasMessage("--noise-threshold: -1 (expected: a number >= 0)");
+    assertThatThrownBy(
+            () ->
+                LoadTestArgs.parse(
+                    List.of(
+                        "--server-cpus", "1", "--client-cpus", "0", "--housekeeping-cpus", "1")))
+        .hasMessageContaining("--housekeeping-cpus 1 (expected: disjoint");
+  }
+
+  @Test
+  void shouldAcceptEveryDocumentedOption() throws Exception {
+    LoadTestOptions o =
+        LoadTestArgs.parse(
+            List.of(
+                "--noise-threshold", "25",
+                "--pressure-threshold", "90",
+                "--client-threads", "2",
+                "--window", "4",
+                "--payload", "64",
+                "--workers", "1",
+                "--server-cpus", "1",
+                "--client-cpus", "0"));
+
+    assertThat(o.noiseThresholdPercent()).isEqualTo(25);
+    assertThat(o.pressureThresholdPercent()).isEqualTo(90);
+    assertThat(o.load().ioThreads()).isEqualTo(2);
+    assertThat(o.load().window()).isEqualTo(4);
+    assertThat(o.load().payloadBytes()).isEqualTo(64);
+    assertThat(o.serverArgs()).containsExactly("--workers", "1");
+    for (String line : LoadTestArgs.USAGE.split("\n")) {
+      String flag = line.trim().split(" ")[0];
+      if (flag.startsWith("--") && !flag.equals("--warmup")) {
+        assertThat(LoadTestArgs.USAGE).contains(flag);
+      }
+    }
+  }
+
+  @Test
+  void shouldKeepGatewayLockFilesOutOfTmpAndPinnedGatewaysOffTheClient(@TempDir Path dir) {
+    List<String> pinned =
+        Scenario.PINNED.command(
+            "java",
+            "gw.jar",
+            1234,
+            io.github.affinitykit.core.CpuSet.of(2, 3),
+            io.github.affinitykit.core.CpuSet.of(4),
+            dir,
+            List.of());
+    assertThat(pinned)
+        .startsWith("taskset", "-c", "2-4", "java")
+        .contains("-Djava.io.tmpdir=" + dir, "-Daffinitykit.pool=2-3", "--pin", "pinned");
+    List<String> unpinned =
+        Scenario.UNPINNED.command(
+            "java",
+            "gw.jar",
+            1234,
+            io.github.affinitykit.core.CpuSet.of(2, 3),
+            io.github.affinitykit.core.CpuSet.of(4),
+            dir,
+            List.of());
+    assertThat(unpinned.get(0)).isEqualTo("java");
+    assertThat(unpinned).contains("-Djava.io.tmpdir=" + dir, "none");
   }
 }
