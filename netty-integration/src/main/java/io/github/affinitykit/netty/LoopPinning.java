@@ -113,7 +113,12 @@ final class LoopPinning {
       task.run();
     } finally {
       lease.ifPresent(CpuLease::close);
-      live.set(slot.index(), assignment(slot, status, reason, thread, tid, starts, false));
+      // After a suspend/resume the loop may already run on a newer thread: leave its entry alone.
+      LoopAssignment mine = live.get(slot.index());
+      if (mine.tid() == tid) {
+        live.compareAndSet(
+            slot.index(), mine, assignment(slot, status, reason, thread, tid, starts, false));
+      }
     }
   }
 

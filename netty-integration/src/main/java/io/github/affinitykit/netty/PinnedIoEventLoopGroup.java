@@ -34,6 +34,11 @@ import java.util.concurrent.ThreadFactory;
  *
  * <p>Thread safety: as any Netty event loop group; {@link #assignments()} may be read from any
  * thread at any time.
+ *
+ * <p>io_uring: Netty's default io_uring ring is single-issuer and never suspends its loop, so
+ * resume-on-a-new-thread happens there only with {@code
+ * IoUringIoHandlerConfig.setSingleIssuer(false)} (which the tests use to check re-pinning on every
+ * transport).
  */
 public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
   private final LoopPinning pinning;

@@ -130,12 +130,13 @@ final class MetricsText {
       vol += Math.max(0, t.voluntarySwitches());
       invol += Math.max(0, t.involuntarySwitches());
     }
+    // A gauge, not a counter: summed over the threads alive now, it drops when a thread ends.
     w.family(
-            P + "process_context_switches_total",
-            "counter",
-            "Context switches of the threads alive now, by kind.")
-        .sample(P + "process_context_switches_total", vol, "kind", "voluntary")
-        .sample(P + "process_context_switches_total", invol, "kind", "involuntary");
+            P + "process_live_thread_context_switches",
+            "gauge",
+            "Context switches of the threads alive now, by kind (drops when a thread ends).")
+        .sample(P + "process_live_thread_context_switches", vol, "kind", "voluntary")
+        .sample(P + "process_live_thread_context_switches", invol, "kind", "involuntary");
     w.family(P + "process_threads", "gauge", "Threads of this JVM.")
         .sample(P + "process_threads", now.threads().size());
   }

@@ -74,8 +74,8 @@ public final class SmokeLoad {
         value(after, "affinitykit_process_cpu_percent", Map.of()),
         value(after, "process_cpu_seconds_total", Map.of())
             - value(before, "process_cpu_seconds_total", Map.of()),
-        delta(before, after, "affinitykit_process_context_switches_total", "voluntary"),
-        delta(before, after, "affinitykit_process_context_switches_total", "involuntary"),
+        delta(before, after, "affinitykit_process_live_thread_context_switches", "voluntary"),
+        delta(before, after, "affinitykit_process_live_thread_context_switches", "involuntary"),
         workerDelta(before, after, "voluntary"),
         workerDelta(before, after, "involuntary"));
   }
