@@ -56,7 +56,7 @@ final class HtmlReport {
             "server context switches / s",
             t -> t.voluntaryPerSecond() + t.involuntaryPerSecond()));
     h.append(
-            "</div><h2>Table (median [min-max] over clean trials; latency from the merged histogram)</h2><pre>")
+            "</div><h2>Table (median [min-max] of the clean trials; the curves merge their histograms)</h2><pre>")
         .append(esc(table))
         .append("</pre></body></html>\n");
     return h.toString();

@@ -57,7 +57,7 @@ final class LoadReport {
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
-            "%-10s %3s %-24s %-22s %-22s %-24s %-10s %-10s %-10s %-8s %s%n",
+            "%-10s %3s %-24s %-19s %-22s %-24s %-16s %-20s %-22s %-8s %s%n",
             "scenario",
             "n",
             "msgs/s",
@@ -72,16 +72,16 @@ final class LoadReport {
     for (ScenarioSummary s : summaries) {
       sb.append(
           String.format(
-              "%-10s %3d %-24s %-22s %-22s %-24s %-10.0f %-10.0f %-10.0f %-8.1f %d/%d%s%n",
+              "%-10s %3d %-24s %-19s %-22s %-24s %-16s %-20s %-22s %-8.1f %d/%d%s%n",
               s.scenario().name().toLowerCase(java.util.Locale.ROOT),
               s.trials().size(),
               s.cell(t -> t.load().messagesPerSecond(), "%.0f"),
               s.cell(Trial::serverCpuPercent, "%.1f"),
               s.cell(Trial::cpuUsPerMessage, "%.2f"),
               s.cell(t -> t.voluntaryPerSecond() + t.involuntaryPerSecond(), "%.0f"),
-              s.latencyNs().getValueAtPercentile(50) / 1e3,
-              s.latencyNs().getValueAtPercentile(99) / 1e3,
-              s.latencyNs().getValueAtPercentile(99.9) / 1e3,
+              s.cell(t -> t.load().latencyUs(50), "%.0f"),
+              s.cell(t -> t.load().latencyUs(99), "%.0f"),
+              s.cell(t -> t.load().latencyUs(99.9), "%.0f"),
               s.stats(Trial::othersCpuPercent)[0],
               s.lost(),
               s.errors(),

@@ -22,6 +22,8 @@ import java.nio.file.Path;
  * @param machineBusyNs CPU time of the whole machine ({@code /proc/stat}: user, nice, system,
  *     steal), to tell what other processes took
  * @param selfCpuNs CPU time of this (the client's) JVM
+ * @param kernelThreadsCpuNs CPU time of all kernel threads (ksoftirqd and kworkers carry the test's
+ *     own loopback traffic: not "other processes")
  */
 record ServerStats(
     long nanoTime,
@@ -31,7 +33,8 @@ record ServerStats(
     long migrations,
     long psiSomeUs,
     long machineBusyNs,
-    long selfCpuNs) {
+    long selfCpuNs,
+    long kernelThreadsCpuNs) {
 
   static ServerStats of(long pid) {
     ThreadStats s = ThreadStats.snapshot(Path.of("/"), (int) pid);
@@ -51,7 +54,8 @@ record ServerStats(
         migr,
         ThreadStatsProfiler.psiSomeTotalUs(),
         readMachineBusyNs(),
-        ThreadStats.snapshot().processCpuNs());
+        ThreadStats.snapshot().processCpuNs(),
+        readKernelThreadsCpuNs());
   }
 
   /** Busy CPU time of the machine from the {@code cpu} line of {@code /proc/stat}, ns. */
@@ -73,5 +77,27 @@ record ServerStats(
       return 0;
     }
     return 0;
+  }
+
+  /** Sum of utime + stime of every kernel thread ({@code PF_KTHREAD}), ns. */
+  static long readKernelThreadsCpuNs() {
+    long ticks = 0;
+    try (java.nio.file.DirectoryStream<Path> procs =
+        Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+      for (Path p : procs) {
+        try {
+          String st = Files.readString(p.resolve("stat"));
+          String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
+          if ((Long.parseLong(f[9 - 3]) & TaskSample.PF_KTHREAD) != 0) {
+            ticks += Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+          }
+        } catch (IOException | RuntimeException gone) {
+          // the process ended while we read it
+        }
+      }
+    } catch (IOException e) {
+      return 0;
+    }
+    return ticks * 10_000_000L;
   }
 }

@@ -19,8 +19,8 @@ import java.util.Objects;
  * @param migrationsPerSecond server thread migrations per second
  * @param pressurePercent CPU pressure during the window: % of time some task (ours included) waited
  *     for a CPU
- * @param othersCpuPercent CPU other processes (neither the server nor the client) used during the
- *     window, 100 = one CPU
+ * @param othersCpuPercent CPU other processes (neither the server, the client nor kernel threads)
+ *     used during the window, 100 = one CPU
  * @param contaminated whether other processes used more than the threshold: reported apart
  */
 public record Trial(
@@ -59,7 +59,10 @@ public record Trial(
     long messages = Math.max(1, load.received());
     double pressure = (to.psiSomeUs() - from.psiSomeUs()) / 1e4 / seconds;
     long others =
-        (to.machineBusyNs() - from.machineBusyNs()) - cpuNs - (to.selfCpuNs() - from.selfCpuNs());
+        (to.machineBusyNs() - from.machineBusyNs())
+            - cpuNs
+            - (to.selfCpuNs() - from.selfCpuNs())
+            - (to.kernelThreadsCpuNs() - from.kernelThreadsCpuNs());
     double othersPercent = Math.max(0, others) / 1e7 / seconds;
     return new Trial(
         scenario,
