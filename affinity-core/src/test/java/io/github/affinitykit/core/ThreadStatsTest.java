@@ -15,6 +15,8 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 class ThreadStatsTest {
+  private static volatile long sink;
+
   private static final String STAT_REST =
       " R 1 1 1 0 -1 69238848 10 0 0 0 250 30 0 0 20 0 1 0 100 0 0 18446744073709551615"
           + " 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
@@ -94,7 +96,7 @@ class ThreadStatsTest {
                 while (mx.getCurrentThreadCpuTime() < until) {
                   x += System.nanoTime() & 1;
                 }
-                assertThat(x).isNotNegative();
+                sink = x; // keeps the loop from being optimised away
                 done.countDown();
                 release.await();
               } catch (InterruptedException | IOException e) {

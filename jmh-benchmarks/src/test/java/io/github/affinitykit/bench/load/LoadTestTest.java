@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.affinitykit.core.CpuSet;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -116,28 +117,17 @@ class LoadTestTest {
 
   @Test
   void shouldKeepGatewayLockFilesOutOfTmpAndPinnedGatewaysOffTheClient(@TempDir Path dir) {
-    List<String> pinned =
-        Scenario.PINNED.command(
-            "java",
-            "gw.jar",
-            1234,
-            io.github.affinitykit.core.CpuSet.of(2, 3),
-            io.github.affinitykit.core.CpuSet.of(4),
-            dir,
-            List.of());
-    assertThat(pinned)
+    assertThat(command(Scenario.PINNED, dir))
         .startsWith("taskset", "-c", "2-4", "java")
         .contains("-Djava.io.tmpdir=" + dir, "-Daffinitykit.pool=2-3", "--pin", "pinned");
-    List<String> unpinned =
-        Scenario.UNPINNED.command(
-            "java",
-            "gw.jar",
-            1234,
-            io.github.affinitykit.core.CpuSet.of(2, 3),
-            io.github.affinitykit.core.CpuSet.of(4),
-            dir,
-            List.of());
+    assertThat(command(Scenario.TASKSET, dir)).startsWith("taskset", "-c", "2-3", "java");
+    List<String> unpinned = command(Scenario.UNPINNED, dir);
     assertThat(unpinned.get(0)).isEqualTo("java");
     assertThat(unpinned).contains("-Djava.io.tmpdir=" + dir, "none");
+  }
+
+  /** The command for a server on CPUs 2-3 with housekeeping CPU 4. */
+  private static List<String> command(Scenario s, Path lockDir) {
+    return s.command("java", "gw.jar", 1234, CpuSet.of(2, 3), CpuSet.of(4), lockDir, List.of());
   }
 }
