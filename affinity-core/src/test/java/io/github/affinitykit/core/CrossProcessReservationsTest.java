@@ -70,7 +70,11 @@ class CrossProcessReservationsTest {
     assertThat(refused.status()).isEqualTo(ReservationStatus.HELD_BY_OTHER_PROCESS);
     assertThat(refused.holderPid()).isEqualTo(child.pid());
     assertThat(refused.reason())
-        .startsWith("cpu 1: " + locks.resolve("cpu-1.lock") + " is locked by pid " + child.pid())
+        .startsWith(
+            "cpu 1: "
+                + locks.resolve("cpu-1.lock.affinitykit")
+                + " is locked by pid "
+                + child.pid())
         .contains(" since ");
     assertThat(reservations.holder(1).orElseThrow()).startsWith(child.pid() + "\n");
 
@@ -100,8 +104,7 @@ class CrossProcessReservationsTest {
       ChildJvm refusedHft = openHft(1);
       assertThat(refusedHft.awaitLine("READY")).as(refusedHft.stderr()).containsExactly("-1");
       assertThat(refusedHft.exit()).isZero();
-      assertThat(ProcLocks.on(r.lockFile()))
-          .containsExactly("POSIX ADVISORY WRITE " + PID + " 0 EOF");
+      assertThat(ProcLocks.on(r.lockFile())).containsExactly("OFDLCK ADVISORY WRITE -1 0 EOF");
     }
 
     ChildJvm after = openHft(1);
