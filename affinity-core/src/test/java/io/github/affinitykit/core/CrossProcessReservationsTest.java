@@ -113,6 +113,39 @@ class CrossProcessReservationsTest {
   }
 
   @Test
+  void shouldExcludeAProcessWithoutJnaThatFallsBackToFileChannels() throws Exception {
+    List<String> noJna = List.of("-Djna.nosys=true", "-Djna.noclasspath=true");
+    ChildJvm child =
+        track(ChildJvm.start(tmp, noJna, ReservationHolderMain.class, locks.toString(), "1"));
+    assertThat(child.awaitLine("READY")).containsExactly("RESERVED", "" + child.pid());
+    Path own = locks.resolve("cpu-1.lock.affinitykit");
+    assertThat(ProcLocks.on(own)).containsExactly("POSIX ADVISORY WRITE " + child.pid() + " 0 EOF");
+
+    ReservationResult refused = reservations.tryReserve(1);
+    assertThat(refused.status()).isEqualTo(ReservationStatus.HELD_BY_OTHER_PROCESS);
+    assertThat(refused.holderPid()).isEqualTo(child.pid());
+    assertThat(child.exit()).isZero();
+    try (Reservation r = reservations.tryReserve(1).orElseThrow()) {
+      assertThat(ProcLocks.on(own)).containsExactly("OFDLCK ADVISORY WRITE -1 0 EOF");
+      assertThat(r.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void shouldKeepAnotherAffinityKitProcessOffWhenOpenHftDeletesTheFileUnderOurLock()
+      throws Exception {
+    try (Reservation r = reservations.tryReserve(1).orElseThrow()) {
+      Files.delete(r.lockFile()); // what a stale OpenHFT holder's release does
+
+      ChildJvm child = ours(1);
+      assertThat(child.awaitLine("READY")).containsExactly("HELD_BY_OTHER_PROCESS", "" + PID);
+      assertThat(child.exit()).isZero();
+      assertThat(r.verify()).isEqualTo(ReservationStatus.LOST);
+    }
+    assertThat(reservations.lostCount()).isEqualTo(1);
+  }
+
+  @Test
   void shouldFreeTheCpuWhenItsHolderIsKilled() throws Exception {
     ChildJvm child = ours(1);
     assertThat(child.awaitLine("READY")).containsExactly("RESERVED", "" + child.pid());
