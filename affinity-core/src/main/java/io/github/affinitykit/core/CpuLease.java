@@ -103,9 +103,25 @@ public final class CpuLease implements AutoCloseable {
     return tid;
   }
 
-  /** Returns what became of the request; {@link LeaseStatus#RELEASED} after {@link #close()}. */
+  /**
+   * Returns what became of the request: {@link LeaseStatus#LOST} once a check found its reservation
+   * lost (no I/O here: see {@link #verify()}), {@link LeaseStatus#RELEASED} after {@link #close()}.
+   */
   public LeaseStatus status() {
-    return status;
+    LeaseStatus s = status;
+    boolean lost = reservation.isPresent() && reservation.get().isLost();
+    return lost && (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) ? LeaseStatus.LOST : s;
+  }
+
+  /**
+   * Checks that the reservation this lease owns still holds (see {@link Reservation#verify()}).
+   *
+   * @return the status after the check: {@link LeaseStatus#LOST} if a lock file was deleted or
+   *     replaced under it
+   */
+  public LeaseStatus verify() {
+    reservation.ifPresent(Reservation::verify);
+    return status();
   }
 
   /** Returns why: the CPU bound, or the run-out, platform or kernel reason. */
@@ -113,7 +129,10 @@ public final class CpuLease implements AutoCloseable {
     return reason;
   }
 
-  /** Returns whether the thread was bound to a CPU and the lease is not closed yet. */
+  /**
+   * Returns whether the thread was bound to a CPU and the lease is not closed yet (also when its
+   * reservation is {@link LeaseStatus#LOST}).
+   */
   public boolean isBound() {
     return status == LeaseStatus.PINNED || status == LeaseStatus.SHARED;
   }

@@ -1,11 +1,8 @@
 package io.github.affinitykit.core;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,26 +11,39 @@ import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
- * Cross-process CPU reservations: one lock file per CPU, {@code <directory>/cpu-<N>.lock}, the
- * files and the lock of OpenHFT's {@code AffinityLock}, so that a JVM using plain OpenHFT and a JVM
- * using Affinity Kit never take the same CPU. The default directory is {@code java.io.tmpdir}
- * (OpenHFT's too).
+ * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock}, so
+ * that a JVM using plain OpenHFT's {@code AffinityLock} and a JVM using Affinity Kit exclude each
+ * other, and Affinity Kit's own {@code cpu-<N>.lock.affinitykit}, which no program deletes, so that
+ * two Affinity Kit processes never hold the same CPU. The default directory is {@code
+ * java.io.tmpdir} (OpenHFT's too).
  *
- * <p>A reserved file holds the holder's pid and the time, as OpenHFT writes them ({@code
- * 1234\n2026.01.31 at 12:00:00 UTC}); the lock itself is an exclusive POSIX {@code fcntl} lock of
- * the whole file ({@link FileChannel#tryLock(long, long, boolean)}), dropped by the kernel when the
- * process dies. Files are never deleted.
+ * <p>Each file is opened without following symbolic links and refused unless it is a regular file
+ * with a single name (never truncated or written through); it is locked with an exclusive
+ * whole-file record lock, which the kernel drops when the process dies; then the path must still
+ * name the locked file, else it was replaced or deleted meanwhile and the new one is locked. Only
+ * then is the holder's pid and time written ({@code 1234\n2026.01.31 at 12:00:00 UTC}, OpenHFT's
+ * format). Files are never deleted.
  *
- * <p>There is one instance per directory in a JVM, and it owns the only channel this library opens
- * on each lock file: POSIX drops a process's lock when <em>any</em> descriptor of the file is
- * closed, so a second reservation of a held CPU fails without opening the file again. Do not also
- * use OpenHFT's {@code AffinityLock} on the same directory in the same JVM: each library's probes
- * can drop the other's locks.
+ * <p>OpenHFT deletes {@code cpu-<N>.lock} when it releases, and only checks that the name exists
+ * after locking: an OpenHFT process can lock a deleted file while another holds the new one, and
+ * its release can then delete the file under our lock. Such a reservation is <em>lost</em>: {@link
+ * Reservation#verify()} and {@link #verifyHeld()} find it, every release checks it, and {@link
+ * #lostCount()} counts it. Affinity Kit processes still exclude each other through their own file.
  *
- * <p>Failures are results, not exceptions: an unwritable directory or a lock file owned by another
- * user is {@link ReservationStatus#UNAVAILABLE} with the reason.
+ * <p>There is one instance per directory in a JVM, and it owns the only descriptor this library
+ * opens on each lock file: closing a descriptor drops the classic POSIX locks this process holds on
+ * the file (OpenHFT's, if it is used in the same JVM). With JNA on 64-bit Linux the locks are open
+ * file description locks, which conflict with OpenHFT's even in the same JVM and survive another
+ * descriptor's close; without JNA, Java's {@code FileChannel} is used, the checks are by path and
+ * the guarantee is weaker (see {@code ChannelLockFile}).
+ *
+ * <p>Failures are results, not exceptions: an unwritable directory, a lock file owned by another
+ * user or one that is not a regular file of its own is {@link ReservationStatus#UNAVAILABLE} with
+ * the reason; text read from a lock file is sanitised before it reaches a reason.
  *
  * <p>Thread safety: all methods are safe to call from any thread; they serialise on the instance.
  */
@@ -42,10 +52,13 @@ public final class CpuReservations {
       new ConcurrentHashMap<>();
 
   private final Path directory;
-  private final Map<Integer, LockFile> files = new HashMap<>(); // guarded by this
+  private final Function<Path, LockFile> opener;
+  private final Map<Integer, CpuLock> files = new HashMap<>(); // guarded by this
+  private final AtomicLong lost = new AtomicLong();
 
-  private CpuReservations(Path directory) {
+  private CpuReservations(Path directory, Function<Path, LockFile> opener) {
     this.directory = directory;
+    this.opener = opener;
   }
 
   /**
@@ -56,7 +69,17 @@ public final class CpuReservations {
    */
   public static CpuReservations inDirectory(Path directory) {
     Objects.requireNonNull(directory, "directory");
-    return BY_DIRECTORY.computeIfAbsent(canonical(directory), CpuReservations::new);
+    return BY_DIRECTORY.computeIfAbsent(
+        canonical(directory), d -> new CpuReservations(d, CpuReservations::openLockFile));
+  }
+
+  /** An unshared instance on Java's {@code FileChannel}, as without JNA (tests). */
+  static CpuReservations withChannelFiles(Path directory) {
+    return new CpuReservations(canonical(directory), ChannelLockFile::new);
+  }
+
+  private static LockFile openLockFile(Path path) {
+    return LockCalls.load().isEmpty() ? new NativeLockFile(path) : new ChannelLockFile(path);
   }
 
   /** Returns this JVM's reservations in {@code java.io.tmpdir}, where OpenHFT keeps its own. */
@@ -98,7 +121,14 @@ public final class CpuReservations {
    */
   public synchronized ReservationResult tryReserve(int cpu) {
     Path path = lockFile(cpu);
-    LockFile file = files.computeIfAbsent(cpu, c -> new LockFile(path));
+    CpuLock file =
+        files.computeIfAbsent(
+            cpu,
+            c ->
+                new CpuLock(
+                    opener.apply(
+                        path.resolveSibling(CpuLock.ownName(path.getFileName().toString()))),
+                    opener.apply(path)));
     long pid = ProcessHandle.current().pid();
     if (file.isLocked()) {
       return ReservationResult.failed(
@@ -141,26 +171,59 @@ public final class CpuReservations {
   }
 
   /**
-   * Returns the text of {@code cpu}'s lock file for diagnostics: the pid and time of its last
-   * holder, who may since have let go ({@link #tryReserve(int)} tells). Reads through the channel
-   * this JVM has on the file if any; otherwise opens the file read-only for a moment (which would
-   * drop a lock that OpenHFT's {@code AffinityLock} holds on it in this same JVM).
+   * Returns the text of {@code cpu}'s lock file for diagnostics, sanitised (see {@link
+   * CpuReservations}): the pid and time of its last holder, who may since have let go ({@link
+   * #tryReserve(int)} tells). Reads through the descriptor this JVM keeps on the file: never opens
+   * it just to read.
    *
-   * @return the text, or empty if the file does not exist or cannot be read
+   * @return the text, or empty if this JVM has not tried to reserve {@code cpu} here or the file is
+   *     empty or unreadable
    */
   public synchronized Optional<String> holder(int cpu) {
-    LockFile file = files.get(checkCpu(cpu));
-    Optional<String> known = file == null ? Optional.empty() : file.knownText();
-    if (known.isPresent()) {
-      return known; // never open a file this JVM already has open: closing would drop its lock
+    CpuLock file = files.get(checkCpu(cpu));
+    String text = file == null ? "" : file.knownText();
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  /**
+   * Checks every reservation this JVM holds here: each file must still be the one its name points
+   * to. A reservation found lost is counted in {@link #lostCount()} once and logged.
+   *
+   * @return the CPUs whose reservation is lost
+   */
+  public synchronized CpuSet verifyHeld() {
+    files.forEach((cpu, file) -> verify(cpu, file));
+    return CpuSet.of(
+        files.entrySet().stream()
+            .filter(e -> e.getValue().isLocked() && e.getValue().isLost())
+            .mapToInt(Map.Entry::getKey)
+            .toArray());
+  }
+
+  /**
+   * Returns how many reservations made here were found lost (a lock file deleted or replaced under
+   * them) since this JVM started: for metrics.
+   */
+  public long lostCount() {
+    return lost.get();
+  }
+
+  /** Checks the files of {@code r} if it is still held; whether it is lost. */
+  synchronized boolean verify(Reservation r) {
+    return r.isHeld() && verify(r.cpu());
+  }
+
+  private boolean verify(int cpu) {
+    CpuLock file = files.get(cpu);
+    return file != null && (verify(cpu, file) || file.isLost());
+  }
+
+  private boolean verify(int cpu, CpuLock file) {
+    boolean newly = file.verify(cpu);
+    if (newly) {
+      lost.incrementAndGet();
     }
-    try (FileChannel channel = FileChannel.open(lockFile(cpu), StandardOpenOption.READ)) {
-      return Optional.of(LockText.read(channel));
-    } catch (NoSuchFileException e) {
-      return Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty(); // a directory, or not readable by this user
-    }
+    return newly;
   }
 
   /** Returns the CPUs this JVM holds in this directory. */
@@ -172,11 +235,15 @@ public final class CpuReservations {
             .toArray());
   }
 
-  synchronized void release(int cpu) {
-    LockFile file = files.get(cpu);
-    if (file != null) {
-      file.release();
+  /** Checks, then frees {@code cpu}; whether its reservation was lost. */
+  synchronized boolean release(int cpu) {
+    CpuLock file = files.get(cpu);
+    if (file == null) {
+      return false;
     }
+    boolean wasLost = verify(cpu);
+    file.release();
+    return wasLost;
   }
 
   private static int checkCpu(int cpu) {

@@ -84,13 +84,14 @@ final class FactoryState {
   private Ticket reserve(int index, String name, String threadName) {
     CpuSet live = CpuSet.of(held.keySet().stream().mapToInt(Integer::intValue).toArray());
     CpuSet busy = CpuSet.empty();
-    String why = "";
+    List<ReservationResult> failures = new ArrayList<>();
     while (true) {
-      Plan.Slot s =
-          planner.next(index, pool.minus(busy).minus(live), busy, live, previous, placements);
+      CpuSet free = pool.minus(busy).minus(live);
+      Plan.Slot s = planner.next(index, free, busy, live, previous, placements);
       if (!s.placed()) {
-        why = s.reason() + why;
-        break;
+        String placement = free.isEmpty() ? "" : s.reason();
+        return runOut(
+            index, name, threadName, live, RunOutReason.of(pool, live, placement, failures));
       }
       ReservationResult r = kit.reservations().tryReserve(s.cpu());
       if (r.isReserved()) {
@@ -100,9 +101,8 @@ final class FactoryState {
         return new Ticket(index, threadName, s.cpu(), LeaseStatus.PINNED, s.reason());
       }
       busy = busy.union(CpuSet.of(s.cpu()));
-      why = why + "; " + r.reason();
+      failures.add(r);
     }
-    return runOut(index, name, threadName, live, why);
   }
 
   private Ticket runOut(int index, String name, String threadName, CpuSet live, String why) {

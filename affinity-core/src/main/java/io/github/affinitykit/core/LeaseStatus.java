@@ -16,6 +16,13 @@ public enum LeaseStatus {
   UNSUPPORTED,
   /** Not bound: the kernel refused (the reason carries errno and CPU). */
   FAILED,
+  /**
+   * Still bound to its CPU, but the CPU's reservation was lost: a lock file was deleted or replaced
+   * under it (OpenHFT deletes {@code cpu-<N>.lock} when it releases), so another process may take
+   * the CPU. Found by {@link CpuLease#verify()}, {@link CpuReservations#verifyHeld()} or the check
+   * on release; counted in {@link CpuReservations#lostCount()}.
+   */
+  LOST,
   /** The lease was closed: the thread's previous mask is restored and the CPU freed. */
   RELEASED
 }

@@ -19,9 +19,16 @@ public enum ReservationStatus {
   HELD_BY_OTHER_PROCESS,
   /**
    * The lock file cannot be created, opened for writing or locked: unwritable directory, file owned
-   * by another user, file system without locks. {@link ReservationResult#reason()} says which.
+   * by another user, file system without locks, or it is not a regular file of its own (a symbolic
+   * link, FIFO, directory, or a file with another hard link), which is refused, never followed or
+   * written. {@link ReservationResult#reason()} says which.
    */
   UNAVAILABLE,
   /** {@link CpuReservations#reserveFirstFree(CpuSet)} found no CPU it could reserve. */
-  NONE_FREE
+  NONE_FREE,
+  /**
+   * Of a held {@link Reservation} ({@link Reservation#verify()}): a lock file was deleted or
+   * replaced under it, so it no longer keeps other processes off the CPU.
+   */
+  LOST
 }

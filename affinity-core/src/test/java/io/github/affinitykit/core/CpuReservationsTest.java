@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX)
 class CpuReservationsTest {
   private static final long PID = ProcessHandle.current().pid();
+  private static final String OFD_WRITE = "OFDLCK ADVISORY WRITE -1 0 EOF";
 
   @TempDir Path tmp;
   private CpuReservations reservations;
@@ -34,15 +35,18 @@ class CpuReservationsTest {
   }
 
   @Test
-  void shouldLockTheWholeFileWithAPosixWriteLockAndWriteOpenHftsText() throws IOException {
+  void shouldLockBothFilesWholeWithOpenFileDescriptionLocksAndWriteOpenHftsText()
+      throws IOException {
     ReservationResult result = reservations.tryReserve(1);
     try (Reservation r = result.orElseThrow()) {
       assertThat(result.status()).isEqualTo(ReservationStatus.RESERVED);
       assertThat(result.holderPid()).isEqualTo(PID);
       assertThat(r.cpu()).isEqualTo(1);
       assertThat(r.lockFile()).isEqualTo(reservations.lockFile(1)).hasFileName("cpu-1.lock");
-      assertThat(ProcLocks.on(r.lockFile()))
-          .containsExactly("POSIX ADVISORY WRITE " + PID + " 0 EOF");
+      assertThat(ProcLocks.on(r.lockFile())).containsExactly(OFD_WRITE);
+      Path own = r.lockFile().resolveSibling("cpu-1.lock.affinitykit");
+      assertThat(ProcLocks.on(own)).containsExactly(OFD_WRITE);
+      assertThat(Files.readString(own)).isEqualTo(Files.readString(r.lockFile()));
       assertThat(reservations.holder(1).orElseThrow())
           .matches(PID + "\n\\d{4}\\.\\d\\d\\.\\d\\d at \\d\\d:\\d\\d:\\d\\d \\S+");
       assertThat(reservations.reservedHere()).isEqualTo(CpuSet.of(1));
@@ -63,8 +67,7 @@ class CpuReservationsTest {
       assertThat(again.reason()).contains("cpu 1: already reserved by this JVM");
       assertThat(reservations.holder(1)).isPresent();
       assertThat(ProcLocks.descriptorsOf(r.lockFile())).isEqualTo(1);
-      assertThat(ProcLocks.on(r.lockFile()))
-          .containsExactly("POSIX ADVISORY WRITE " + PID + " 0 EOF");
+      assertThat(ProcLocks.on(r.lockFile())).containsExactly(OFD_WRITE);
     }
   }
 
@@ -127,9 +130,10 @@ class CpuReservationsTest {
     assertThat(result.status()).isEqualTo(ReservationStatus.UNAVAILABLE);
     assertThat(result.reason())
         .isEqualTo(
-            "cpu 1: cannot open "
+            "cpu 1: "
                 + reservations.lockFile(1)
-                + " for writing: FileSystemException (Is a directory)");
+                + " is a directory (expected: a regular file);"
+                + " refused: never followed, truncated or written through");
     assertThat(reservations.holder(1)).isEmpty();
   }
 
@@ -159,9 +163,10 @@ class CpuReservationsTest {
         java.nio.ByteBuffer.wrap("42\nforeign".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     ReservationResult refused = reservations.tryReserve(1);
     assertThat(refused.status()).isEqualTo(ReservationStatus.HELD_BY_THIS_JVM);
-    assertThat(refused.reason()).contains("locked by another channel of this JVM");
-    assertThat(reservations.holder(1)).contains("42\nforeign"); // read through the parked channel
+    assertThat(refused.reason()).contains("locked by another user of the file in this JVM");
+    assertThat(reservations.holder(1)).contains("42\nforeign"); // read through the parked fd
     assertThat(ProcLocks.on(path)).containsExactly("POSIX ADVISORY WRITE " + PID + " 0 EOF");
+    assertThat(ProcLocks.on(path.resolveSibling("cpu-1.lock.affinitykit"))).isEmpty();
     // The foreign holder lets go as OpenHFT does: delete while locked, then close; a new file
     // appears at the path. Our parked channel now points to the deleted file.
     Files.delete(path);
@@ -169,10 +174,10 @@ class CpuReservationsTest {
     foreignLock.release();
     foreign.close();
     try (Reservation r = reservations.tryReserve(1).orElseThrow()) {
-      assertThat(ProcLocks.on(r.lockFile()))
-          .containsExactly("POSIX ADVISORY WRITE " + PID + " 0 EOF");
-      assertThat(Files.readString(path)).startsWith(PID + "\n"); // reading by path: no lock of ours
+      assertThat(ProcLocks.on(r.lockFile())).containsExactly(OFD_WRITE);
       assertThat(ProcLocks.descriptorsOf(path)).isEqualTo(1);
+      assertThat(Files.readString(path)).startsWith(PID + "\n"); // opens and closes the file...
+      assertThat(ProcLocks.on(r.lockFile())).containsExactly(OFD_WRITE); // ...our lock survives
     }
   }
 
@@ -189,20 +194,5 @@ class CpuReservationsTest {
         .hasMessage("cpu: -1 (expected: >= 0 and < 1048576)");
     assertThatThrownBy(() -> reservations.reserveFirstFree(null)).hasMessage("candidates");
     assertThatThrownBy(() -> CpuReservations.inDirectory(null)).hasMessage("directory");
-  }
-
-  @Test
-  void shouldDescribeHoldersFromTheirLockFileText() {
-    assertThat(LockText.describeHolder("123\n2026.01.31 at 12:00:00 UTC"))
-        .isEqualTo("pid 123 since 2026.01.31 at 12:00:00 UTC");
-    assertThat(LockText.describeHolder("123")).isEqualTo("pid 123");
-    assertThat(LockText.describeHolder("")).isEqualTo("an unknown process (empty lock file)");
-    assertThat(LockText.describeHolder("garbage")).isEqualTo("\"garbage\"");
-    assertThat(LockText.describe(new IOException("boom"))).isEqualTo("IOException: boom");
-    assertThat(
-            LockText.forHolder(
-                123,
-                java.time.ZonedDateTime.of(2026, 1, 31, 12, 0, 5, 0, java.time.ZoneId.of("UTC"))))
-        .isEqualTo("123\n2026.01.31 at 12:00:05 UTC");
   }
 }

@@ -70,7 +70,11 @@ class CrossProcessReservationsTest {
     assertThat(refused.status()).isEqualTo(ReservationStatus.HELD_BY_OTHER_PROCESS);
     assertThat(refused.holderPid()).isEqualTo(child.pid());
     assertThat(refused.reason())
-        .startsWith("cpu 1: " + locks.resolve("cpu-1.lock") + " is locked by pid " + child.pid())
+        .startsWith(
+            "cpu 1: "
+                + locks.resolve("cpu-1.lock.affinitykit")
+                + " is locked by pid "
+                + child.pid())
         .contains(" since ");
     assertThat(reservations.holder(1).orElseThrow()).startsWith(child.pid() + "\n");
 
@@ -100,13 +104,45 @@ class CrossProcessReservationsTest {
       ChildJvm refusedHft = openHft(1);
       assertThat(refusedHft.awaitLine("READY")).as(refusedHft.stderr()).containsExactly("-1");
       assertThat(refusedHft.exit()).isZero();
-      assertThat(ProcLocks.on(r.lockFile()))
-          .containsExactly("POSIX ADVISORY WRITE " + PID + " 0 EOF");
+      assertThat(ProcLocks.on(r.lockFile())).containsExactly("OFDLCK ADVISORY WRITE -1 0 EOF");
     }
 
     ChildJvm after = openHft(1);
     assertThat(after.awaitLine("READY")).containsExactly("1");
     assertThat(after.exit()).isZero();
+  }
+
+  @Test
+  void shouldExcludeAProcessWithoutJnaThatFallsBackToFileChannels() throws Exception {
+    List<String> noJna = List.of("-Djna.nosys=true", "-Djna.noclasspath=true");
+    ChildJvm child =
+        track(ChildJvm.start(tmp, noJna, ReservationHolderMain.class, locks.toString(), "1"));
+    assertThat(child.awaitLine("READY")).containsExactly("RESERVED", "" + child.pid());
+    Path own = locks.resolve("cpu-1.lock.affinitykit");
+    assertThat(ProcLocks.on(own)).containsExactly("POSIX ADVISORY WRITE " + child.pid() + " 0 EOF");
+
+    ReservationResult refused = reservations.tryReserve(1);
+    assertThat(refused.status()).isEqualTo(ReservationStatus.HELD_BY_OTHER_PROCESS);
+    assertThat(refused.holderPid()).isEqualTo(child.pid());
+    assertThat(child.exit()).isZero();
+    try (Reservation r = reservations.tryReserve(1).orElseThrow()) {
+      assertThat(ProcLocks.on(own)).containsExactly("OFDLCK ADVISORY WRITE -1 0 EOF");
+      assertThat(r.isHeld()).isTrue();
+    }
+  }
+
+  @Test
+  void shouldKeepAnotherAffinityKitProcessOffWhenOpenHftDeletesTheFileUnderOurLock()
+      throws Exception {
+    try (Reservation r = reservations.tryReserve(1).orElseThrow()) {
+      Files.delete(r.lockFile()); // what a stale OpenHFT holder's release does
+
+      ChildJvm child = ours(1);
+      assertThat(child.awaitLine("READY")).containsExactly("HELD_BY_OTHER_PROCESS", "" + PID);
+      assertThat(child.exit()).isZero();
+      assertThat(r.verify()).isEqualTo(ReservationStatus.LOST);
+    }
+    assertThat(reservations.lostCount()).isEqualTo(1);
   }
 
   @Test
