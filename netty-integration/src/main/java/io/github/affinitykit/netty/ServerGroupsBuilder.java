@@ -3,7 +3,9 @@ package io.github.affinitykit.netty;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Placement;
+import io.github.affinitykit.core.ReservationStatus;
 import io.github.affinitykit.core.RunOutPolicy;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -162,10 +164,19 @@ public final class ServerGroupsBuilder {
     if (bossCpu.isPresent()) {
       return base.toBuilder().cpus(bossCpu.getAsInt()).build();
     }
-    CpuSet free = cpus.minus(k.reservations().reservedHere());
-    if (!pinned || free.size() > others) {
+    if (!pinned) {
       return base;
     }
+    CpuSet mine = k.reservations().reservedHere().intersect(cpus);
+    Map<ReservationStatus, CpuSet> taken = HeldCpus.probe(k.reservations(), cpus.minus(mine));
+    CpuSet free = cpus.minus(mine);
+    for (CpuSet c : taken.values()) {
+      free = free.minus(c);
+    }
+    if (free.size() > others) {
+      return base;
+    }
+    taken.put(ReservationStatus.HELD_BY_THIS_JVM, mine);
     CpuSet housekeeping = k.pool().housekeeping();
     CpuSet mask = housekeeping.isEmpty() ? k.host().reachable() : housekeeping;
     return base.toBuilder()
@@ -175,7 +186,9 @@ public final class ServerGroupsBuilder {
                 + cpus
                 + " has "
                 + free.size()
-                + " free CPU(s) for 1 boss + "
+                + " free CPU(s)"
+                + HeldCpus.describe(taken)
+                + " for 1 boss + "
                 + others
                 + " worker/business threads: the boss (it only accepts) runs on housekeeping CPUs "
                 + mask)

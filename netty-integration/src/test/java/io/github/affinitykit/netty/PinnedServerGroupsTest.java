@@ -188,4 +188,21 @@ class PinnedServerGroupsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("a thread factory pins in creation order");
   }
+
+  @Test
+  void shouldTellCpusHeldByAnotherProcessApartFromFreeOnesInTheBossLine() throws Exception {
+    AffinityKit kit = LiveKit.create(locks, CpuSet.of(last));
+    Process other = HoldLock.start(kit.reservations().lockFile(last));
+    try (PinnedServerGroups groups =
+        PinnedServerGroups.builder().kit(kit).transport(Transport.NIO).build()) {
+      LoopAssignment boss = groups.report().loop("boss", 0).orElseThrow();
+      assertThat(boss.status()).isEqualTo(LeaseStatus.UNPINNED);
+      assertThat(boss.reason())
+          .contains("pool " + last + " has 0 free CPU(s)")
+          .contains("held by other processes: " + last)
+          .doesNotContain("1 free CPU");
+    } finally {
+      other.destroyForcibly().waitFor();
+    }
+  }
 }

@@ -44,6 +44,7 @@ public enum Scenario {
     }
     cmd.add(java);
     cmd.add("--enable-native-access=ALL-UNNAMED");
+    cmd.add("-XX:+ExitOnOutOfMemoryError"); // never a half-dead gateway (status 3)
     cmd.add("-Djava.io.tmpdir=" + lockDir);
     if (this == PINNED || this == EXCLUSIVE) {
       cmd.add("-Daffinitykit.pool=" + serverCpus);

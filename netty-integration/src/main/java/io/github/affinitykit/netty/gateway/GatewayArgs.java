@@ -32,7 +32,9 @@ public final class GatewayArgs {
           "  --idle-timeout D         close idle connections: 30s, 500ms, 2m, PT1M (default 60s)",
           "  --low-water-mark N       resume reading a slow client below N bytes (default 32768)",
           "  --high-water-mark N      stop reading a slow client above N bytes (default 65536)",
-          "  --drain-timeout D        shutdown waits this long for clients to close (default 5s)");
+          "  --drain-timeout D        shutdown waits this long for clients to close (default 5s)",
+          "  --request-timeout D      an HTTP request or handshake must arrive whole within D,",
+          "                           else 408 and close (default 10s)");
 
   private GatewayArgs() {}
 
@@ -48,7 +50,8 @@ public final class GatewayArgs {
           "idle-timeout",
           "low-water-mark",
           "high-water-mark",
-          "drain-timeout");
+          "drain-timeout",
+          "request-timeout");
 
   /**
    * Parses {@code args} over {@link GatewayConfig#DEFAULTS}.
@@ -94,7 +97,10 @@ public final class GatewayArgs {
         intOr(o, "high-water-mark", d.highWaterMark()),
         o.containsKey("drain-timeout")
             ? duration("drain-timeout", o.get("drain-timeout"))
-            : d.drainTimeout());
+            : d.drainTimeout(),
+        o.containsKey("request-timeout")
+            ? duration("request-timeout", o.get("request-timeout"))
+            : d.requestTimeout());
   }
 
   private static int intOr(Map<String, String> o, String name, int fallback) {

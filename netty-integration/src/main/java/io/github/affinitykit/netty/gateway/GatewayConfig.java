@@ -21,6 +21,8 @@ import java.util.OptionalInt;
  * @param lowWaterMark below this many pending outbound bytes, a paused client is read again
  * @param highWaterMark above this many pending outbound bytes, a client is no longer read
  * @param drainTimeout how long shutdown waits for clients to answer the 1001 close
+ * @param requestTimeout an HTTP request (a WebSocket handshake too) not read whole within this long
+ *     of its first byte (or of the connection opening) gets 408 and the connection is closed
  */
 public record GatewayConfig(
     String host,
@@ -33,9 +35,13 @@ public record GatewayConfig(
     Duration idleTimeout,
     int lowWaterMark,
     int highWaterMark,
-    Duration drainTimeout) {
+    Duration drainTimeout,
+    Duration requestTimeout) {
 
-  /** The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks. */
+  /**
+   * The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks, 5 s
+   * drain, 10 s request deadline.
+   */
   public static final GatewayConfig DEFAULTS =
       new GatewayConfig(
           "127.0.0.1",
@@ -48,7 +54,8 @@ public record GatewayConfig(
           Duration.ofSeconds(60),
           32 * 1024,
           64 * 1024,
-          Duration.ofSeconds(5));
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(10));
 
   /** Validates every value; errors name the value and the rule. */
   public GatewayConfig {
@@ -58,6 +65,7 @@ public record GatewayConfig(
     Objects.requireNonNull(workers, "workers");
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     Objects.requireNonNull(drainTimeout, "drainTimeout");
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");
     check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");
     check(businessThreads >= 0, "business-threads", businessThreads, ">= 0");
@@ -66,6 +74,11 @@ public record GatewayConfig(
     check(lowWaterMark > 0, "low-water-mark", lowWaterMark, "> 0");
     check(highWaterMark >= lowWaterMark, "high-water-mark", highWaterMark, ">= low-water-mark");
     check(!drainTimeout.isNegative(), "drain-timeout", drainTimeout, ">= 0");
+    check(
+        !requestTimeout.isNegative() && !requestTimeout.isZero(),
+        "request-timeout",
+        requestTimeout,
+        "> 0");
   }
 
   private static void check(boolean ok, String name, Object value, String rule) {

@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Each accepted connection's pipeline: idle detection (no traffic either way), HTTP/1.1 codec,
- * request aggregation (64 KiB at most: 413 above), then the router.
+ * Each accepted connection's pipeline: idle detection (no traffic either way), the request read
+ * deadline, HTTP/1.1 codec, request aggregation (64 KiB at most: 413 above), then the router.
  *
  * <p>Thread safety: shared by all connections; {@link #initChannel} runs on each channel's loop.
  */
@@ -29,6 +29,7 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
     long idleMs = g.config().idleTimeout().toMillis();
     ch.pipeline()
         .addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS))
+        .addLast("deadline", new RequestDeadline(g))
         .addLast("http", new HttpServerCodec(4096, 8192, 8192))
         .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
         .addLast("router", new HttpRouter(g));

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The gateway's counters: connections, messages and bytes in and out, closes by status code,
@@ -24,6 +25,9 @@ public final class GatewayMetrics {
   private final LongAdder bytesOut = new LongAdder();
   private final LongAdder readsPaused = new LongAdder();
   private final LongAdder dropped = new LongAdder();
+  private final LongAdder pongs = new LongAdder();
+  private final LongAdder pingsCoalesced = new LongAdder();
+  private volatile LongSupplier pendingNow = () -> 0;
   private final Map<Integer, LongAdder> closes = new ConcurrentHashMap<>();
   private final Map<Integer, LongAdder> http = new ConcurrentHashMap<>();
   private final AtomicLong maxPendingBytes = new AtomicLong();
@@ -58,6 +62,23 @@ public final class GatewayMetrics {
 
   void dropped() {
     dropped.increment();
+  }
+
+  void dropped(int frames) {
+    dropped.add(frames);
+  }
+
+  void pongSent() {
+    pongs.increment();
+  }
+
+  void pingCoalesced() {
+    pingsCoalesced.increment();
+  }
+
+  /** Where {@link #pendingBytes()} comes from: set once the channels exist. */
+  void pendingFrom(LongSupplier now) {
+    pendingNow = now;
   }
 
   void paused() {
@@ -116,17 +137,44 @@ public final class GatewayMetrics {
     return readsPaused.sum();
   }
 
-  /** Returns the data frames ignored because they came after the close handshake began. */
+  /**
+   * Returns the data frames not accepted: they came after the close handshake began, or were read
+   * while the client was over its outbound limit and the connection closed before it drained.
+   */
   public long droppedAfterClose() {
     return dropped.sum();
   }
 
-  /** Returns the most bytes ever pending to one client (bounded by the high water mark). */
+  /**
+   * Returns the most bytes ever seen pending to one client when it went over its outbound limit
+   * (the high water mark plus at most one message and one pong).
+   */
   public long maxPendingBytes() {
     return maxPendingBytes.get();
   }
 
-  /** Returns the close frames the server sent, by status code. */
+  /** Returns the bytes waiting in every connection's outbound buffer now. */
+  public long pendingBytes() {
+    return pendingNow.getAsLong();
+  }
+
+  /** Returns the pongs sent. */
+  public long pongsSent() {
+    return pongs.sum();
+  }
+
+  /**
+   * Returns the pings left unanswered because a later ping came while the client was over its
+   * outbound limit (only the most recent is answered, RFC 6455 §5.5.3).
+   */
+  public long pingsCoalesced() {
+    return pingsCoalesced.sum();
+  }
+
+  /**
+   * Returns the close frames written to clients, by status code (1005: a frame without one); a
+   * close frame whose write failed is not counted.
+   */
   public Map<Integer, Long> closesSent() {
     return sums(closes);
   }

@@ -10,6 +10,7 @@ import io.github.affinitykit.netty.ServerGroupsBuilder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -107,6 +108,7 @@ public final class GatewayServer implements AutoCloseable {
     MetricsText text = new MetricsText(metrics, groups::report, config.pin().cliName());
     Optional<EventExecutorGroup> business = groups.business().map(x -> x);
     GatewayContext g = GatewayContext.create(config, metrics, text, events, business);
+    metrics.pendingFrom(() -> pendingBytes(g.all()));
     startAll(groups.workers());
     groups.business().ifPresent(GatewayServer::startAll);
     Channel server =
@@ -129,6 +131,16 @@ public final class GatewayServer implements AutoCloseable {
       sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
     }
     return new GatewayServer(groups, g, server, sweeper, confined, kit);
+  }
+
+  /** Sums what waits in the outbound buffers of {@code channels}. */
+  private static long pendingBytes(Iterable<Channel> channels) {
+    long sum = 0;
+    for (Channel ch : channels) {
+      ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+      sum += out == null ? 0 : out.totalPendingWriteBytes();
+    }
+    return sum;
   }
 
   /** Starts every loop now, so that each is pinned and reported before the first client. */

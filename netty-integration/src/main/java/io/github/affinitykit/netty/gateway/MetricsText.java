@@ -40,6 +40,7 @@ final class MetricsText {
     PromWriter w = new PromWriter();
     gateway(w, r);
     process(w, now, cpuPercent);
+    JvmMemoryText.write(w);
     threads(w, now.threads(), roles(r));
     loops(w, r.loops());
     return w.toString();
@@ -92,9 +93,24 @@ final class MetricsText {
         "gateway_messages_dropped_after_close_total",
         "Data frames ignored after the close handshake began.",
         metrics.droppedAfterClose());
-    w.family(P + "gateway_pending_bytes_max", "gauge", "Most bytes ever pending to one client.")
-        .sample(P + "gateway_pending_bytes_max", metrics.maxPendingBytes());
+    flow(w);
     closesAndResponses(w);
+  }
+
+  private void flow(PromWriter w) {
+    w.family(
+            P + "gateway_pending_bytes_max",
+            "gauge",
+            "Most bytes seen pending to one client when it went over its outbound limit.")
+        .sample(P + "gateway_pending_bytes_max", metrics.maxPendingBytes());
+    w.family(P + "gateway_pending_bytes", "gauge", "Bytes waiting to be written to clients now.")
+        .sample(P + "gateway_pending_bytes", metrics.pendingBytes());
+    counter(w, "gateway_pongs_sent_total", "Pongs sent.", metrics.pongsSent());
+    counter(
+        w,
+        "gateway_pings_coalesced_total",
+        "Pings not answered: a later one came while the client was over its limit.",
+        metrics.pingsCoalesced());
   }
 
   private void closesAndResponses(PromWriter w) {

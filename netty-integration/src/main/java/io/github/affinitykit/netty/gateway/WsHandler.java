@@ -7,6 +7,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
@@ -17,16 +18,15 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One WebSocket connection after the handshake: echoes each text or binary message ({@code /ws}) or
  * broadcasts it to the room ({@code /room}), on the channel's loop or, with a business executor, on
- * one executor of it per connection (order kept). A client whose replies pile up (pending writes,
- * or messages not yet handled by the business executor, above the high water mark) is no longer
- * read until they drain below the low one. Closes with 1001 when idle or when the server shuts
- * down, with 1009 when a message is too big, in each case after the replies to every message
- * already accepted; data frames arriving after that are not accepted.
+ * one executor of it per connection (order kept), and answers pings. Everything sent to the client
+ * counts against its outbound limit ({@link WsFlow}): over it, the client is no longer read until
+ * it drains. Closes with 1001 when idle or when the server shuts down, with 1009 when a message is
+ * too big, in each case after the replies to every message already accepted; data frames arriving
+ * after that are not accepted.
  *
  * <p>Thread safety: one instance per channel; Netty calls it on the channel's loop; the business
  * executor runs {@link #handle} and the close.
@@ -38,9 +38,12 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
   /** Message too big. */
   static final int TOO_BIG = 1009;
 
+  /** Internal error: the handler failed. */
+  static final int INTERNAL_ERROR = 1011;
+
   private final GatewayContext g;
   private final boolean room;
-  private final AtomicLong inflight = new AtomicLong();
+  private WsFlow flow; // set at the handshake
   private EventExecutor business; // null: handle on the loop
   private boolean open;
   private volatile boolean closing;
@@ -52,9 +55,15 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    flow = new WsFlow(g, ctx, f -> accept(ctx, f));
+  }
+
+  @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     if (evt instanceof HandshakeComplete) {
       open = true;
+      CloseCounter.install(ctx.pipeline(), g.metrics());
       business = g.business().map(b -> b.next()).orElse(null);
       g.metrics().opened();
       g.webSockets().add(ctx.channel());
@@ -75,37 +84,39 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    if (!(msg instanceof TextWebSocketFrame || msg instanceof BinaryWebSocketFrame)) {
+    if (msg instanceof PingWebSocketFrame ping) {
+      if (closing) {
+        ping.release(); // no pong after our close frame
+      } else {
+        flow.ping(ping);
+        flushPending = true;
+      }
+    } else if (msg instanceof TextWebSocketFrame || msg instanceof BinaryWebSocketFrame) {
+      WebSocketFrame frame = (WebSocketFrame) msg;
+      if (closing) {
+        ReferenceCountUtil.release(frame);
+        g.metrics().dropped();
+      } else {
+        flow.data(frame);
+      }
+    } else {
       ctx.fireChannelRead(msg);
-      return;
     }
-    WebSocketFrame frame = (WebSocketFrame) msg;
-    if (closing) {
-      ReferenceCountUtil.release(frame);
-      g.metrics().dropped();
-      return;
-    }
+  }
+
+  /** Accepts one message: counts it, then handles it here or hands it to the business executor. */
+  private void accept(ChannelHandlerContext ctx, WebSocketFrame frame) {
     int bytes = frame.content().readableBytes();
     g.metrics().received(bytes);
     if (business == null) {
       handle(ctx, frame, bytes, false);
     } else {
-      inflight.addAndGet(bytes);
+      flow.handing(bytes);
       business.execute(
           () -> {
             handle(ctx, frame, bytes, true);
-            inflight.addAndGet(-bytes);
-            maybeResume(ctx.channel());
+            flow.handled(bytes);
           });
-    }
-    Channel ch = ctx.channel();
-    long pending = ch.bytesBeforeWritable() + inflight.get();
-    if ((!ch.isWritable() || inflight.get() > g.config().highWaterMark())
-        && ch.config().isAutoRead()) {
-      ch.config().setAutoRead(false);
-      g.metrics().paused();
-      g.metrics().pending(pending + g.config().lowWaterMark());
-      g.events().readsPaused(ch, pending + g.config().lowWaterMark());
     }
   }
 
@@ -121,16 +132,6 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void maybeResume(Channel ch) {
-    if (ch.isWritable()
-        && inflight.get() < g.config().lowWaterMark()
-        && !ch.config().isAutoRead()
-        && !closing) {
-      ch.config().setAutoRead(true);
-      g.events().readsResumed(ch);
-    }
-  }
-
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
     if (flushPending) {
@@ -142,7 +143,9 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    maybeResume(ctx.channel());
+    if (ctx.channel().isWritable() && !closing) {
+      flow.drain();
+    }
     ctx.fireChannelWritabilityChanged();
   }
 
@@ -152,32 +155,36 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
       open = false;
       g.metrics().closed();
     }
+    g.metrics().dropped(flow.discard());
     ctx.fireChannelInactive();
   }
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    Fatal.report(cause);
     if (cause instanceof TooLongFrameException) {
       goAway(ctx, TOO_BIG, "message too big");
-    } else if (cause instanceof CorruptedWebSocketFrameException c) {
-      g.metrics().closeSent(c.closeStatus().code()); // Netty's decoder sent it and closes
+    } else if (cause instanceof CorruptedWebSocketFrameException) {
+      closing = true; // Netty's decoder or validator sent the close frame (if it could), and closes
+      g.metrics().dropped(flow.discard());
     } else if (cause instanceof IOException) {
       ctx.close();
     } else {
-      goAway(ctx, 1011, "internal error");
+      goAway(ctx, INTERNAL_ERROR, "internal error");
     }
   }
 
   /**
    * Stops accepting messages, then (after the replies to those accepted) sends the close frame,
-   * reads on for the client's close reply, and closes anyway after the drain timeout.
+   * reads on for the client's close reply, and closes anyway after the drain timeout. Messages read
+   * but not yet accepted (the client was over its limit) are dropped.
    */
   private void goAway(ChannelHandlerContext ctx, int code, String reason) {
     if (closing) {
       return;
     }
     closing = true;
-    g.metrics().closeSent(code);
+    g.metrics().dropped(flow.discard());
     g.events().closing(ctx.channel(), code);
     Runnable close =
         () -> {

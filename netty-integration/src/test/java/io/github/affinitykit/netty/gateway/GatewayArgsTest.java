@@ -33,6 +33,8 @@ class GatewayArgsTest {
             "2000",
             "--drain-timeout",
             "PT3S",
+            "--request-timeout",
+            "4s",
             "--host",
             "127.0.0.2");
     assertThat(c)
@@ -48,7 +50,8 @@ class GatewayArgsTest {
                 Duration.ofMillis(500),
                 1000,
                 2000,
-                Duration.ofSeconds(3)));
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(4)));
   }
 
   @Test
