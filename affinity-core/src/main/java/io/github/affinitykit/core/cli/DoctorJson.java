@@ -1,5 +1,6 @@
 package io.github.affinitykit.core.cli;
 
+import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuInfo;
 import io.github.affinitykit.core.CpuPool;
 import io.github.affinitykit.core.CpuSet;
@@ -20,9 +21,15 @@ import java.util.Map;
 final class DoctorJson {
   private DoctorJson() {}
 
-  static String render(HostCpus host, String root) {
+  static String render(HostCpus host, String root, AffinityBackend backend) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("root", root);
+    doc.put(
+        "backend",
+        map(
+            "name", backend.getClass().getSimpleName(),
+            "supported", backend.isSupported(),
+            "reason", backend.reason()));
     doc.put("topology", topology(host.topology()));
     doc.put("sets", sets(host));
     doc.put("cgroup", cgroup(host));

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core.cli;
 
+import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CoreType;
 import io.github.affinitykit.core.CpuInfo;
 import io.github.affinitykit.core.CpuPool;
@@ -14,8 +15,8 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * The doctor's one screen for a person: topology, the CPU sets that decide what can be pinned, the
- * pool and why, and warnings.
+ * The doctor's one screen for a person: this JVM's backend, topology, the CPU sets that decide what
+ * can be pinned, the pool and why, and warnings.
  *
  * <p>Thread safety: stateless.
  */
@@ -24,11 +25,12 @@ final class DoctorText {
 
   private DoctorText() {}
 
-  static String render(HostCpus host, String root) {
+  static String render(HostCpus host, String root, AffinityBackend backend) {
     StringBuilder out = new StringBuilder();
     CpuTopology t = host.topology();
     out.append("Affinity Kit doctor: ").append(root).append(" (topology from ");
     out.append(t.source()).append(")\n\n");
+    out.append("Backend    ").append(backendLine(backend)).append("\n\n");
     topology(out, t);
     sets(out, host);
     pool(out, host);
@@ -38,6 +40,15 @@ final class DoctorText {
       out.append("  ! ").append(w.message()).append('\n');
     }
     return out.toString();
+  }
+
+  /** This JVM's backend: which one, whether it can pin, and what it uses or why it cannot. */
+  static String backendLine(AffinityBackend backend) {
+    return backend.getClass().getSimpleName()
+        + (backend.isSupported()
+            ? ": can pin (" + backend.reason() + ")"
+            : ": CANNOT PIN, threads stay unpinned (lease status UNSUPPORTED): "
+                + backend.reason());
   }
 
   private static void topology(StringBuilder out, CpuTopology t) {

@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,12 +12,11 @@ import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Fixtures;
 import io.github.affinitykit.core.HostCpus;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.github.affinitykit.core.NoopAffinityBackend;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -25,19 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(60)
 class AffinityKitCliTest {
-  /** Exit status and what the CLI printed. */
-  record Run(int status, String out, String err) {}
+  static CliRun run(String... args) {
+    return run(AffinityBackend::detect, args);
+  }
 
-  static Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        AffinityKitCli.run(
-            List.of(args),
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(
-        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  static CliRun run(Supplier<AffinityBackend> backend, String... args) {
+    return CliRun.of((out, err) -> AffinityKitCli.run(List.of(args), out, err, backend));
   }
 
   static String e5() {
@@ -46,7 +39,7 @@ class AffinityKitCliTest {
 
   @Test
   void shouldExplainTheSeedMachineOnOneScreenWhenGivenTheE5Fixture() {
-    Run r = run("doctor", "--root", e5());
+    CliRun r = run("doctor", "--root", e5());
 
     assertThat(r.status()).isZero();
     assertThat(r.err()).isEmpty();
@@ -64,7 +57,7 @@ class AffinityKitCliTest {
 
   @Test
   void shouldPrintParsableJsonWithTheSameFactsWhenAskedForJson() throws Exception {
-    Run r = run("doctor", "--json", "--root", e5());
+    CliRun r = run("doctor", "--json", "--root", e5());
 
     assertThat(r.status()).isZero();
     JsonNode doc = new ObjectMapper().readTree(r.out());
@@ -81,31 +74,104 @@ class AffinityKitCliTest {
   }
 
   @Test
-  void shouldFailWithUsageWhenTheCommandOrAnOptionIsUnknown() {
-    assertThat(run()).extracting(Run::status).isEqualTo(2);
-    Run cmd = run("doktor");
-    assertThat(cmd.status()).isEqualTo(2);
-    assertThat(cmd.err()).contains("unknown command: doktor (expected: doctor)");
-    Run opt = run("doctor", "--jsn");
-    assertThat(opt.status()).isEqualTo(2);
-    assertThat(opt.err()).contains("unknown option: --jsn");
-    Run help = run("--help");
-    assertThat(help.status()).isZero();
-    assertThat(help.out()).contains("usage: affinity-kit doctor");
+  void shouldFailWithOneLineWhenTheCommandOrAnOptionIsUnknownOrMissing() {
+    run().assertUsageError("command: none (expected: doctor)");
+    run("doktor").assertUsageError("unknown command: doktor (expected: doctor)");
+    run("doctor", "--jsn")
+        .assertUsageError(
+            "unknown option: --jsn (expected: one of --json, --root, --audit-ms, --help, --version)");
+    run("doctor", "--root").assertUsageError("--root: missing value (expected: --root DIR)");
+    run("doctor", "--audit-ms", "abc").assertUsageError("--audit-ms: abc (expected: an integer)");
   }
 
   @Test
   void shouldRejectARootWithoutSysOrProc(@TempDir Path empty) {
-    Run r = run("doctor", "--root", empty.toString());
+    run("doctor", "--root", empty.toString())
+        .assertUsageError("--root: " + empty + " (expected: a directory holding sys/ or proc/)");
+  }
 
-    assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains(empty.toString()).contains("expected: a directory holding sys/");
+  @Test
+  void shouldPrintGeneratedHelpAndVersionAndExitZero() {
+    CliRun help = run("--help");
+    CliRun doctorHelp = run("doctor", "--help");
+    CliRun version = run("doctor", "--version");
+
+    assertThat(help.status()).isZero();
+    assertThat(help.out()).contains("Usage: affinity-kit").contains("doctor").contains("--version");
+    assertThat(doctorHelp.status()).isZero();
+    assertThat(doctorHelp.err()).isEmpty();
+    CliRun.assertHelpRendersCleanly(new KitCommand());
+    CliRun.assertHelpRendersCleanly(new DoctorCommand(AffinityBackend::detect));
+    assertThat(doctorHelp.out())
+        .contains("Usage: affinity-kit doctor")
+        .contains("--json")
+        .contains("--root=DIR")
+        .contains("--audit-ms=N")
+        .contains("default 200");
+    assertThat(version.status()).isZero();
+    assertThat(version.err()).isEmpty();
+    assertThat(version.out())
+        .startsWith("affinity-kit doctor (Affinity Kit ")
+        .doesNotContain("unknown")
+        .contains("Java " + Runtime.version());
+  }
+
+  @Test
+  void shouldReportABadPoolOverrideAsOneLineAndStillExplainTheHost() {
+    for (String[] bad :
+        new String[][] {
+          {"abc", "expected: a decimal cpu number"}, {"5-1", "range 5-1 (expected: start <= end)"}
+        }) {
+      System.setProperty("affinitykit.pool", bad[0]);
+      try {
+        CliRun r = run("doctor", "--root", e5());
+
+        r.assertUsageError("-Daffinitykit.pool: cpu list \"" + bad[0] + "\"");
+        assertThat(r.err()).contains(bad[1]);
+        assertThat(r.out()).contains("Pool         ERROR -Daffinitykit.pool");
+      } finally {
+        System.clearProperty("affinitykit.pool");
+      }
+    }
+  }
+
+  @Test
+  void shouldSayThatItCannotPinAndWhyWhenTheBackendIsTheNoopOne() throws Exception {
+    Supplier<AffinityBackend> noop = () -> new NoopAffinityBackend("JNA or libc unavailable: x");
+
+    CliRun text = run(noop, "doctor", "--root", e5());
+    CliRun json = run(noop, "doctor", "--json", "--root", e5());
+
+    assertThat(text.status()).isZero();
+    assertThat(text.out())
+        .contains(
+            "Backend    NoopAffinityBackend: CANNOT PIN, threads stay unpinned"
+                + " (lease status UNSUPPORTED): JNA or libc unavailable: x");
+    JsonNode doc = new ObjectMapper().readTree(json.out());
+    assertThat(doc.at("/backend/name").asText()).isEqualTo("NoopAffinityBackend");
+    assertThat(doc.at("/backend/supported").isBoolean()).isTrue();
+    assertThat(doc.at("/backend/supported").asBoolean()).isFalse();
+    assertThat(doc.at("/backend/reason").asText()).isEqualTo("JNA or libc unavailable: x");
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  void shouldSayWhichBackendPinsWhenJnaWorks() throws Exception {
+    AffinityBackend linux = AffinityBackend.detect();
+    assumeTrue(linux.isSupported(), linux.reason());
+
+    CliRun text = run(() -> linux, "doctor", "--root", e5());
+    CliRun json = run(() -> linux, "doctor", "--json", "--root", e5());
+
+    assertThat(text.out()).contains("Backend    LinuxAffinityBackend: can pin (Linux: JNA");
+    assertThat(new ObjectMapper().readTree(json.out()).at("/backend/supported").asBoolean())
+        .isTrue();
   }
 
   @Test
   @EnabledOnOs(OS.LINUX)
   void shouldDescribeTheLiveHostWithAnAuditAndThisJvmsThreads() {
-    Run r = run("doctor", "--audit-ms", "50");
+    CliRun r = run("doctor", "--audit-ms", "50");
 
     assertThat(r.status()).isZero();
     assertThat(r.out())
@@ -151,9 +217,7 @@ class AffinityKitCliTest {
 
   @Test
   void shouldRejectABadAuditWindow() {
-    Run r = run("doctor", "--audit-ms", "-5");
-
-    assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains("--audit-ms: -5 (expected: a whole number of ms");
+    run("doctor", "--audit-ms", "-5")
+        .assertUsageError("--audit-ms: -5 (expected: a whole number of ms, 0 to 999999)");
   }
 }

@@ -2,6 +2,7 @@ package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
+import picocli.CommandLine;
 
 /**
  * The Disruptor demo: 1P→1C and a 1P→3C pipeline, each wait strategy and the placement's choice,
@@ -28,26 +31,19 @@ public final class DemoMain {
   private DemoMain() {}
 
   /**
-   * Runs the demo. Exit status 0 when every event arrived in order, 1 when one did not, 2 for a
-   * usage error.
+   * Runs the demo on the shared kit. Exit status 0 when every event arrived in order, 1 when one
+   * did not, 2 for a bad flag or pool override (one line on the error stream).
    *
-   * @param args see {@link DemoOptions#USAGE}
-   * @throws InterruptedException if interrupted
+   * @param args see {@code --help}
    */
-  public static void main(String[] args) throws InterruptedException {
-    if (List.of(args).contains("--help")) {
-      System.out.println(DemoOptions.USAGE);
-      return;
-    }
-    DemoOptions o;
-    try {
-      o = DemoOptions.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.exit(2);
-      return;
-    }
-    System.exit(run(AffinityKit.shared(), o, System.out) ? 0 : 1);
+  public static void main(String[] args) {
+    System.exit(execute(AffinityKit::shared, List.of(args), System.out, System.err));
+  }
+
+  /** Runs the command line {@code args} on the kit {@code kits} supplies; the exit status. */
+  static int execute(
+      Supplier<AffinityKit> kits, List<String> args, PrintStream out, PrintStream err) {
+    return CommandLines.execute(new CommandLine(new DemoCommand(kits, out)), args, out, err);
   }
 
   /** Runs every scenario of {@code o}, printing as it goes; returns whether no event was lost. */

@@ -2,6 +2,7 @@ package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cli.CommandLines;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
+import picocli.CommandLine;
 
 /**
  * The gateway load test, the project's main job: for each scenario (unpinned, whole server under
@@ -26,23 +28,19 @@ import java.util.concurrent.ThreadFactory;
 public final class LoadTest {
   private LoadTest() {}
 
-  /** Runs the comparison and writes the reports. */
-  public static void main(String[] args) throws Exception {
-    if (List.of(args).contains("--help")) {
-      System.out.print(LoadTestArgs.USAGE);
-      return;
-    }
-    LoadTestOptions options;
-    try {
-      options = LoadTestArgs.parse(List.of(args));
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.print(LoadTestArgs.USAGE);
-      System.exit(2);
-      return;
-    }
-    List<Trial> trials = run(options, System.out);
-    LoadReport.write(options, trials, System.out);
+  /**
+   * Runs the comparison and writes the reports; exits 0 when done, 2 after a bad configuration (one
+   * line on the error stream), 1 if a trial failed.
+   */
+  public static void main(String[] args) {
+    System.exit(execute(List.of(args), System.out, System.err));
+  }
+
+  /**
+   * Runs the command line {@code args}, printing to {@code out} and {@code err}; the exit status.
+   */
+  static int execute(List<String> args, PrintStream out, PrintStream err) {
+    return CommandLines.execute(new CommandLine(new LoadTestCommand(out)), args, out, err);
   }
 
   /** Runs every trial, interleaving scenarios, printing progress to {@code progress}. */

@@ -4,7 +4,6 @@ import io.github.affinitykit.core.CpuSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -77,23 +76,5 @@ public record LoadTestOptions(
   Duration expectedTotal() {
     Duration perTrial = load.warmup().plus(load.duration()).plusSeconds(4); // start, drain, stop
     return perTrial.multipliedBy((long) repeats * scenarios.size());
-  }
-
-  /** Parses {@code 15s}, {@code 500ms}, {@code 2m}. */
-  static Duration duration(String name, String text) {
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    try {
-      if (t.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
-      } else if (t.endsWith("s")) {
-        return Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1)));
-      } else if (t.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1)));
-      }
-    } catch (NumberFormatException e) {
-      // fall through to the error below
-    }
-    throw new IllegalArgumentException(
-        name + ": " + text + " (expected: a duration like 15s, 500ms, 2m)");
   }
 }

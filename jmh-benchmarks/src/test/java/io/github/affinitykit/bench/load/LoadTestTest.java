@@ -1,7 +1,6 @@
 package io.github.affinitykit.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,15 +27,14 @@ class LoadTestTest {
   @Test
   void shouldRunTinyScenariosWithoutLossAndWithPlausibleCpu(@TempDir Path out) throws Exception {
     LoadTestOptions o =
-        LoadTestArgs.parse(
-            List.of(
-                "--scenarios", "unpinned,pinned",
-                "--repeats", "1",
-                "--connections", "4",
-                "--rate", "1000",
-                "--warmup", "500ms",
-                "--duration", "1s",
-                "--out", out.toString()));
+        LoadTestCommandTest.parse(
+            "--scenarios", "unpinned,pinned",
+            "--repeats", "1",
+            "--connections", "4",
+            "--rate", "1000",
+            "--warmup", "500ms",
+            "--duration", "1s",
+            "--out", out.toString());
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream console = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
@@ -62,57 +60,6 @@ class LoadTestTest {
     JsonNode json = new ObjectMapper().readTree(out.resolve("results.json").toFile());
     assertThat(json.get("trials")).hasSize(2);
     assertThat(Files.readString(out.resolve("report.html"))).contains("<svg").contains("pinned");
-  }
-
-  @Test
-  void shouldRejectBadOptionsNamingTheValue() {
-    assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--repeats", "0")))
-        .hasMessage("--repeats: 0 (expected: an integer >= 1)");
-    assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--scenarios", "pinnned")))
-        .hasMessageContaining("--scenarios: pinnned");
-    assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--warmup", "5")))
-        .hasMessageContaining("--warmup: 5 (expected: a duration");
-    assertThatThrownBy(
-            () -> LoadTestArgs.parse(List.of("--server-cpus", "0", "--client-cpus", "0")))
-        .hasMessageContaining("disjoint");
-    assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--bogus", "1")))
-        .hasMessageContaining("option: --bogus");
-    assertThatThrownBy(() -> LoadTestArgs.parse(List.of("--noise-threshold", "-1")))
-        .hasMessage("--noise-threshold: -1 (expected: a number >= 0)");
-    assertThatThrownBy(
-            () ->
-                LoadTestArgs.parse(
-                    List.of(
-                        "--server-cpus", "1", "--client-cpus", "0", "--housekeeping-cpus", "1")))
-        .hasMessageContaining("--housekeeping-cpus 1 (expected: disjoint");
-  }
-
-  @Test
-  void shouldAcceptEveryDocumentedOption() throws Exception {
-    LoadTestOptions o =
-        LoadTestArgs.parse(
-            List.of(
-                "--noise-threshold", "25",
-                "--pressure-threshold", "90",
-                "--client-threads", "2",
-                "--window", "4",
-                "--payload", "64",
-                "--workers", "1",
-                "--server-cpus", "1",
-                "--client-cpus", "0"));
-
-    assertThat(o.noiseThresholdPercent()).isEqualTo(25);
-    assertThat(o.pressureThresholdPercent()).isEqualTo(90);
-    assertThat(o.load().ioThreads()).isEqualTo(2);
-    assertThat(o.load().window()).isEqualTo(4);
-    assertThat(o.load().payloadBytes()).isEqualTo(64);
-    assertThat(o.serverArgs()).containsExactly("--workers", "1");
-    for (String line : LoadTestArgs.USAGE.split("\n")) {
-      String flag = line.trim().split(" ")[0];
-      if (flag.startsWith("--") && !flag.equals("--warmup")) {
-        assertThat(LoadTestArgs.USAGE).contains(flag);
-      }
-    }
   }
 
   @Test

@@ -1,0 +1,101 @@
+package io.github.affinitykit.core.cli;
+
+import io.github.affinitykit.core.AffinityBackend;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuPool;
+import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.HostCpus;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code affinity-kit doctor}: the host's CPUs, this JVM's backend, the pool and why, warnings, and
+ * (live host, text) an exclusivity audit and this JVM's threads.
+ *
+ * <p>Exit status 0 when the report was printed, 1 when the host could not be read, 2 for a bad
+ * option or a rejected pool override: the report is still printed (it shows the pool's error in
+ * place), and the error is the one line on the error stream.
+ *
+ * <p>Thread safety: one instance per run.
+ */
+@Command(
+    name = "doctor",
+    mixinStandardHelpOptions = true,
+    versionProvider = KitVersion.class,
+    sortOptions = false,
+    description = {
+      "Explain this host's CPUs and what pinning can do here.",
+      "Topology, isolation, this JVM's backend, the pool and why, warnings; on the live host"
+          + " (text), an exclusivity audit of the pool and this JVM's threads."
+    })
+final class DoctorCommand implements Callable<Integer> {
+  private static final int MAX_AUDIT_MS = 999_999;
+
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--json", description = "print the report as JSON (no audit)")
+  private boolean json;
+
+  @Option(
+      names = "--root",
+      paramLabel = "DIR",
+      description = "read sys/ and proc/ under DIR (a sysfs dump) instead of /; no audit")
+  private Path root = Path.of("/");
+
+  @Option(
+      names = "--audit-ms",
+      paramLabel = "N",
+      description = "audit window in ms, 0 to 999999 (default ${DEFAULT-VALUE}; 0 skips the audit)")
+  private int auditMs = 200;
+
+  private final Supplier<AffinityBackend> backends;
+
+  /** A doctor whose backend, when it needs one, comes from {@code backends}. */
+  DoctorCommand(Supplier<AffinityBackend> backends) {
+    this.backends = Objects.requireNonNull(backends, "backends");
+  }
+
+  @Override
+  public Integer call() {
+    if (!Files.isDirectory(root.resolve("sys")) && !Files.isDirectory(root.resolve("proc"))) {
+      throw CommandLines.badValue(spec, "--root", root, "a directory holding sys/ or proc/");
+    }
+    CommandLines.require(
+        spec,
+        auditMs >= 0 && auditMs <= MAX_AUDIT_MS,
+        "--audit-ms",
+        auditMs,
+        "a whole number of ms, 0 to " + MAX_AUDIT_MS);
+    PrintWriter out = spec.commandLine().getOut();
+    HostCpus host;
+    try {
+      host = HostCpus.probe(root);
+    } catch (IllegalArgumentException e) {
+      throw CommandLines.usageError(spec, e);
+    } catch (RuntimeException e) {
+      spec.commandLine().getErr().println("doctor: cannot read the host under " + root + ": " + e);
+      return 1;
+    }
+    boolean live = root.toString().equals("/");
+    String label = live ? "this host" : root.toString();
+    AffinityBackend backend = backends.get();
+    out.print(
+        json ? DoctorJson.render(host, label, backend) : DoctorText.render(host, label, backend));
+    out.flush();
+    CpuPool pool = CommandLines.configured(spec, host::pool);
+    if (!json && live) {
+      AffinityKit kit = AffinityKit.create(host, backend, CpuReservations.inTempDirectory(), pool);
+      out.print(DoctorLive.render(kit, Duration.ofMillis(auditMs)));
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,33 @@
+package io.github.affinitykit.core.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The top of {@code affinity-kit}: only subcommands ({@link DoctorCommand doctor}); without one it
+ * is a usage error.
+ *
+ * <p>Thread safety: one instance per run.
+ */
+@Command(
+    name = "affinity-kit",
+    mixinStandardHelpOptions = true,
+    versionProvider = KitVersion.class,
+    description = "CPU pinning that tells the truth.",
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:the report was printed (warnings included)",
+      "1:the host could not be read",
+      "2:a bad option, a rejected pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
+    })
+final class KitCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    throw CommandLines.badValue(
+        spec, "command", "none", String.join(", ", spec.subcommands().keySet()));
+  }
+}

@@ -1,0 +1,155 @@
+package io.github.affinitykit.bench.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.cli.CliRun;
+import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.cli.DurationConverter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The load test's command line: options, help and version, and every bad value as one line. */
+@EnabledOnOs(OS.LINUX)
+class LoadTestCommandTest {
+  @TempDir static Path dir;
+
+  /** Parses {@code args} as {@code main} would and returns the checked options. */
+  static LoadTestOptions parse(String... args) {
+    LoadTestCommand command = new LoadTestCommand(System.out);
+    CommandLines.configure(new CommandLine(command)).parseArgs(args);
+    return command.options();
+  }
+
+  /** Runs {@code args}, with a stand-in gateway jar unless they name one. */
+  static CliRun run(String... args) throws IOException {
+    List<String> line = new ArrayList<>(List.of(args));
+    if (!line.contains("--jar")) {
+      line.addAll(List.of("--jar", Files.write(dir.resolve("gw.jar"), new byte[0]).toString()));
+    }
+    return CliRun.of((out, err) -> LoadTest.execute(line, out, err));
+  }
+
+  @Test
+  void shouldAcceptEveryDocumentedOption() throws IOException {
+    LoadTestOptions o =
+        parse(
+            "--jar",
+            Files.write(dir.resolve("gw.jar"), new byte[0]).toString(),
+            "--noise-threshold",
+            "25",
+            "--pressure-threshold",
+            "90",
+            "--client-threads",
+            "2",
+            "--window",
+            "4",
+            "--payload",
+            "64",
+            "--workers",
+            "1",
+            "--warmup",
+            "PT0.5S",
+            "--duration",
+            "2m",
+            "--server-cpus",
+            "1",
+            "--client-cpus",
+            "0");
+
+    assertThat(o.noiseThresholdPercent()).isEqualTo(25);
+    assertThat(o.pressureThresholdPercent()).isEqualTo(90);
+    assertThat(o.load().ioThreads()).isEqualTo(2);
+    assertThat(o.load().window()).isEqualTo(4);
+    assertThat(o.load().payloadBytes()).isEqualTo(64);
+    assertThat(o.load().warmup().toMillis()).isEqualTo(500);
+    assertThat(o.load().duration().toSeconds()).isEqualTo(120);
+    assertThat(o.serverArgs()).containsExactly("--workers", "1");
+  }
+
+  @Test
+  void shouldRejectEachBadValueWithOneLineAndExitTwo() throws IOException {
+    assertOneLine(run("--repeats", "0"), "--repeats: 0 (expected: an integer >= 1)");
+    assertOneLine(run("--rate", "fast"), "--rate: fast (expected: an integer)");
+    assertOneLine(
+        run("--scenarios", "pinnned"),
+        "--scenarios: pinnned (expected: unpinned, taskset, pinned, exclusive)");
+    assertOneLine(run("--warmup", "5"), "--warmup: 5 (expected: " + DurationConverter.RULE + ")");
+    assertOneLine(run("--duration", "0s"), "--duration: 0s (expected: a duration > 0)");
+    assertOneLine(
+        run("--server-cpus", "0", "--client-cpus", "0"),
+        "--server-cpus 0 --client-cpus 0 (expected: two non-empty, disjoint CPU lists)");
+    assertOneLine(
+        run("--server-cpus", "3-1"),
+        "--server-cpus: 3-1 (expected: a cpu list such as 0-3,8; cpu list \"3-1\": at position 0:");
+    assertOneLine(
+        run("--noise-threshold", "-1"), "--noise-threshold: -1 (expected: a number >= 0)");
+    assertOneLine(run("--payload", "2000000"), "--payload: 2000000 (expected: an integer from 16");
+    assertOneLine(run("--bogus", "1"), "unknown option: --bogus (expected: one of --jar, ");
+    assertOneLine(
+        run("--jar", "no-such.jar"), "--jar: no-such.jar (expected: an existing gateway jar file)");
+    assertOneLine(
+        run("--server-cpus", "1", "--client-cpus", "0", "--housekeeping-cpus", "1"),
+        "--housekeeping-cpus 1 (expected: disjoint");
+  }
+
+  @Test
+  void shouldRejectAPoolOverrideTheGatewaysWouldRefuseWithOneLine() throws IOException {
+    for (String bad : List.of("abc", "5-1")) {
+      System.setProperty("affinitykit.pool", bad);
+      try {
+        assertOneLine(run(), "-Daffinitykit.pool: cpu list \"" + bad + "\": at position 0: ");
+      } finally {
+        System.clearProperty("affinitykit.pool");
+      }
+    }
+  }
+
+  @Test
+  void shouldPrintGeneratedHelpWithEveryOptionAndTheVersion() throws IOException {
+    CliRun help = run("--help");
+    CliRun version = run("--version");
+
+    assertThat(help.status()).isZero();
+    assertThat(help.err()).isEmpty();
+    CliRun.assertHelpRendersCleanly(new LoadTestCommand(System.out));
+    for (String option :
+        List.of(
+            "--jar",
+            "--scenarios",
+            "--repeats",
+            "--connections",
+            "--rate",
+            "--window",
+            "--payload",
+            "--warmup",
+            "--duration",
+            "--server-cpus",
+            "--client-cpus",
+            "--workers",
+            "--out",
+            "--housekeeping-cpus",
+            "--noise-threshold",
+            "--pressure-threshold",
+            "--client-threads",
+            "--help",
+            "--version")) {
+      assertThat(help.out()).contains(option);
+    }
+    assertThat(help.out()).startsWith("Usage: LoadTest").contains("(default 20000)");
+    assertThat(version.status()).isZero();
+    assertThat(version.out()).startsWith("LoadTest (Affinity Kit ");
+  }
+
+  private static void assertOneLine(CliRun r, String start) {
+    r.assertUsageError(start);
+    assertThat(r.out()).isEmpty();
+  }
+}
