@@ -87,7 +87,7 @@ final class FactoryState {
     String why = "";
     while (true) {
       Plan.Slot s =
-          planner.next(index, pool.minus(busy).minus(live), busy, live, previous, placements);
+          planner.next(index, pool, pool.minus(busy).minus(live), busy, live, previous, placements);
       if (!s.placed()) {
         why = s.reason() + why;
         break;

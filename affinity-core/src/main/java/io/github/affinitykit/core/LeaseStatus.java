@@ -16,6 +16,13 @@ public enum LeaseStatus {
   UNSUPPORTED,
   /** Not bound: the kernel refused (the reason carries errno and CPU). */
   FAILED,
+  /**
+   * Was bound, but the thread no longer runs only on its CPU: the kernel moved it (the CPU went
+   * offline, a cpuset shrank) or something else changed its mask. Found by {@link
+   * CpuLease#check()}; the reason names the mask seen. The CPU stays reserved until the lease is
+   * closed.
+   */
+  MOVED,
   /** The lease was closed: the thread's previous mask is restored and the CPU freed. */
   RELEASED
 }

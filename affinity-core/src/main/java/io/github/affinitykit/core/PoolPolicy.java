@@ -64,15 +64,38 @@ final class PoolPolicy {
         cpus, reachable.minus(cpus), CpuPool.Source.OVERRIDE, "pool set by " + origin);
   }
 
+  /** The CPUs of {@code pool} whose physical core also holds CPUs outside it. */
+  static CpuSet halfInside(CpuTopology topology, CpuSet pool) {
+    CpuSet out = CpuSet.empty();
+    for (int c = pool.first(); c >= 0; c = pool.next(c + 1)) {
+      if (topology.known().contains(c) && !pool.containsAll(topology.cpu(c).core())) {
+        out = out.union(CpuSet.of(c));
+      }
+    }
+    return out;
+  }
+
   static CpuPool byDefault(HostCpus host) {
     CpuSet reachable = host.reachable();
     CpuSet exclusive = host.exclusive();
     if (!exclusive.isEmpty()) {
+      CpuSet halfIsolated = halfInside(host.topology(), exclusive);
       return new CpuPool(
           exclusive,
           reachable.minus(exclusive),
           CpuPool.Source.ISOLATED,
-          "isolated CPUs " + exclusive + " are reachable: exclusive cores first");
+          "isolated CPUs "
+              + exclusive
+              + " are reachable: "
+              + (halfIsolated.isEmpty()
+                  ? "exclusive cores first"
+                  : halfIsolated.equals(exclusive)
+                      ? "every one shares its core with a non-isolated CPU"
+                      : "whole isolated cores "
+                          + exclusive.minus(halfIsolated)
+                          + " first, "
+                          + halfIsolated
+                          + " (core shared with non-isolated CPUs) last"));
     }
     if (reachable.isEmpty()) {
       return new CpuPool(
