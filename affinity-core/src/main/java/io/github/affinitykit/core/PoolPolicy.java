@@ -64,6 +64,14 @@ final class PoolPolicy {
         cpus, reachable.minus(cpus), CpuPool.Source.OVERRIDE, "pool set by " + origin);
   }
 
+  /** The first reachable CPU with its reachable SMT siblings. */
+  private static CpuSet firstCore(HostCpus host, CpuSet reachable) {
+    int first = reachable.first();
+    return host.topology().known().contains(first)
+        ? host.topology().cpu(first).core().intersect(reachable)
+        : CpuSet.of(first);
+  }
+
   /** The CPUs of {@code pool} whose physical core also holds CPUs outside it. */
   static CpuSet halfInside(CpuTopology topology, CpuSet pool) {
     CpuSet out = CpuSet.empty();
@@ -78,6 +86,20 @@ final class PoolPolicy {
   static CpuPool byDefault(HostCpus host) {
     CpuSet reachable = host.reachable();
     CpuSet exclusive = host.exclusive();
+    if (!exclusive.isEmpty() && exclusive.equals(reachable)) {
+      CpuSet home = firstCore(host, reachable);
+      if (!reachable.minus(home).isEmpty()) {
+        return new CpuPool(
+            reachable.minus(home),
+            home,
+            CpuPool.Source.ISOLATED,
+            "every reachable CPU is isolated ("
+                + reachable
+                + "): core "
+                + home
+                + " stays with the JVM's own threads, the rest is the pool");
+      }
+    }
     if (!exclusive.isEmpty()) {
       CpuSet halfIsolated = halfInside(host.topology(), exclusive);
       return new CpuPool(
@@ -101,11 +123,7 @@ final class PoolPolicy {
       return new CpuPool(
           CpuSet.empty(), CpuSet.empty(), CpuPool.Source.EMPTY, "no CPU is reachable");
     }
-    int first = reachable.first();
-    CpuSet home =
-        host.topology().known().contains(first)
-            ? host.topology().cpu(first).core().intersect(reachable)
-            : CpuSet.of(first);
+    CpuSet home = firstCore(host, reachable);
     CpuSet rest = reachable.minus(home);
     if (rest.isEmpty()) {
       return new CpuPool(

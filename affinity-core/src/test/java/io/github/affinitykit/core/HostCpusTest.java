@@ -226,4 +226,21 @@ class HostCpusTest {
     assertThat(h.topology().online().containsAll(h.reachable())).isTrue();
     assertThat(h.allowed()).isEqualTo(CpuSet.parse(Linux.cpusAllowedList()));
   }
+
+  @Test
+  void shouldTreatItsOwnIsolatedPartitionAsIsolatedAndKeepOneCoreForTheJvm(@TempDir Path root) {
+    // kernel < 6.8: no root cpuset.cpus.isolated, only the process's own partition says isolated
+    HostCpus h =
+        FakeHost.create(root, 8, 2)
+            .cgroupV2("/iso", "2-3,6-7")
+            .file("sys/fs/cgroup/iso/cpuset.cpus.partition", "isolated")
+            .probe();
+
+    assertThat(h.isolatedCpus()).hasToString("2-3,6-7");
+    CpuPool pool = h.pool();
+    assertThat(pool.source()).isEqualTo(CpuPool.Source.ISOLATED);
+    assertThat(pool.cpus()).hasToString("3,7");
+    assertThat(pool.housekeeping()).hasToString("2,6");
+    assertThat(pool.reason()).contains("every reachable CPU is isolated");
+  }
 }
