@@ -89,14 +89,16 @@ public final class AffinityKit {
   }
 
   /**
-   * Reserves the first free CPU of the pool and binds the calling thread to it. Never throws for a
-   * platform or kernel refusal: the lease's status and reason say what happened.
+   * Reserves the first free CPU of the pool, in the pool's order (CPUs on cores wholly inside the
+   * pool first: {@link Planner#order(CpuSet)}), and binds the calling thread to it. Never throws
+   * for a platform or kernel refusal: the lease's status and reason say what happened.
    */
   public CpuLease pinCurrentThread() {
     if (!backend.isSupported()) {
       return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
     }
-    ReservationResult r = reservations.reserveFirstFree(pool.cpus());
+    ReservationResult r =
+        reservations.reserveFirstFreeInOrder(new Planner(host.topology()).order(pool.cpus()));
     if (!r.isReserved()) {
       return CpuLease.unbound(backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
     }

@@ -38,16 +38,24 @@ final class AuditRules {
     }
     Set<Integer> own = owners.apply(cpu);
     List<Intruder> intruders = new ArrayList<>();
+    List<String> perCpu = new ArrayList<>();
     ranOn(cpu, own)
         .forEach(
             (tid, ns) -> {
               TaskSample t = last().tasks().get(tid);
-              intruders.add(
-                  new Intruder(
-                      Kind.RAN_THERE, t.pid(), tid, t.name(), "ran " + ns / 1000 + " us here"));
+              if (perCpuKernelThread(t, cpu)) {
+                perCpu.add(t.name() + " " + ns / 1000 + " us");
+              } else {
+                intruders.add(
+                    new Intruder(
+                        Kind.RAN_THERE, t.pid(), tid, t.name(), "ran " + ns / 1000 + " us here"));
+              }
             });
     List<String> notes = new ArrayList<>();
     allowed(cpu, own, intruders, notes);
+    if (!perCpu.isEmpty()) {
+      notes.add("per-CPU kernel work ran here (bound to this CPU, unmovable): " + perCpu);
+    }
     for (IrqAffinity irq : host.irqs()) {
       if (irq.effective().contains(cpu)) {
         intruders.add(
@@ -129,7 +137,9 @@ final class AuditRules {
     }
     CpuSet mates = host.topology().cpu(cpu).core().minus(CpuSet.of(cpu));
     for (int s = mates.first(); s >= 0; s = mates.next(s + 1)) {
+      int sibling = s;
       Map<Integer, Long> ran = ranOn(s, owners.apply(s));
+      ran.keySet().removeIf(tid -> perCpuKernelThread(last().tasks().get(tid), sibling));
       if (!ran.isEmpty()) {
         List<TaskSample> tasks = new ArrayList<>();
         ran.keySet().forEach(tid -> tasks.add(last().tasks().get(tid)));
@@ -142,6 +152,14 @@ final class AuditRules {
                 ran.size() + " task(s) ran on the SMT sibling, e.g. " + names(tasks)));
       }
     }
+  }
+
+  /**
+   * A kernel thread bound to exactly {@code cpu} (ksoftirqd/N, kworker/N:M, migration/N): it exists
+   * on every CPU, isolated or not, and nothing can move it, so it is reported, not blamed.
+   */
+  private static boolean perCpuKernelThread(TaskSample t, int cpu) {
+    return t.isUnmovable() && t.allowed().equals(CpuSet.of(cpu));
   }
 
   private static String names(List<TaskSample> tasks) {

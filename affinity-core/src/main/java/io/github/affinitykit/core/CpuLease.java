@@ -3,6 +3,7 @@ package io.github.affinitykit.core;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A thread bound to a CPU, and the CPU's reservation: the resource that pinning is. {@link
@@ -15,15 +16,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * concurrently; the accessors may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
+  private static final AtomicLong MOVED_TOTAL = new AtomicLong();
+
   private final AffinityBackend backend;
   private final int tid;
   private final int cpu;
   private final CpuSet previous;
   private final Optional<Reservation> reservation;
-  private final String reason;
   private final Runnable onClose;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile LeaseStatus status;
+  private volatile String reason;
 
   CpuLease(
       AffinityBackend backend,
@@ -137,6 +140,45 @@ public final class CpuLease implements AutoCloseable {
     return status == LeaseStatus.PINNED || status == LeaseStatus.SHARED;
   }
 
+  /**
+   * Asks the kernel whether the bound thread still runs only on its CPU. If it does not (the CPU
+   * went offline and the kernel widened the mask, a cpuset shrank, someone else re-pinned it), the
+   * status becomes {@link LeaseStatus#MOVED}, the reason names the mask seen, and {@link
+   * #movedTotal()} counts it once. A lease that is not bound, or whose thread has ended, is left as
+   * it is.
+   *
+   * @return the status after the check
+   */
+  public LeaseStatus check() {
+    if (!isBound()) {
+      return status;
+    }
+    CpuSet now;
+    try {
+      now = backend.getAffinity(tid);
+    } catch (AffinityException | UnsupportedOperationException e) {
+      return status; // ESRCH: the thread ended; close() frees the CPU
+    }
+    if (!now.equals(CpuSet.of(cpu))) {
+      synchronized (this) {
+        if (isBound() && !closed.get()) {
+          reason = "pinned to cpu " + cpu + " but the kernel now allows it on " + now;
+          status = LeaseStatus.MOVED;
+          MOVED_TOTAL.incrementAndGet();
+        }
+      }
+    }
+    return status;
+  }
+
+  /**
+   * Returns how many leases {@link #check()} has found {@link LeaseStatus#MOVED} in this JVM: a
+   * monotonic counter for metrics.
+   */
+  public static long movedTotal() {
+    return MOVED_TOTAL.get();
+  }
+
   /** Returns the mask the thread had before it was bound; empty when nothing was bound. */
   public CpuSet previousMask() {
     return previous;
@@ -150,8 +192,11 @@ public final class CpuLease implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    boolean wasBound = isBound();
-    status = LeaseStatus.RELEASED;
+    boolean wasBound;
+    synchronized (this) {
+      wasBound = isBound() || status == LeaseStatus.MOVED;
+      status = LeaseStatus.RELEASED;
+    }
     try {
       if (wasBound && !previous.isEmpty()) {
         backend.setAffinity(tid, previous);

@@ -7,7 +7,9 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable.
  *
- * @param cpus the CPUs pinned threads may be given, in the order they should be taken (ascending)
+ * @param cpus the CPUs pinned threads may be given; {@link Planner} takes CPUs on cores wholly
+ *     inside the pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose
+ *     sibling does general work) last: {@link Planner#order(CpuSet)}
  * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on

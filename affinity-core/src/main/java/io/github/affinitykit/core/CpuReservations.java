@@ -158,9 +158,23 @@ public final class CpuReservations {
    */
   public ReservationResult reserveFirstFree(CpuSet candidates) {
     Objects.requireNonNull(candidates, "candidates");
-    StringJoiner why = new StringJoiner("; ", "no free cpu among [" + candidates + "]: ", "");
+    return reserveFirstFree(
+        java.util.Arrays.stream(candidates.toArray()).boxed().toList(), candidates.toString());
+  }
+
+  /**
+   * Reserves the first CPU of {@code candidates}, in that order, that no one holds (as {@link
+   * #reserveFirstFree(CpuSet)}).
+   */
+  public ReservationResult reserveFirstFreeInOrder(java.util.List<Integer> candidates) {
+    Objects.requireNonNull(candidates, "candidates");
+    return reserveFirstFree(candidates, candidates.toString());
+  }
+
+  private ReservationResult reserveFirstFree(java.util.List<Integer> candidates, String label) {
+    StringJoiner why = new StringJoiner("; ", "no free cpu among [" + label + "]: ", "");
     why.setEmptyValue("no free cpu among []: no candidates");
-    for (int cpu : candidates.toArray()) {
+    for (int cpu : candidates) {
       ReservationResult r = tryReserve(cpu);
       if (r.isReserved()) {
         return r;

@@ -87,7 +87,7 @@ final class FactoryState {
     List<ReservationResult> failures = new ArrayList<>();
     while (true) {
       CpuSet free = pool.minus(busy).minus(live);
-      Plan.Slot s = planner.next(index, free, busy, live, previous, placements);
+      Plan.Slot s = planner.next(index, pool, free, busy, live, previous, placements);
       if (!s.placed()) {
         String placement = free.isEmpty() ? "" : s.reason();
         return runOut(

@@ -139,10 +139,13 @@ public final class HostCpus {
 
   /**
    * Returns the CPUs isolated from ordinary scheduling by any mechanism: isolcpus {@code domain}
-   * ({@link #isolated()}), cgroup v2 isolated partitions, and {@code nohz_full}.
+   * ({@link #isolated()}), cgroup v2 isolated partitions (all of them from the root's {@code
+   * cpuset.cpus.isolated} on 6.8+; before that, at least this process's own partition when it is
+   * {@code isolated}), and {@code nohz_full}.
    */
   public CpuSet isolatedCpus() {
-    return isolated.union(cgroup.isolatedPartitions()).union(nohzFull);
+    CpuSet own = cgroup.inIsolatedPartition() ? cgroup.effective() : CpuSet.empty();
+    return isolated.union(cgroup.isolatedPartitions()).union(own).union(nohzFull);
   }
 
   /** Returns the isolated CPUs this process can reach: the exclusive candidates. */

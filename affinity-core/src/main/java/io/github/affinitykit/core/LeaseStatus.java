@@ -23,6 +23,13 @@ public enum LeaseStatus {
    * on release; counted in {@link CpuReservations#lostCount()}.
    */
   LOST,
+  /**
+   * Was bound, but the thread no longer runs only on its CPU: the kernel moved it (the CPU went
+   * offline, a cpuset shrank) or something else changed its mask. Found by {@link
+   * CpuLease#check()}; the reason names the mask seen. The CPU stays reserved until the lease is
+   * closed.
+   */
+  MOVED,
   /** The lease was closed: the thread's previous mask is restored and the CPU freed. */
   RELEASED
 }

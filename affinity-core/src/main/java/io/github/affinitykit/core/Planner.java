@@ -9,9 +9,11 @@ import java.util.Objects;
  * request always give the same plan.
  *
  * <p>The first thread takes the lowest free CPU of the pool, preferring a CPU whose whole physical
- * core is free. Each later thread tries the placements in order, relative to the thread before it
- * (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest matching free CPU, again
- * preferring CPUs on untouched cores. When no placement matches, the slot is left unplaced (cpu -1)
+ * core is in the pool and free, then one whose core is free: a core shared with CPUs outside the
+ * pool (an isolated hyper-thread whose sibling is a housekeeping CPU) comes last, because general
+ * work runs on its other half. Each later thread tries the placements in order, relative to the
+ * thread before it (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest matching
+ * free CPU by the same preference. When no placement matches, the slot is left unplaced (cpu -1)
  * with the reason: the caller's run-out policy decides what happens.
  *
  * <p>Thread safety: immutable; {@link #plan} may be called from any thread.
@@ -53,7 +55,7 @@ public final class Planner {
     int previous = -1;
     for (int i = 0; i < threads; i++) {
       CpuSet free = pool.minus(busy).minus(assigned);
-      Plan.Slot slot = next(i, free, busy, assigned, previous, order);
+      Plan.Slot slot = next(i, pool, free, busy, assigned, previous, order);
       slots.add(slot);
       if (slot.placed()) {
         assigned = assigned.union(CpuSet.of(slot.cpu()));
@@ -64,16 +66,23 @@ public final class Planner {
   }
 
   /**
-   * Places one more thread: {@code free} are the candidates, {@code assigned} the CPUs this group
-   * already has, {@code previous} the CPU of the thread before (-1 for the first).
+   * Places one more thread: {@code free} are the candidates (drawn from {@code pool}), {@code
+   * assigned} the CPUs this group already has, {@code previous} the CPU of the thread before (-1
+   * for the first).
    */
   Plan.Slot next(
-      int i, CpuSet free, CpuSet busy, CpuSet assigned, int previous, List<Placement> order) {
+      int i,
+      CpuSet pool,
+      CpuSet free,
+      CpuSet busy,
+      CpuSet assigned,
+      int previous,
+      List<Placement> order) {
     if (free.isEmpty()) {
       return new Plan.Slot(i, -1, "pool exhausted: every CPU is taken");
     }
     if (previous < 0) {
-      return new Plan.Slot(i, pick(free, busy.union(assigned)), "first free CPU");
+      return new Plan.Slot(i, pick(pool, free, busy.union(assigned)), "first free CPU");
     }
     for (Placement p : order) {
       CpuSet matching = CpuSet.empty();
@@ -83,20 +92,43 @@ public final class Planner {
         }
       }
       if (!matching.isEmpty()) {
-        return new Plan.Slot(i, pick(matching, busy.union(assigned)), p.name());
+        return new Plan.Slot(i, pick(pool, matching, busy.union(assigned)), p.name());
       }
     }
     return new Plan.Slot(
         i, -1, "no free CPU of " + free + " matches " + order + " after CPU " + previous);
   }
 
-  /** The lowest candidate on a core with no used CPU, else the lowest candidate. */
-  private int pick(CpuSet candidates, CpuSet used) {
+  /**
+   * The lowest candidate on a core wholly in {@code pool} with no used CPU, else the lowest on a
+   * core with no used CPU, else the lowest candidate.
+   */
+  private int pick(CpuSet pool, CpuSet candidates, CpuSet used) {
+    int untouched = -1;
     for (int c = candidates.first(); c >= 0; c = candidates.next(c + 1)) {
-      if (!topology.cpu(c).core().intersects(used)) {
-        return c;
+      CpuSet core = topology.cpu(c).core();
+      if (!core.intersects(used)) {
+        if (pool.containsAll(core)) {
+          return c;
+        }
+        untouched = untouched < 0 ? c : untouched;
       }
     }
-    return candidates.first();
+    return untouched >= 0 ? untouched : candidates.first();
+  }
+
+  /**
+   * Returns {@code pool}'s CPUs in the order a group of threads takes them when nothing else is
+   * reserved: CPUs on cores wholly inside the pool first, then CPUs whose core-mates are outside
+   * it, each ascending.
+   */
+  public List<Integer> order(CpuSet pool) {
+    List<Integer> whole = new ArrayList<>();
+    List<Integer> shared = new ArrayList<>();
+    for (int c = pool.first(); c >= 0; c = pool.next(c + 1)) {
+      (pool.containsAll(topology.cpu(c).core()) ? whole : shared).add(c);
+    }
+    whole.addAll(shared);
+    return List.copyOf(whole);
   }
 }

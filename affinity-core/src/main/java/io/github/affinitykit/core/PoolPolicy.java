@@ -64,25 +64,66 @@ final class PoolPolicy {
         cpus, reachable.minus(cpus), CpuPool.Source.OVERRIDE, "pool set by " + origin);
   }
 
+  /** The first reachable CPU with its reachable SMT siblings. */
+  private static CpuSet firstCore(HostCpus host, CpuSet reachable) {
+    int first = reachable.first();
+    return host.topology().known().contains(first)
+        ? host.topology().cpu(first).core().intersect(reachable)
+        : CpuSet.of(first);
+  }
+
+  /** The CPUs of {@code pool} whose physical core also holds CPUs outside it. */
+  static CpuSet halfInside(CpuTopology topology, CpuSet pool) {
+    CpuSet out = CpuSet.empty();
+    for (int c = pool.first(); c >= 0; c = pool.next(c + 1)) {
+      if (topology.known().contains(c) && !pool.containsAll(topology.cpu(c).core())) {
+        out = out.union(CpuSet.of(c));
+      }
+    }
+    return out;
+  }
+
   static CpuPool byDefault(HostCpus host) {
     CpuSet reachable = host.reachable();
     CpuSet exclusive = host.exclusive();
+    if (!exclusive.isEmpty() && exclusive.equals(reachable)) {
+      CpuSet home = firstCore(host, reachable);
+      if (!reachable.minus(home).isEmpty()) {
+        return new CpuPool(
+            reachable.minus(home),
+            home,
+            CpuPool.Source.ISOLATED,
+            "every reachable CPU is isolated ("
+                + reachable
+                + "): core "
+                + home
+                + " stays with the JVM's own threads, the rest is the pool");
+      }
+    }
     if (!exclusive.isEmpty()) {
+      CpuSet halfIsolated = halfInside(host.topology(), exclusive);
       return new CpuPool(
           exclusive,
           reachable.minus(exclusive),
           CpuPool.Source.ISOLATED,
-          "isolated CPUs " + exclusive + " are reachable: exclusive cores first");
+          "isolated CPUs "
+              + exclusive
+              + " are reachable: "
+              + (halfIsolated.isEmpty()
+                  ? "exclusive cores first"
+                  : halfIsolated.equals(exclusive)
+                      ? "every one shares its core with a non-isolated CPU"
+                      : "whole isolated cores "
+                          + exclusive.minus(halfIsolated)
+                          + " first, "
+                          + halfIsolated
+                          + " (core shared with non-isolated CPUs) last"));
     }
     if (reachable.isEmpty()) {
       return new CpuPool(
           CpuSet.empty(), CpuSet.empty(), CpuPool.Source.EMPTY, "no CPU is reachable");
     }
-    int first = reachable.first();
-    CpuSet home =
-        host.topology().known().contains(first)
-            ? host.topology().cpu(first).core().intersect(reachable)
-            : CpuSet.of(first);
+    CpuSet home = firstCore(host, reachable);
     CpuSet rest = reachable.minus(home);
     if (rest.isEmpty()) {
       return new CpuPool(

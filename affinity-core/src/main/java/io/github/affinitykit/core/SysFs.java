@@ -70,9 +70,14 @@ final class SysFs {
     return read(absolute).map(s -> List.of(s.split("\n", -1))).orElse(List.of());
   }
 
-  /** The file parsed as a kernel cpu list, or empty if absent. */
+  /**
+   * The file parsed as a kernel cpu list, or empty if absent. A cpumask the kernel never allocated
+   * reads {@code "(null)"}, padded: Debian 12's 6.1 prints that for {@code nohz_full} when the
+   * kernel has {@code CONFIG_NO_HZ_FULL} but the command line names no {@code nohz_full=} (seen in
+   * the kernel tests' guests); it means no CPU.
+   */
   Optional<CpuSet> cpuList(String absolute) {
-    return read(absolute).map(CpuSet::parse);
+    return read(absolute).map(s -> s.trim().equals("(null)") ? CpuSet.empty() : CpuSet.parse(s));
   }
 
   /**

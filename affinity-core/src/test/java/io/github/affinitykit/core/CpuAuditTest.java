@@ -60,6 +60,34 @@ class CpuAuditTest {
   }
 
   @Test
+  void shouldNoteButNotBlamePerCpuKernelThreadsThatRanOnTheCpuOrItsSibling() {
+    // seen live on an isolcpus guest: vmstat's kworker and ksoftirqd run briefly on isolated CPUs
+    List<TaskSample> before =
+        plus(
+            base(1),
+            task(2, 203, "kworker/21:1", KTHREAD, 0, 21, "21"),
+            task(2, 204, "kworker/9:1", KTHREAD, 0, 9, "9"));
+    List<TaskSample> after =
+        plus(
+            List.of(
+                base(2).get(0),
+                base(2).get(1),
+                base(2).get(2),
+                task(2, 201, "ksoftirqd/20", KTHREAD, 0, 20, "20"),
+                task(2, 202, "ksoftirqd/21", KTHREAD, 39_000, 21, "21"),
+                base(2).get(5)),
+            task(2, 203, "kworker/21:1", KTHREAD, 342_000, 21, "21"),
+            task(2, 204, "kworker/9:1", KTHREAD, 5_000, 9, "9"));
+
+    CpuVerdict v = audit(CpuSet.of(21), before, after).verdict(21);
+
+    assertThat(v.verdict()).isEqualTo(Verdict.EXCLUSIVE);
+    assertThat(v.notes())
+        .anySatisfy(
+            n -> assertThat(n).contains("kworker/21:1 342 us").contains("ksoftirqd/21 39 us"));
+  }
+
+  @Test
   void shouldNameTheIntruderWhenAnotherTaskRanOnThePinnedCpu() {
     List<TaskSample> after = plus(base(2), task(300, 301, "noise", 0, 5_000_000, 21, "21"));
     List<TaskSample> before = plus(base(1), task(300, 301, "noise", 0, 1_000_000, 21, "21"));

@@ -55,6 +55,16 @@ class HostCpusTest {
         .contains(Kind.ISOLATED_SIBLING_NOT_ISOLATED)
         .doesNotContain(Kind.NO_ISOLATION, Kind.IRQ_ON_ISOLATED, Kind.MASK_RESTRICTED);
     assertThat(h.warnings().get(0).message()).contains("19-23").contains("7-11");
+    assertThat(pool.reason()).contains("every one shares its core with a non-isolated CPU");
+  }
+
+  @Test
+  void shouldSayWholeIsolatedCoresComeFirstAndTheHalfIsolatedCoreLast(@TempDir Path root) {
+    // 4 cores x 2 threads, siblings n and n+4: isolating 1-3,6-7 leaves 1's sibling 5 busy
+    HostCpus h = FakeHost.create(root, 8, 2).isolated("1-3,6-7").probe();
+
+    assertThat(h.pool().cpus()).hasToString("1-3,6-7");
+    assertThat(h.pool().reason()).contains("whole isolated cores 2-3,6-7 first, 1 (core shared");
   }
 
   @Test
@@ -215,5 +225,22 @@ class HostCpusTest {
     assertThat(h.reachable().isEmpty()).isFalse();
     assertThat(h.topology().online().containsAll(h.reachable())).isTrue();
     assertThat(h.allowed()).isEqualTo(CpuSet.parse(Linux.cpusAllowedList()));
+  }
+
+  @Test
+  void shouldTreatItsOwnIsolatedPartitionAsIsolatedAndKeepOneCoreForTheJvm(@TempDir Path root) {
+    // kernel < 6.8: no root cpuset.cpus.isolated, only the process's own partition says isolated
+    HostCpus h =
+        FakeHost.create(root, 8, 2)
+            .cgroupV2("/iso", "2-3,6-7")
+            .file("sys/fs/cgroup/iso/cpuset.cpus.partition", "isolated")
+            .probe();
+
+    assertThat(h.isolatedCpus()).hasToString("2-3,6-7");
+    CpuPool pool = h.pool();
+    assertThat(pool.source()).isEqualTo(CpuPool.Source.ISOLATED);
+    assertThat(pool.cpus()).hasToString("3,7");
+    assertThat(pool.housekeeping()).hasToString("2,6");
+    assertThat(pool.reason()).contains("every reachable CPU is isolated");
   }
 }

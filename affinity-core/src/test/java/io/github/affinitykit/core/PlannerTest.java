@@ -129,4 +129,24 @@ class PlannerTest {
     assertThatThrownBy(() -> Placement.fromName("SAME_CACHE")).hasMessageContaining("SAME_CACHE");
     assertThat(Placement.fromName("DIFFERENT_CORE")).isEqualTo(DIFFERENT_CORE);
   }
+
+  @Test
+  void shouldTakeWholeCoresBeforeACoreSharedWithCpusOutsideThePool() {
+    // E5: 3's sibling 15 is outside the pool (as isolcpus=19-23 leaves 7-11 busy); 4+16 is whole
+    CpuSet pool = CpuSet.parse("3,4,16");
+
+    assertThat(plan(E5, 2, pool, DIFFERENT_CORE).slots())
+        .extracting(Plan.Slot::cpu)
+        .containsExactly(4, 3);
+    assertThat(plan(E5, 1, pool, ANY).cpu(0)).isEqualTo(4);
+    assertThat(new Planner(E5).order(pool)).containsExactly(4, 16, 3);
+  }
+
+  @Test
+  void shouldPutEveryHalfIsolatedCpuOfTheSeedLastButKeepItsOrder() {
+    // isolcpus=19-23 on the E5: every isolated CPU is a hyper-thread of a busy core
+    assertThat(new Planner(E5).order(CpuSet.parse("19-23"))).containsExactly(19, 20, 21, 22, 23);
+    assertThat(new Planner(E5).order(CpuSet.parse("8,19-23,21")))
+        .containsExactly(8, 20, 19, 21, 22, 23);
+  }
 }

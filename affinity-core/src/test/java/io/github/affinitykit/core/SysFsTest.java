@@ -20,6 +20,20 @@ class SysFsTest {
   }
 
   @Test
+  void shouldReadAnUnallocatedCpumaskAsNoCpuWhenTheKernelPrintsNull() {
+    // Debian 12's kernel 6.1 with CONFIG_NO_HZ_FULL=y and no nohz_full= on its command line
+    TestTree.at(dir).file("sys/devices/system/cpu/nohz_full", "  (null)\n");
+
+    assertThat(new SysFs(dir).cpuList("/sys/devices/system/cpu/nohz_full"))
+        .contains(CpuSet.empty());
+    HostCpus host =
+        FakeHost.create(dir.resolve("host"), 2, 1)
+            .file("sys/devices/system/cpu/nohz_full", "  (null)\n")
+            .probe();
+    assertThat(host.nohzFull().isEmpty()).isTrue();
+  }
+
+  @Test
   void shouldParseByNameWhenReadingCpuSets() {
     TestTree.at(dir)
         .file("a/core_cpus_list", "0-1")

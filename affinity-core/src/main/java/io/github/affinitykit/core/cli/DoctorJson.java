@@ -8,6 +8,7 @@ import io.github.affinitykit.core.CpuTopology;
 import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.HostWarning;
 import io.github.affinitykit.core.IrqAffinity;
+import io.github.affinitykit.core.Planner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,6 +146,7 @@ final class DoctorJson {
       return map(
           "cpus", p.cpus().toString(),
           "housekeeping", p.housekeeping().toString(),
+          "order", new ArrayList<Object>(new Planner(h.topology()).order(p.cpus())),
           "source", p.source().name(),
           "reason", p.reason());
     } catch (IllegalArgumentException e) {

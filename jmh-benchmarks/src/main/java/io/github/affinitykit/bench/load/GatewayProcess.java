@@ -17,6 +17,10 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class GatewayProcess implements AutoCloseable {
   private final Process process;
+
+  /** Start-up budget: seconds here, ~40 s in a TCG guest of the kernel tests. */
+  private static final long HEALTHY_WITHIN_S = 120;
+
   private final int port;
 
   private GatewayProcess(Process process, int port) {
@@ -31,7 +35,7 @@ final class GatewayProcess implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     GatewayProcess g = new GatewayProcess(p, port);
-    g.awaitHealthy(TimeUnit.SECONDS.toNanos(30), log);
+    g.awaitHealthy(TimeUnit.SECONDS.toNanos(HEALTHY_WITHIN_S), log);
     return g;
   }
 
@@ -60,7 +64,8 @@ final class GatewayProcess implements AutoCloseable {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
     }
     close();
-    throw new IOException("gateway not healthy on port " + port + " within 30 s; see " + log);
+    throw new IOException(
+        "gateway not healthy on port " + port + " within " + HEALTHY_WITHIN_S + " s; see " + log);
   }
 
   /** SIGTERM, wait 10 s, then SIGKILL. */

@@ -1,0 +1,60 @@
+package io.github.affinitykit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link CpuLease#check()}: a lease whose thread the kernel moved off its CPU (the CPU went
+ * offline, a cpuset shrank) says so instead of claiming it is still pinned. The live proof is the
+ * kernel suite's offline shape; here the kernel's move is simulated on the recording backend.
+ */
+@Timeout(30)
+class LeaseCheckTest {
+  @TempDir Path root;
+  @TempDir Path locks;
+  private final RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, 3));
+
+  private AffinityKit kit() {
+    HostCpus host = FakeHost.create(root, 4, 1).probe();
+    return AffinityKit.create(host, backend, CpuReservations.inDirectory(locks));
+  }
+
+  @Test
+  void shouldReportMovedAndCountItWhenTheKernelWidenedThePinnedMask() {
+    AffinityKit kit = kit();
+    CpuSet before = backend.getAffinity(0);
+    long movedBefore = CpuLease.movedTotal();
+    try (CpuLease lease = kit.pinCurrentThread(2)) {
+      assertThat(lease.check()).isEqualTo(LeaseStatus.PINNED);
+
+      backend.setAffinity(lease.tid(), CpuSet.range(0, 3)); // what offlining cpu 2 does
+
+      assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED);
+      assertThat(lease.status()).isEqualTo(LeaseStatus.MOVED);
+      assertThat(lease.isBound()).isFalse();
+      assertThat(lease.reason()).contains("cpu 2").contains("0-3");
+      assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED);
+      assertThat(CpuLease.movedTotal()).isEqualTo(movedBefore + 1);
+      assertThat(kit.reservations().reservedHere()).isEqualTo(CpuSet.of(2));
+    }
+    assertThat(backend.getAffinity(0)).isEqualTo(before);
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldLeaveUnboundAndReleasedLeasesAsTheyAre() {
+    AffinityKit kit = kit();
+    CpuLease lease = kit.pinCurrentThread(1);
+    lease.close();
+    long movedBefore = CpuLease.movedTotal();
+
+    assertThat(lease.check()).isEqualTo(LeaseStatus.RELEASED);
+    assertThat(CpuLease.unbound(backend, 7, LeaseStatus.UNPINNED, "pool ran out").check())
+        .isEqualTo(LeaseStatus.UNPINNED);
+    assertThat(CpuLease.movedTotal()).isEqualTo(movedBefore);
+  }
+}

@@ -1,0 +1,114 @@
+package io.github.affinitykit.kernel;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The suite's entry point: finds QEMU, a kernel image and a static busybox (or skips the calling
+ * test class with one line saying what to install), builds the guest image and boots a shape.
+ *
+ * <p>Thread safety: not thread-safe; JUnit runs these test classes one at a time.
+ */
+final class KernelSuite {
+  /** What the skip line tells a developer to install (Debian/Ubuntu package names). */
+  static final String INSTALL = "apt-get install qemu-system-x86 linux-image-amd64 busybox-static";
+
+  private static final Path WORK =
+      Path.of(System.getProperty("kernel.workDir", "target/kernel")).toAbsolutePath();
+
+  private KernelSuite() {}
+
+  /**
+   * Boots {@code shape} and returns what it reported; aborts the calling test class (a JUnit
+   * assumption, reported as skipped with the reason) when QEMU, a kernel or busybox is missing.
+   */
+  static GuestResult boot(Shape shape) throws IOException, InterruptedException {
+    Optional<Path> qemu = onPath("qemu-system-x86_64");
+    Optional<Path> kernel = kernel();
+    Optional<Path> busybox = firstExisting("/bin/busybox", "/usr/bin/busybox");
+    List<String> missing = new ArrayList<>();
+    qemu.ifPresentOrElse(p -> {}, () -> missing.add("qemu-system-x86_64"));
+    kernel.ifPresentOrElse(p -> {}, () -> missing.add("a kernel image (/boot/vmlinuz-*)"));
+    busybox.ifPresentOrElse(p -> {}, () -> missing.add("busybox"));
+    boolean linuxX86 =
+        System.getProperty("os.name").equals("Linux")
+            && System.getProperty("os.arch").equals("amd64");
+    assumeTrue(
+        linuxX86 && missing.isEmpty(),
+        () ->
+            "kernel tests skipped: "
+                + (linuxX86 ? String.join(", ", missing) + " not found" : "not Linux x86-64")
+                + " (install: "
+                + INSTALL
+                + ")");
+    Path gatewayJar = Path.of(System.getProperty("kernel.gatewayJar", "missing-gateway.jar"));
+    if (!Files.isRegularFile(gatewayJar)) {
+      throw new IllegalStateException(
+          "kernel.gatewayJar: "
+              + gatewayJar
+              + " (expected: the gateway jar, built by netty-integration's package phase)");
+    }
+    GuestImage image = new GuestImage(WORK, busybox.orElseThrow(), classpath(), gatewayJar);
+    Path initrd = image.build(shape.name(), InitScript.render(shape, image.guestClasspath()));
+    GuestResult r = GuestBoot.boot(shape, qemu.orElseThrow(), kernel.orElseThrow(), initrd, WORK);
+    System.out.println(r.timing());
+    Files.writeString(
+        WORK.resolve("timings.txt"),
+        r.timing() + "\n",
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
+    return r;
+  }
+
+  /** This module's test classpath: the scenarios and every project jar they run. */
+  private static List<Path> classpath() {
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<Path> out = new ArrayList<>();
+    for (String e : cp.split(File.pathSeparator)) {
+      Path p = Path.of(e);
+      if (!e.isBlank() && Files.exists(p)) {
+        out.add(p.toAbsolutePath());
+      }
+    }
+    return out;
+  }
+
+  /** The kernel: {@code -Dkernel.image}, else the newest readable {@code /boot/vmlinuz-*}. */
+  private static Optional<Path> kernel() throws IOException {
+    String named = System.getProperty("kernel.image", "");
+    if (!named.isBlank()) {
+      return Optional.of(Path.of(named)).filter(Files::isReadable);
+    }
+    Path boot = Path.of("/boot");
+    if (!Files.isDirectory(boot)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> s = Files.list(boot)) {
+      return s.filter(p -> p.getFileName().toString().startsWith("vmlinuz-"))
+          .filter(Files::isReadable)
+          .max(Path::compareTo);
+    }
+  }
+
+  private static Optional<Path> onPath(String name) {
+    String path = Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin");
+    return Stream.of(path.split(File.pathSeparator))
+        .filter(d -> !d.isBlank())
+        .map(d -> Path.of(d, name))
+        .filter(Files::isExecutable)
+        .findFirst();
+  }
+
+  private static Optional<Path> firstExisting(String... paths) {
+    return Stream.of(paths).map(Path::of).filter(Files::isExecutable).findFirst();
+  }
+}

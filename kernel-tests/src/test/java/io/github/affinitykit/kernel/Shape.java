@@ -1,0 +1,111 @@
+package io.github.affinitykit.kernel;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A guest machine as data: its CPU topology, NUMA nodes, memory, kernel command line, the shell
+ * steps init runs before the JVM (cgroups, offlining CPUs), and the guest program runs to make.
+ * Adding a shape is a few lines in {@link Shapes}.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param name short name, used for files under {@code target/kernel}
+ * @param sockets packages
+ * @param cores cores per package
+ * @param threads hardware threads per core
+ * @param nodes NUMA nodes (CPUs split evenly, in id order)
+ * @param memoryMb guest memory, split evenly over the nodes
+ * @param cmdline extra kernel command line ({@code isolcpus=...})
+ * @param preBoot shell lines init runs after mounting proc, sys and tmp, before the first run
+ * @param runs the guest program's runs, in order
+ * @param timeout the whole boot-to-poweroff budget; the guest is killed after it
+ */
+public record Shape(
+    String name,
+    int sockets,
+    int cores,
+    int threads,
+    int nodes,
+    int memoryMb,
+    String cmdline,
+    List<String> preBoot,
+    List<Run> runs,
+    Duration timeout) {
+
+  /**
+   * One start of the guest program.
+   *
+   * @param label names the run's result
+   * @param shellPrefix shell lines run in a subshell just before {@code exec java} (e.g. joining a
+   *     cgroup), so they apply to the JVM only
+   * @param sections the guest program's sections (see {@code GuestMain})
+   */
+  public record Run(String label, List<String> shellPrefix, List<String> sections) {
+    /** Validates and copies. */
+    public Run {
+      Objects.requireNonNull(label, "label");
+      shellPrefix = List.copyOf(shellPrefix);
+      sections = List.copyOf(sections);
+    }
+  }
+
+  /** Validates and copies. */
+  public Shape {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(cmdline, "cmdline");
+    Objects.requireNonNull(timeout, "timeout");
+    preBoot = List.copyOf(preBoot);
+    runs = List.copyOf(runs);
+    if (sockets < 1 || cores < 1 || threads < 1 || nodes < 1 || cpus() % nodes != 0) {
+      throw new IllegalArgumentException(
+          "shape "
+              + name
+              + ": "
+              + sockets
+              + "x"
+              + cores
+              + "x"
+              + threads
+              + " on "
+              + nodes
+              + " nodes (expected: positive counts, CPUs divisible by nodes)");
+    }
+  }
+
+  /** Returns the number of logical CPUs. */
+  public int cpus() {
+    return sockets * cores * threads;
+  }
+
+  /** Returns QEMU's arguments for this shape's machine (not the kernel or image). */
+  public List<String> qemuMachineArgs() {
+    List<String> a = new ArrayList<>();
+    a.addAll(List.of("-machine", "pc", "-accel", "tcg", "-cpu", "Skylake-Server-v1"));
+    a.addAll(
+        List.of(
+            "-smp",
+            cpus() + ",sockets=" + sockets + ",cores=" + cores + ",threads=" + threads,
+            "-m",
+            memoryMb + "M"));
+    int perNode = cpus() / nodes;
+    for (int n = 0; n < nodes; n++) {
+      a.addAll(
+          List.of(
+              "-object",
+              "memory-backend-ram,id=m" + n + ",size=" + (memoryMb / nodes) + "M",
+              "-numa",
+              "node,cpus="
+                  + (n * perNode)
+                  + "-"
+                  + ((n + 1) * perNode - 1)
+                  + ",nodeid="
+                  + n
+                  + ",memdev=m"
+                  + n));
+    }
+    return a;
+  }
+}

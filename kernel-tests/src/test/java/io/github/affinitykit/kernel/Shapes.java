@@ -1,0 +1,111 @@
+package io.github.affinitykit.kernel;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The acceptance shapes. QEMU numbers CPUs thread-first: core {@code k} of the guest holds CPUs
+ * {@code 2k, 2k+1}; sockets and NUMA nodes take consecutive ranges.
+ *
+ * <p>Thread safety: constants.
+ */
+final class Shapes {
+  /** Moves every task that may move to CPUs 0-2; unmovable ones fail quietly. */
+  private static final String HOUSEKEEPING_0_2 =
+      "for t in /proc/[0-9]*/task/[0-9]*; do taskset -p -c 0-2 ${t##*/} >/dev/null 2>&1; done";
+
+  /**
+   * A: 2 sockets × 2 cores × 2 threads, 2 nodes; CPUs 3-7 isolated, so CPU 3's sibling 2 is not.
+   * Before the JVM starts, every movable task (kswapd, kcompactd, ...) is moved to the housekeeping
+   * CPUs, as an isolcpus deployment does (tuned's cpu-partitioning, tuna --isolate); per-CPU kernel
+   * threads refuse and stay.
+   */
+  static final Shape A =
+      new Shape(
+          "a-isolcpus-smt-numa",
+          2,
+          2,
+          2,
+          2,
+          2048,
+          "isolcpus=managed_irq,domain,3-7 nohz_full=3-7 rcu_nocbs=3-7 irqaffinity=0-2",
+          List.of(HOUSEKEEPING_0_2),
+          List.of(
+              new Shape.Run(
+                  "a",
+                  List.of(),
+                  List.of("doctor", "placements", "audit", "disruptor", "gateway", "loadtest"))),
+          Duration.ofMinutes(9));
+
+  /**
+   * B: cgroup v2 in the guest, 1 socket × 6 cores × 2 threads: an {@code isolated} partition on
+   * cores 4-5 (CPUs 8-11) and a {@code root} partition on cores 2-3 (CPUs 4-7), both strict
+   * subsets; the JVM runs once in each ({@code echo 0 > cgroup.procs} moves the writing shell,
+   * which then execs the JVM; {@code $$} would be init's PID inside a subshell).
+   */
+  static final Shape B =
+      new Shape(
+          "b-cgroup-partitions",
+          1,
+          6,
+          2,
+          1,
+          1024,
+          "",
+          List.of(
+              "mkdir -p /sys/fs/cgroup",
+              "mount -t cgroup2 none /sys/fs/cgroup",
+              "echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control",
+              "mkdir /sys/fs/cgroup/iso /sys/fs/cgroup/rt",
+              "echo 8-11 > /sys/fs/cgroup/iso/cpuset.cpus",
+              "echo isolated > /sys/fs/cgroup/iso/cpuset.cpus.partition",
+              "echo 4-7 > /sys/fs/cgroup/rt/cpuset.cpus",
+              "echo root > /sys/fs/cgroup/rt/cpuset.cpus.partition",
+              "cat /sys/fs/cgroup/iso/cpuset.cpus.partition /sys/fs/cgroup/rt/cpuset.cpus.partition"),
+          List.of(
+              new Shape.Run(
+                  "isolated",
+                  List.of("echo 0 > /sys/fs/cgroup/iso/cgroup.procs"),
+                  List.of("doctor", "placements")),
+              new Shape.Run(
+                  "root",
+                  List.of("echo 0 > /sys/fs/cgroup/rt/cgroup.procs"),
+                  List.of("doctor", "placements"))),
+          Duration.ofMinutes(4));
+
+  /**
+   * C: 2 sockets × 2 cores × 2 threads, CPU 5 offline before the JVM starts (sparse online set),
+   * and the last pool CPU taken offline while a pinned thread holds it.
+   */
+  static final Shape C =
+      new Shape(
+          "c-offline",
+          2,
+          2,
+          2,
+          2,
+          1024,
+          "",
+          List.of("echo 0 > /sys/devices/system/cpu/cpu5/online"),
+          List.of(new Shape.Run("c", List.of(), List.of("doctor", "offline"))),
+          Duration.ofMinutes(4));
+
+  /**
+   * D: 4 packages × N cores × 2 threads on 4 nodes; N = {@code -Dkernel.d.cores} (default 16: 128
+   * CPUs, within the suite's time budget here; 30 gives 240, which boots too, TCG's limit is 255).
+   */
+  static final Shape D =
+      new Shape(
+          "d-big",
+          4,
+          Integer.getInteger("kernel.d.cores", 16),
+          2,
+          4,
+          2048,
+          "",
+          List.of(),
+          List.of(new Shape.Run("d", List.of(), List.of("doctor", "placements", "highest"))),
+          Duration.ofMinutes(6));
+
+  private Shapes() {}
+}
