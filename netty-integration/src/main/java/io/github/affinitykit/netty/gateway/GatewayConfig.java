@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * The gateway's settings; {@link GatewayArgs#parse(String...)} reads them from the command line.
+ * The gateway's settings; the gateway's command line ({@code --help}) reads them from its options.
  *
  * <p>Thread safety: immutable.
  *

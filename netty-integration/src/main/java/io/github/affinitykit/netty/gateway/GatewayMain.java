@@ -1,10 +1,13 @@
 package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.cli.CommandLines;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 
 /**
  * Runs the gateway: {@code java -XX:+ExitOnOutOfMemoryError -jar <gateway jar> --port 8080 --pin
@@ -12,19 +15,20 @@ import java.util.function.Supplier;
  * line), then where every loop runs. SIGTERM (or Ctrl-C) stops it gracefully: 1001 to every
  * WebSocket, drain, free the CPUs.
  *
- * <p>Exit status: 0 after {@code --help}; 143 after SIGTERM (128 + 15, once the graceful stop has
- * run); {@value #EXIT_USAGE} for a bad command line or configuration (an option, {@code
- * -Daffinitykit.pool} or {@code AFFINITYKIT_POOL}), in one line on stderr naming it, its value and
- * the rule; {@value #EXIT_UNAVAILABLE} when it cannot listen (address in use); {@value #EXIT_FATAL}
- * on an {@link OutOfMemoryError} or any other {@link VirtualMachineError} in any thread (the JVM
- * halts at once: the kernel frees the port and the CPU locks). {@code -XX:+ExitOnOutOfMemoryError}
- * exits with the same status for the out-of-memory errors Netty would otherwise catch and log.
+ * <p>Exit status: 0 after {@code --help} or {@code --version}; 143 after SIGTERM (128 + 15, once
+ * the graceful stop has run); {@value #EXIT_USAGE} for a bad command line or configuration (an
+ * option, {@code -Daffinitykit.pool} or {@code AFFINITYKIT_POOL}), in one line on stderr naming it,
+ * its value and the rule; {@value #EXIT_UNAVAILABLE} when it cannot listen (address in use);
+ * {@value #EXIT_FATAL} on an {@link OutOfMemoryError} or any other {@link VirtualMachineError} in
+ * any thread (the JVM halts at once: the kernel frees the port and the CPU locks). {@code
+ * -XX:+ExitOnOutOfMemoryError} exits with the same status for the out-of-memory errors Netty would
+ * otherwise catch and log.
  *
  * <p>Thread safety: a program entry point.
  */
 public final class GatewayMain {
   /** Exit status for a bad command line or configuration. */
-  public static final int EXIT_USAGE = 2;
+  public static final int EXIT_USAGE = CommandLines.USAGE_ERROR;
 
   /** Exit status when the gateway cannot listen. */
   public static final int EXIT_UNAVAILABLE = 1;
@@ -35,46 +39,28 @@ public final class GatewayMain {
   private GatewayMain() {}
 
   /**
-   * Parses {@code args} ({@link GatewayArgs#USAGE}), starts the gateway and blocks until it has
-   * stopped; exits with the status of the class comment.
-   *
-   * @throws InterruptedException if the main thread is interrupted while waiting
+   * Runs the gateway's command line ({@code --help} lists it) on the shared kit, blocks until the
+   * gateway has stopped, and exits with the status of the class comment. The uncaught-exception
+   * handler that halts on a {@link VirtualMachineError} is installed first.
    */
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) {
     Thread.setDefaultUncaughtExceptionHandler(GatewayMain::uncaught);
-    int status = run(args, AffinityKit::shared, System.out, System.err);
-    if (status != 0) {
-      System.exit(status);
-    }
+    System.exit(execute(AffinityKit::shared, List.of(args), System.out, System.err));
   }
 
-  /** Runs the gateway with the kit {@code kits} gives; returns the exit status. */
-  static int run(String[] args, Supplier<AffinityKit> kits, PrintStream out, PrintStream err)
+  /** Runs the command line {@code args} on the kit {@code kits} supplies; the exit status. */
+  static int execute(
+      Supplier<AffinityKit> kits, List<String> args, PrintStream out, PrintStream err) {
+    return CommandLines.execute(new CommandLine(new GatewayCommand(kits)), args, out, err);
+  }
+
+  /**
+   * Serves with {@code server} until it has stopped: the stop on SIGTERM, then {@code gateway
+   * listening on HOST:PORT} (scripts wait for that line) and where every loop runs.
+   */
+  static void serve(
+      GatewayServer server, GatewayConfig config, AffinityKit kit, PrintWriter out, PrintWriter err)
       throws InterruptedException {
-    if (Arrays.asList(args).contains("--help")) {
-      out.println(GatewayArgs.USAGE);
-      return 0;
-    }
-    GatewayConfig config;
-    try {
-      config = GatewayArgs.parse(args);
-    } catch (IllegalArgumentException e) {
-      err.println("gateway: " + e.getMessage());
-      err.println(GatewayArgs.USAGE);
-      return EXIT_USAGE;
-    }
-    AffinityKit kit;
-    GatewayServer server;
-    try {
-      kit = kits.get(); // probe the host before anything is pinned; reads the pool override
-      server = GatewayServer.start(config, kit);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      err.println("gateway: " + e.getMessage());
-      return EXIT_USAGE;
-    } catch (Exception e) { // Netty rethrows the bind's BindException undeclared
-      err.println("gateway: cannot listen on " + config.host() + ":" + config.port() + ": " + e);
-      return EXIT_UNAVAILABLE;
-    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, out), "gateway-shutdown"));
     out.println("gateway listening on " + config.host() + ":" + server.port());
     out.println(
@@ -92,10 +78,9 @@ public final class GatewayMain {
               + " Netty catches would leave the gateway running half-dead");
     }
     server.awaitStopped();
-    return 0;
   }
 
-  private static void stop(GatewayServer server, PrintStream out) {
+  private static void stop(GatewayServer server, PrintWriter out) {
     server.close();
     GatewayMetrics m = server.metrics();
     out.println(

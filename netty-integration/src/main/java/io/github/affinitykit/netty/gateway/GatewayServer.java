@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * /health}, {@code /metrics}, on pinned boss/worker loops (see {@link PinMode}).
  *
  * <pre>{@code
- * try (GatewayServer s = GatewayServer.start(GatewayArgs.parse("--port", "0"), kit)) {
+ * try (GatewayServer s = GatewayServer.start(GatewayConfig.DEFAULTS, kit)) {
  *   System.out.println(s.port() + " " + s.report());
  * }
  * }</pre>
@@ -96,8 +96,8 @@ public final class GatewayServer implements AutoCloseable {
     PinnedServerGroups groups = b.build();
     try {
       return bind(config, kit, events, groups);
-    } catch (RuntimeException e) {
-      groups.close();
+    } catch (Exception e) { // the bind's BindException too, which Netty rethrows undeclared
+      groups.close(); // frees the CPUs the started loops hold
       throw e;
     }
   }

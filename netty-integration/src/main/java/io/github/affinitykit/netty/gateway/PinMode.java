@@ -19,20 +19,6 @@ public enum PinMode {
    */
   EXCLUSIVE;
 
-  /**
-   * Parses {@code none}, {@code pinned} or {@code exclusive}, in any case.
-   *
-   * @throws IllegalArgumentException naming the value and the accepted names
-   */
-  public static PinMode parse(String name) {
-    for (PinMode m : values()) {
-      if (m.name().equalsIgnoreCase(name.strip())) {
-        return m;
-      }
-    }
-    throw new IllegalArgumentException("pin: " + name + " (expected: none, pinned or exclusive)");
-  }
-
   /** Returns the lower-case name, as on the command line. */
   public String cliName() {
     return name().toLowerCase(Locale.ROOT);

@@ -26,7 +26,7 @@ final class FatalChild {
             "none");
     GatewayContext g =
         GatewayContext.create(
-            GatewayArgs.parse(), metrics, text, GatewayEvents.NONE, Optional.empty());
+            GatewayConfig.DEFAULTS, metrics, text, GatewayEvents.NONE, Optional.empty());
     EmbeddedChannel ch =
         new EmbeddedChannel(
             new ChannelInboundHandlerAdapter() {

@@ -4,12 +4,14 @@ import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.cli.CommandLines;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 
 /** Servers and clients of one test, closed together; locks in a private directory. */
 final class GatewayHarness implements AutoCloseable {
@@ -24,6 +26,17 @@ final class GatewayHarness implements AutoCloseable {
     kit = AffinityKit.create(host, AffinityBackend.detect(), CpuReservations.inDirectory(locks));
   }
 
+  /**
+   * The configuration the gateway's command line {@code args} gives.
+   *
+   * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
+   */
+  static GatewayConfig config(String... args) {
+    GatewayCommand command = new GatewayCommand(AffinityKit::shared);
+    CommandLines.configure(new CommandLine(command)).parseArgs(args);
+    return command.config();
+  }
+
   GatewayServer start(String... args) {
     return start(GatewayEvents.NONE, args);
   }
@@ -31,8 +44,7 @@ final class GatewayHarness implements AutoCloseable {
   GatewayServer start(GatewayEvents events, String... args) {
     List<String> all = new ArrayList<>(List.of("--port", "0", "--drain-timeout", "1s"));
     all.addAll(List.of(args));
-    GatewayServer s =
-        GatewayServer.start(GatewayArgs.parse(all.toArray(String[]::new)), kit, events);
+    GatewayServer s = GatewayServer.start(config(all.toArray(String[]::new)), kit, events);
     open.add(s);
     return s;
   }

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link GatewayMain} as its own JVM: it prints where it listens, SIGTERM drains it, a bad
- * configuration is one line and status 2.
+ * configuration (option, pool override in the environment or a property, pin mode) is one line and
+ * status 2, {@code --help} status 0.
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
@@ -59,10 +60,19 @@ class GatewayProcessTest {
   }
 
   @Test
-  void shouldExitWithStatus2AndSayWhyOnABadCommandLine() throws Exception {
+  void shouldExitWithStatus2AndOneLineOnABadCommandLine() throws Exception {
     try (GatewayChild p = start("--workers", "0")) {
       assertThat(p.awaitExit(60)).isEqualTo(2);
-      assertThat(p.stderr()).contains("gateway: workers: 0 (expected: > 0)").contains("usage:");
+      assertThat(p.stderr()).isEqualTo("--workers: 0 (expected: an integer >= 1)\n");
+    }
+  }
+
+  @Test
+  void shouldPrintHelpAndExitZero() throws Exception {
+    try (GatewayChild p = start("--help")) {
+      assertThat(p.awaitExit(60)).isZero();
+      assertThat(p.out.readLine()).startsWith("Usage: gateway");
+      assertThat(p.stderr()).isEmpty();
     }
   }
 
@@ -83,8 +93,7 @@ class GatewayProcessTest {
       assertThat(err).as(p.stderr()).hasSize(1);
       String origin = s[0].equals("env") ? "AFFINITYKIT_POOL" : "-Daffinitykit.pool";
       assertThat(err.get(0))
-          .startsWith("gateway: ")
-          .contains(s.length > 2 ? "pin: exclusive" : origin + ": ")
+          .startsWith(s.length > 2 ? "pin: exclusive" : origin + ": ")
           .contains(s.length > 2 ? pool : s[1])
           .contains("expected");
     }

@@ -84,7 +84,7 @@ class GatewayProtocolEdgesTest {
   @Test
   void shouldNotCountACloseFrameNettyReportedButNeverWrote() {
     GatewayMetrics metrics = new GatewayMetrics();
-    GatewayConfig config = GatewayArgs.parse();
+    GatewayConfig config = GatewayConfig.DEFAULTS;
     MetricsText text =
         new MetricsText(
             metrics,

@@ -1,10 +1,14 @@
 package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.LeaseStatus;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +38,18 @@ class GatewayServerTest {
   @AfterEach
   void tearDown() {
     h.close();
+  }
+
+  @Test
+  void shouldFreeTheCpusOfItsLoopsWhenThePortIsTaken() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = String.valueOf(taken.getLocalPort());
+
+      assertThatThrownBy(() -> h.start("--pin", "pinned", "--transport", "nio", "--port", port))
+          .isInstanceOf(BindException.class);
+
+      assertThat(h.kit.reservations().reservedHere().isEmpty()).as("CPUs still held").isTrue();
+    }
   }
 
   @Test

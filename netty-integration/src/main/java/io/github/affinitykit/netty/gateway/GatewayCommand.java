@@ -1,0 +1,210 @@
+package io.github.affinitykit.netty.gateway;
+
+import static io.github.affinitykit.core.cli.CommandLines.require;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.cli.KitVersion;
+import io.github.affinitykit.netty.Transport;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The gateway's command line: options into a {@link GatewayConfig}, the kit (a bad {@code
+ * -Daffinitykit.pool} or {@code AFFINITYKIT_POOL}), then the server (a pin mode the pool cannot
+ * satisfy); each bad value is one line naming it, its value and the rule, exit status 2. Once
+ * started, {@link GatewayMain#serve} runs the gateway until SIGTERM.
+ *
+ * <p>Thread safety: one instance per run.
+ */
+@Command(
+    name = "gateway",
+    mixinStandardHelpOptions = true,
+    versionProvider = KitVersion.class,
+    sortOptions = false,
+    description = {
+      "The reference WebSocket gateway: /ws echo, /room broadcast, /health, /metrics, on pinned"
+          + " Netty loops. SIGTERM closes every WebSocket with 1001, drains and frees the CPUs."
+    },
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:--help or --version",
+      "1:cannot listen (address in use)",
+      "2:a bad option, pool override (-Daffinitykit.pool, AFFINITYKIT_POOL) or pin mode",
+      "3:OutOfMemoryError or another VirtualMachineError (the JVM halts)",
+      "143:stopped by SIGTERM"
+    })
+final class GatewayCommand implements Callable<Integer> {
+  private static final GatewayConfig DEFAULTS = GatewayConfig.DEFAULTS;
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--host",
+      paramLabel = "ADDR",
+      description = "bind address (default ${DEFAULT-VALUE})")
+  private String host = DEFAULTS.host();
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      description = "TCP port, 0 = any free (default ${DEFAULT-VALUE})")
+  private int port = DEFAULTS.port();
+
+  @Option(
+      names = "--transport",
+      paramLabel = "T",
+      converter = TransportName.class,
+      description = "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
+  private Transport transport = DEFAULTS.transport();
+
+  @Option(
+      names = "--pin",
+      paramLabel = "MODE",
+      description =
+          "none | pinned | exclusive (default pinned); exclusive also confines every other JVM"
+              + " thread to the housekeeping CPUs")
+  private PinMode pin = DEFAULTS.pin();
+
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      description = "worker loops (default: pool CPUs - 1, at least 1)")
+  private Integer workers;
+
+  @Option(
+      names = "--business-threads",
+      paramLabel = "N",
+      description = "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})")
+  private int businessThreads = DEFAULTS.businessThreads();
+
+  @Option(
+      names = "--max-frame-bytes",
+      paramLabel = "N",
+      description = "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})")
+  private int maxFrameBytes = DEFAULTS.maxFrameBytes();
+
+  @Option(
+      names = "--idle-timeout",
+      paramLabel = "D",
+      description = "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)")
+  private Duration idleTimeout = DEFAULTS.idleTimeout();
+
+  @Option(
+      names = "--low-water-mark",
+      paramLabel = "N",
+      description = "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})")
+  private int lowWaterMark = DEFAULTS.lowWaterMark();
+
+  @Option(
+      names = "--high-water-mark",
+      paramLabel = "N",
+      description = "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})")
+  private int highWaterMark = DEFAULTS.highWaterMark();
+
+  @Option(
+      names = "--drain-timeout",
+      paramLabel = "D",
+      description = "shutdown waits this long for clients to close (default 5s)")
+  private Duration drainTimeout = DEFAULTS.drainTimeout();
+
+  @Option(
+      names = "--request-timeout",
+      paramLabel = "D",
+      description =
+          "an HTTP request or handshake must arrive whole within D, else 408 and close"
+              + " (default 10s)")
+  private Duration requestTimeout = DEFAULTS.requestTimeout();
+
+  private final Supplier<AffinityKit> kits;
+
+  /** A gateway on the kit {@code kits} supplies. */
+  GatewayCommand(Supplier<AffinityKit> kits) {
+    this.kits = Objects.requireNonNull(kits, "kits");
+  }
+
+  /** Starts the gateway and blocks until it has stopped; 1 if it cannot listen. */
+  @Override
+  public Integer call() throws InterruptedException {
+    GatewayConfig config = config();
+    AffinityKit kit = CommandLines.configured(spec, kits); // probed before anything is pinned
+    PrintWriter err = spec.commandLine().getErr();
+    Optional<GatewayServer> server = start(config, kit, err);
+    if (server.isEmpty()) {
+      return GatewayMain.EXIT_UNAVAILABLE;
+    }
+    GatewayMain.serve(server.get(), config, kit, spec.commandLine().getOut(), err);
+    return 0;
+  }
+
+  /**
+   * Checks the parsed options and returns them as the server's configuration.
+   *
+   * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
+   */
+  GatewayConfig config() {
+    require(spec, port >= 0 && port <= 65_535, "--port", port, "an integer from 0 to 65535");
+    require(spec, workers == null || workers >= 1, "--workers", workers, "an integer >= 1");
+    require(spec, businessThreads >= 0, "--business-threads", businessThreads, "an integer >= 0");
+    require(spec, maxFrameBytes >= 125, "--max-frame-bytes", maxFrameBytes, "an integer >= 125");
+    require(spec, positive(idleTimeout), "--idle-timeout", idleTimeout, "a duration > 0");
+    require(spec, lowWaterMark >= 1, "--low-water-mark", lowWaterMark, "an integer >= 1");
+    require(
+        spec,
+        highWaterMark >= lowWaterMark,
+        "--high-water-mark",
+        highWaterMark,
+        "an integer >= --low-water-mark (" + lowWaterMark + ")");
+    require(spec, positive(requestTimeout), "--request-timeout", requestTimeout, "a duration > 0");
+    return CommandLines.configured(
+        spec,
+        () ->
+            new GatewayConfig(
+                host,
+                port,
+                transport,
+                pin,
+                workers == null ? OptionalInt.empty() : OptionalInt.of(workers),
+                businessThreads,
+                maxFrameBytes,
+                idleTimeout,
+                lowWaterMark,
+                highWaterMark,
+                drainTimeout,
+                requestTimeout));
+  }
+
+  /** The server, or empty (said on {@code err}) if it cannot listen. */
+  private Optional<GatewayServer> start(GatewayConfig config, AffinityKit kit, PrintWriter err) {
+    try {
+      return Optional.of(GatewayServer.start(config, kit)); // pins; may refuse the pin mode
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw CommandLines.usageError(spec, e);
+    } catch (Exception e) { // Netty rethrows the bind's BindException undeclared
+      err.println("gateway: cannot listen on " + config.host() + ":" + config.port() + ": " + e);
+      return Optional.empty();
+    }
+  }
+
+  private static boolean positive(Duration d) {
+    return !d.isZero() && !d.isNegative();
+  }
+
+  /** {@link Transport#parse}: the enum's names in any case, and {@code iouring}. */
+  static final class TransportName implements ITypeConverter<Transport> {
+    @Override
+    public Transport convert(String value) {
+      return Transport.parse(value);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package io.github.affinitykit.netty.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.AffinityBackend;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.cli.CliRun;
+import io.github.affinitykit.core.cli.DurationConverter;
+import io.github.affinitykit.netty.Transport;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gateway's command line: every option, both spellings, and each bad value as one line naming
+ * the option, the value and the rule, exit status 2. (A child JVM: {@link GatewayProcessTest}.)
+ */
+class GatewayCommandTest {
+  @TempDir Path locks;
+
+  /** Options are checked before the kit: a run that reaches it fails the test. */
+  private static final Supplier<AffinityKit> NO_KIT =
+      () -> {
+        throw new AssertionError("the kit was asked for");
+      };
+
+  static CliRun run(Supplier<AffinityKit> kits, String... args) {
+    return CliRun.of((out, err) -> GatewayMain.execute(kits, List.of(args), out, err));
+  }
+
+  /** A kit on this host, reserving in the test's directory, with the pool by policy. */
+  private AffinityKit kit() {
+    return AffinityKit.create(
+        HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inDirectory(locks));
+  }
+
+  @Test
+  void shouldParseEveryOptionInBothSpellings() {
+    GatewayConfig c =
+        GatewayHarness.config(
+            "--port",
+            "9000",
+            "--transport",
+            "EPOLL",
+            "--pin=exclusive",
+            "--workers",
+            "3",
+            "--business-threads",
+            "2",
+            "--max-frame-bytes",
+            "4096",
+            "--idle-timeout",
+            "500ms",
+            "--low-water-mark",
+            "1000",
+            "--high-water-mark",
+            "2000",
+            "--drain-timeout",
+            "PT3S",
+            "--request-timeout",
+            "4s",
+            "--host",
+            "127.0.0.2");
+    assertThat(c)
+        .isEqualTo(
+            new GatewayConfig(
+                "127.0.0.2",
+                9000,
+                Transport.EPOLL,
+                PinMode.EXCLUSIVE,
+                OptionalInt.of(3),
+                2,
+                4096,
+                Duration.ofMillis(500),
+                1000,
+                2000,
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(4)));
+  }
+
+  @Test
+  void shouldDefaultToPinnedAutoOn8080() {
+    assertThat(GatewayHarness.config()).isEqualTo(GatewayConfig.DEFAULTS);
+    assertThat(GatewayConfig.DEFAULTS.pin()).isEqualTo(PinMode.PINNED);
+    assertThat(GatewayHarness.config("--idle-timeout", "2m").idleTimeout())
+        .isEqualTo(Duration.ofMinutes(2));
+    assertThat(GatewayHarness.config("--transport", "iouring", "--pin", "NONE"))
+        .extracting(GatewayConfig::transport, GatewayConfig::pin)
+        .containsExactly(Transport.IO_URING, PinMode.NONE);
+    assertThat(GatewayHarness.config("--drain-timeout", "0s").drainTimeout()).isZero();
+  }
+
+  @Test
+  void shouldRejectEachBadOptionWithOneLineAndExitTwo() {
+    assertOneLine("--port: 70000 (expected: an integer from 0 to 65535)", "--port", "70000");
+    assertOneLine("--port: -1 (expected: an integer from 0 to 65535)", "--port=-1");
+    assertOneLine("--port: x (expected: an integer)", "--port", "x");
+    assertOneLine(
+        "--idle-timeout: 5 (expected: " + DurationConverter.RULE + ")", "--idle-timeout", "5");
+    assertOneLine("--idle-timeout: 0s (expected: a duration > 0)", "--idle-timeout", "0s");
+    assertOneLine("--request-timeout: PT0S (expected: a duration > 0)", "--request-timeout=PT0S");
+    assertOneLine(
+        "--drain-timeout: -1s (expected: " + DurationConverter.RULE + ")", "--drain-timeout=-1s");
+    assertOneLine(
+        "--pin: sideways (expected: one of NONE, PINNED, EXCLUSIVE)", "--pin", "sideways");
+    assertOneLine(
+        "--transport: kqueue (expected: one of AUTO, IO_URING, EPOLL, NIO)",
+        "--transport",
+        "kqueue");
+    assertOneLine("--workers: 0 (expected: an integer >= 1)", "--workers", "0");
+    assertOneLine("--business-threads: -1 (expected: an integer >= 0)", "--business-threads=-1");
+    assertOneLine("--max-frame-bytes: 124 (expected: an integer >= 125)", "--max-frame-bytes=124");
+    assertOneLine("--low-water-mark: 0 (expected: an integer >= 1)", "--low-water-mark=0");
+    assertOneLine(
+        "--high-water-mark: 10 (expected: an integer >= --low-water-mark (32768))",
+        "--high-water-mark",
+        "10");
+    assertOneLine("--port: missing value (expected: --port N)", "--port");
+    assertOneLine("unknown option: --bogus (expected: one of --host, --port,", "--bogus", "1");
+    assertOneLine("unexpected argument: 8080 (expected: one of --host", "8080");
+  }
+
+  @Test
+  @Timeout(60)
+  void shouldRejectABadPoolOverrideWithOneLine() {
+    for (String bad : List.of("abc", "5-1")) {
+      System.setProperty("affinitykit.pool", bad);
+      try {
+        run(this::kit, "--port", "0", "--pin", "none")
+            .assertUsageError("-Daffinitykit.pool: cpu list \"" + bad + "\": at position 0: ");
+      } finally {
+        System.clearProperty("affinitykit.pool");
+      }
+    }
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  @Timeout(60)
+  void shouldRejectExclusiveWhenThePoolLeavesNoHousekeepingCpu() {
+    HostCpus host = HostCpus.probe();
+    Supplier<AffinityKit> wholeMachine =
+        () ->
+            AffinityKit.create(
+                host,
+                AffinityBackend.detect(),
+                CpuReservations.inDirectory(locks),
+                host.pool(host.reachable()));
+
+    run(wholeMachine, "--port", "0", "--pin", "exclusive")
+        .assertUsageError("pin: exclusive (expected: housekeeping CPUs for the rest of the JVM")
+        .err()
+        .contains(host.reachable().toString());
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  @Timeout(60)
+  void shouldExitOneAndSayWhereWhenThePortIsTaken() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = String.valueOf(taken.getLocalPort());
+
+      CliRun r = run(this::kit, "--port", port, "--pin", "none", "--transport", "nio");
+
+      assertThat(r.status()).as(r.err()).isEqualTo(GatewayMain.EXIT_UNAVAILABLE);
+      assertThat(r.err()).startsWith("gateway: cannot listen on 127.0.0.1:" + port + ": ");
+      assertThat(r.err().lines()).hasSize(1);
+      assertThat(r.out()).isEmpty();
+    }
+  }
+
+  @Test
+  void shouldPrintGeneratedHelpAndVersion() {
+    CliRun help = run(NO_KIT, "--help");
+    CliRun version = run(NO_KIT, "--version");
+
+    assertThat(help.status()).isZero();
+    assertThat(help.err()).isEmpty();
+    CliRun.assertHelpRendersCleanly(new GatewayCommand(NO_KIT));
+    assertThat(help.out())
+        .startsWith("Usage: gateway")
+        .contains(
+            "--host=ADDR",
+            "--port=N",
+            "--transport=T",
+            "--pin=MODE",
+            "--workers=N",
+            "--business-threads=N",
+            "--max-frame-bytes=N",
+            "--idle-timeout=D",
+            "--low-water-mark=N",
+            "--high-water-mark=N",
+            "--drain-timeout=D",
+            "--request-timeout=D",
+            "default 8080",
+            "143");
+    assertThat(version.status()).isZero();
+    assertThat(version.out()).startsWith("gateway (Affinity Kit ");
+  }
+
+  private static void assertOneLine(String start, String... args) {
+    CliRun r = run(NO_KIT, args);
+    r.assertUsageError(start);
+    assertThat(r.out()).as(String.join(" ", args)).isEmpty();
+  }
+}
