@@ -1,10 +1,11 @@
 package io.github.affinitykit.netty.gateway;
 
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -12,6 +13,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -24,13 +26,22 @@ import java.util.concurrent.TimeUnit;
  * closed. Unlike the idle timeout, which every byte resets, this stops a client that trickles a
  * request a byte at a time. Removed once the connection is a WebSocket.
  *
+ * <p>The close lingers: after the 408 the server sends FIN, then reads and discards what the client
+ * still sends for up to {@value #LINGER_MS} ms before it closes. Closing with unread input at once
+ * would make the kernel answer with a reset, which can destroy the unread 408 in the client's
+ * receive queue before it reads it.
+ *
  * <p>Sits before the HTTP codec, so that it sees bytes as they arrive.
  *
  * <p>Thread safety: one instance per channel, called by the channel's loop.
  */
 final class RequestDeadline extends ChannelInboundHandlerAdapter {
+  /** How long an expired connection reads and discards input after its 408, before closing. */
+  static final long LINGER_MS = 2_000;
+
   private final GatewayContext g;
   private ScheduledFuture<?> timer; // null: no request under way
+  private boolean expired; // the 408 is out: input is discarded until the close
 
   RequestDeadline(GatewayContext g) {
     this.g = Objects.requireNonNull(g, "g");
@@ -52,6 +63,10 @@ final class RequestDeadline extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (expired) {
+      ReferenceCountUtil.release(msg);
+      return;
+    }
     if (timer == null) {
       arm(ctx); // the first byte of the next request
     }
@@ -95,7 +110,16 @@ final class RequestDeadline extends ChannelInboundHandlerAdapter {
     res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     HttpUtil.setContentLength(res, res.content().readableBytes());
     g.metrics().httpResponse(HttpResponseStatus.REQUEST_TIMEOUT.code());
-    ctx.channel().config().setAutoRead(false);
-    ctx.channel().writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+    expired = true;
+    Channel ch = ctx.channel();
+    ch.config().setAutoRead(true); // drain what the client still sends, so closing sends no reset
+    ch.writeAndFlush(res).addListener(f -> lingerThenClose(ch));
+  }
+
+  private static void lingerThenClose(Channel ch) {
+    if (ch instanceof DuplexChannel d && ch.isActive()) {
+      d.shutdownOutput(); // FIN after the 408
+    }
+    ch.eventLoop().schedule(() -> ch.close(), LINGER_MS, TimeUnit.MILLISECONDS);
   }
 }
