@@ -2,6 +2,7 @@ package io.github.affinitykit.core.cli;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
+import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Fixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +19,9 @@ import java.util.stream.Stream;
 
 /**
  * A private copy of the {@code e5-2620v3} fixture tree whose kernel files a fuzz input replaces.
+ * For speed it keeps 6 of the 24 CPUs ({@link #KEPT}: two cores with both threads, the isolated CPU
+ * 19 and its non-isolated core-mate 7), with {@code online}, {@code possible} and {@code present}
+ * saying so; every other file is the machine's own.
  *
  * <p>Input format (bytes): sections {@code "@@ <file>\n<content>"}, the content running to the next
  * {@code "\n@@ "} or the end; bytes before the first header are the content of {@code
@@ -71,6 +75,9 @@ final class FuzzedHostTree {
           "sys/fs/cgroup/cpuset/cpuset.effective_cpus",
           "sys/fs/cgroup/cpuset/cpuset.cpus");
 
+  /** The CPUs whose directories the copy keeps. */
+  static final String KEPT = "0-1,7,12-13,19";
+
   private static final byte[] HEADER = "@@ ".getBytes(ISO_8859_1);
   private static FuzzedHostTree shared;
 
@@ -96,7 +103,11 @@ final class FuzzedHostTree {
   static synchronized FuzzedHostTree shared() {
     if (shared == null) {
       Path copy = Paths.get("target", "fuzz-hosts", Long.toString(ProcessHandle.current().pid()));
-      shared = new FuzzedHostTree(copyTree(Fixtures.root(Fixtures.E5), copy.toAbsolutePath()));
+      Path root = copyTree(Fixtures.root(Fixtures.E5), copy.toAbsolutePath());
+      for (String mask : List.of("online", "possible", "present")) {
+        write(root.resolve("sys/devices/system/cpu/" + mask), (KEPT + "\n").getBytes(ISO_8859_1));
+      }
+      shared = new FuzzedHostTree(root);
     }
     return shared;
   }
@@ -159,9 +170,13 @@ final class FuzzedHostTree {
   }
 
   private void put(String file, byte[] content) {
+    write(root.resolve(file), content);
+    written.add(file);
+  }
+
+  private static void write(Path file, byte[] content) {
     try {
-      Files.write(root.resolve(file), content);
-      written.add(file);
+      Files.write(file, content);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -183,9 +198,18 @@ final class FuzzedHostTree {
   }
 
   private static Path copyTree(Path from, Path to) {
+    CpuSet kept = CpuSet.parse(KEPT);
+    Path cpus = from.resolve("sys/devices/system/cpu");
     try (Stream<Path> all = Files.walk(from)) {
       for (Path p : (Iterable<Path>) all::iterator) {
         Path dest = to.resolve(from.relativize(p).toString());
+        if (p.startsWith(cpus) && p.getNameCount() > cpus.getNameCount()) {
+          String name = p.getName(cpus.getNameCount()).toString();
+          if (name.matches("cpu[0-9]{1,4}")
+              && !kept.contains(Integer.parseInt(name.substring(3)))) {
+            continue;
+          }
+        }
         if (Files.isDirectory(p)) {
           Files.createDirectories(dest);
         } else {
