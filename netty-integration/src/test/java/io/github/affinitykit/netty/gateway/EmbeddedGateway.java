@@ -7,11 +7,15 @@ import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.TransportChoice;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -48,6 +52,7 @@ final class EmbeddedGateway implements AutoCloseable {
   private static GatewayContext shared;
 
   private final EmbeddedChannel channel;
+  private final DeferredClose deferredClose = new DeferredClose();
   private long in;
   private long out;
   private boolean upgraded;
@@ -59,7 +64,7 @@ final class EmbeddedGateway implements AutoCloseable {
         .config()
         .setWriteBufferWaterMark(
             new WriteBufferWaterMark(CONFIG.lowWaterMark(), CONFIG.highWaterMark()));
-    channel.pipeline().addLast(new GatewayInitializer(context()));
+    channel.pipeline().addFirst(deferredClose).addLast(new GatewayInitializer(context()));
   }
 
   private static synchronized GatewayContext context() {
@@ -84,8 +89,9 @@ final class EmbeddedGateway implements AutoCloseable {
       int n = Math.min(chunk, bytes.length - i);
       in += n;
       channel.writeInbound(Unpooled.wrappedBuffer(bytes, i, n));
+      settle();
     }
-    channel.runPendingTasks();
+    settle();
     return drain();
   }
 
@@ -162,12 +168,41 @@ final class EmbeddedGateway implements AutoCloseable {
     return true;
   }
 
+  /** Runs due tasks, then the closes the gateway asked for meanwhile. */
+  private void settle() {
+    channel.runPendingTasks();
+    deferredClose.run();
+  }
+
   /** Closes the connection as a peer reset would, runs the close tasks, releases leftovers. */
   @Override
   public void close() {
     channel.close();
-    channel.runPendingTasks();
+    settle();
     channel.finishAndReleaseAll();
     channel.checkException();
+  }
+
+  /**
+   * Holds {@code close()} until the read that asked for it has returned. A socket channel closes at
+   * once but tears its pipeline down later (its event loop runs the deregistration after the
+   * current task); {@link EmbeddedChannel#close()} would tear it down in the middle of the read, so
+   * a handler still at work in it would find itself removed, which cannot happen on a socket.
+   */
+  private static final class DeferredClose extends ChannelOutboundHandlerAdapter {
+    private final List<ChannelPromise> pending = new ArrayList<>();
+    private ChannelHandlerContext ctx;
+
+    @Override
+    public void close(ChannelHandlerContext context, ChannelPromise promise) {
+      ctx = context;
+      pending.add(promise);
+    }
+
+    void run() {
+      List<ChannelPromise> now = new ArrayList<>(pending);
+      pending.clear();
+      now.forEach(p -> ctx.close(p));
+    }
   }
 }
