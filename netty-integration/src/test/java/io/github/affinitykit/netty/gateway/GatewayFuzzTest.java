@@ -13,7 +13,7 @@ import java.util.Arrays;
  * closed or still served, and the server never sends more than the input can account for.
  *
  * <p>{@code mvn verify} replays {@code GatewayFuzzTestInputs/<method>/} (test resources) as
- * regression tests; {@code JAZZER_FUZZ=1} fuzzes (see {@code netty-integration/README.md}).
+ * regression tests; {@code JAZZER_FUZZ=1} fuzzes (see {@code netty-integration/README-fuzzing.md}).
  */
 class GatewayFuzzTest {
   /** The most one request can be answered with: {@code /metrics} of this JVM stays far below. */
