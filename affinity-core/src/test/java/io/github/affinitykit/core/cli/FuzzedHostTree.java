@@ -121,23 +121,17 @@ final class FuzzedHostTree {
     String file = FILES.get(0);
     int start = 0;
     int header = indexOf(data, 0);
-    if (header == 0) {
-      start = lineEnd(data, HEADER.length);
-      file = pick(new String(data, HEADER.length, start - HEADER.length, ISO_8859_1));
-      start = Math.min(data.length, start + 1);
-      header = indexOf(data, start);
-    }
     while (true) {
-      int end = header < 0 ? data.length : header - 1; // the '\n' before a header is not content
-      put(file, Arrays.copyOfRange(data, start, Math.max(start, end)));
+      if (header != 0) { // a header at 0: no content for the first file
+        int end = header < 0 ? data.length : header - 1; // the '\n' before a header is not content
+        put(file, Arrays.copyOfRange(data, start, Math.max(start, end)));
+      }
       if (header < 0) {
         return;
       }
-      int nameEnd = lineEnd(data, header + HEADER.length);
-      file =
-          pick(
-              new String(
-                  data, header + HEADER.length, nameEnd - header - HEADER.length, ISO_8859_1));
+      int nameStart = header + HEADER.length;
+      int nameEnd = lineEnd(data, nameStart);
+      file = pick(new String(data, nameStart, nameEnd - nameStart, ISO_8859_1));
       start = Math.min(data.length, nameEnd + 1);
       header = indexOf(data, start);
     }
