@@ -14,6 +14,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ import java.util.OptionalInt;
  * {@link GatewayInitializer} (idle handler, HTTP codec, aggregator, router, and after an upgrade
  * Netty's WebSocket protocol handler, the frame aggregator and {@link WsHandler}), with the
  * server's water marks, 1 KiB frames and no business executor, so that everything runs on the
- * calling thread. Counts the bytes in each direction.
+ * calling thread. Counts the bytes it sends.
  *
  * <p>Thread safety: not thread-safe; one test thread.
  */
@@ -53,7 +54,6 @@ final class EmbeddedGateway implements AutoCloseable {
 
   private final EmbeddedChannel channel;
   private final DeferredClose deferredClose = new DeferredClose();
-  private long in;
   private long out;
   private boolean upgraded;
 
@@ -79,25 +79,15 @@ final class EmbeddedGateway implements AutoCloseable {
     return shared;
   }
 
-  EmbeddedChannel channel() {
-    return channel;
-  }
-
   /** Feeds {@code bytes} in chunks of {@code chunk}, then runs due tasks; returns the reply. */
   byte[] feed(byte[] bytes, int chunk) {
     for (int i = 0; i < bytes.length && channel.isOpen(); i += chunk) {
       int n = Math.min(chunk, bytes.length - i);
-      in += n;
       channel.writeInbound(Unpooled.wrappedBuffer(bytes, i, n));
       settle();
     }
     settle();
     return drain();
-  }
-
-  /** Bytes fed so far. */
-  long inbound() {
-    return in;
   }
 
   /** Bytes the gateway wrote so far. */
@@ -184,10 +174,11 @@ final class EmbeddedGateway implements AutoCloseable {
   }
 
   /**
-   * Holds {@code close()} until the read that asked for it has returned. A socket channel closes at
-   * once but tears its pipeline down later (its event loop runs the deregistration after the
-   * current task); {@link EmbeddedChannel#close()} would tear it down in the middle of the read, so
-   * a handler still at work in it would find itself removed, which cannot happen on a socket.
+   * Holds {@code close()} until the read that asked for it has returned, failing every write
+   * meanwhile. A socket channel closes at once (later writes fail) but tears its pipeline down
+   * later (its event loop runs the deregistration after the current task); {@link
+   * EmbeddedChannel#close()} would tear it down in the middle of the read, so a handler still at
+   * work in it would find itself removed, which cannot happen on a socket.
    */
   private static final class DeferredClose extends ChannelOutboundHandlerAdapter {
     private final List<ChannelPromise> pending = new ArrayList<>();
@@ -197,6 +188,16 @@ final class EmbeddedGateway implements AutoCloseable {
     public void close(ChannelHandlerContext context, ChannelPromise promise) {
       ctx = context;
       pending.add(promise);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext context, Object msg, ChannelPromise promise) {
+      if (pending.isEmpty()) {
+        context.write(msg, promise);
+      } else {
+        ReferenceCountUtil.release(msg);
+        promise.tryFailure(new ClosedChannelException());
+      }
     }
 
     void run() {
