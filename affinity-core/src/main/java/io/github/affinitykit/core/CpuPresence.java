@@ -45,7 +45,8 @@ record CpuPresence(CpuSet possible, CpuSet present, CpuSet online, CpuSet offlin
     return fs.cpuListOrEmpty(CPU_DIR + "/" + name);
   }
 
-  private static CpuSet cpuDirectories(SysFs fs) {
+  /** The ids of the {@code cpuN} directories of the cpu directory. */
+  static CpuSet cpuDirectories(SysFs fs) {
     BitSet ids = new BitSet();
     for (String name : fs.list(CPU_DIR)) {
       int id = SysFs.index(name, "cpu");

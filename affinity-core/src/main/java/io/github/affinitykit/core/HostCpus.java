@@ -46,12 +46,28 @@ public final class HostCpus {
     this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
   }
 
-  /** Probes the running host ({@code /sys}, {@code /proc}). */
+  /**
+   * Probes the running host ({@code /sys}, {@code /proc}).
+   *
+   * @throws IllegalStateException if no online CPU is listed (see {@link #probe(Path)})
+   * @throws CpuSetFormatException if a file that bounds or isolates the CPUs does not parse
+   */
   public static HostCpus probe() {
     return probe(Path.of("/"));
   }
 
-  /** Probes the host whose {@code sys/} and {@code proc/} trees are under {@code root}. */
+  /**
+   * Probes the host whose {@code sys/} and {@code proc/} trees are under {@code root}. A file the
+   * kernel lacks is a feature absent; a garbled topology, cache, NUMA or core-kind file counts as
+   * absent too, and unparsable kernel command line parameters are kept in {@link
+   * KernelCmdline#problems()}. {@code HostFilesFuzzTest} checks that nothing else escapes.
+   *
+   * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} lists an online CPU
+   * @throws CpuSetFormatException if a file that bounds or isolates the CPUs this process may use
+   *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
+   *     nohz_full}, IRQ affinities): guessing there could hand out CPUs it may not use
+   * @throws java.io.UncheckedIOException if a directory exists but cannot be listed
+   */
   public static HostCpus probe(Path root) {
     return new HostProbe(new SysFs(root)).probe();
   }

@@ -47,7 +47,8 @@ final class HostProbe {
   private List<IrqAffinity> irqs() {
     List<IrqAffinity> out = new ArrayList<>();
     for (String name : fs.list("/proc/irq")) {
-      if (!name.chars().allMatch(Character::isDigit)) {
+      int irq = SysFs.index(name, ""); // ASCII digits only, at most 9 of them
+      if (irq < 0) {
         continue;
       }
       String dir = "/proc/irq/" + name + "/";
@@ -55,7 +56,7 @@ final class HostProbe {
       Optional<CpuSet> effective = fs.cpuList(dir + "effective_affinity_list");
       if (affinity.isPresent() || effective.isPresent()) {
         CpuSet a = affinity.orElse(effective.orElse(CpuSet.empty()));
-        out.add(new IrqAffinity(Integer.parseInt(name), effective.orElse(a), a));
+        out.add(new IrqAffinity(irq, effective.orElse(a), a));
       }
     }
     out.sort((x, y) -> Integer.compare(x.irq(), y.irq()));

@@ -74,18 +74,22 @@ final class NumaNodes {
    * ({@code node/online}; the {@code nodeN} directories where that file is missing).
    */
   private static Map<Integer, Map<Integer, Integer>> readDistances(SysFs fs) {
+    Set<Integer> dirs = new TreeSet<>();
+    for (String name : fs.list(NODE_DIR)) {
+      if (SysFs.index(name, "node") >= 0) {
+        dirs.add(SysFs.index(name, "node"));
+      }
+    }
     List<Integer> order = new ArrayList<>();
     fs.cpuListOrEmpty(NODE_DIR + "/online").ifPresent(nodes -> nodes.forEach(order::add));
     if (order.isEmpty()) {
-      for (String name : fs.list(NODE_DIR)) {
-        if (SysFs.index(name, "node") >= 0) {
-          order.add(SysFs.index(name, "node"));
-        }
-      }
-      Collections.sort(order);
+      order.addAll(dirs);
     }
     Map<Integer, Map<Integer, Integer>> distances = new HashMap<>();
     for (int from : order) {
+      if (!dirs.contains(from)) {
+        continue; // the online list is text and may name 2^20 nodes: read only those that exist
+      }
       String[] row =
           fs.read(NODE_DIR + "/node" + from + "/distance").orElse("").trim().split("\\s+");
       if (row.length != order.size()) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,25 +32,35 @@ final class SysFs {
     return root;
   }
 
-  /** Resolves an absolute kernel path ({@code /sys/...}) under the root. */
+  /**
+   * Resolves an absolute kernel path ({@code /sys/...}) under the root.
+   *
+   * @throws InvalidPathException if the path holds a NUL: names read from kernel files ({@code
+   *     /proc/self/cgroup}, {@code /proc/self/mounts}) are only as good as those files
+   */
   Path path(String absolute) {
     return root.resolve(absolute.startsWith("/") ? absolute.substring(1) : absolute);
   }
 
+  /** Whether the path exists; false for a path that cannot name a file (a NUL in it). */
   boolean exists(String absolute) {
-    return Files.exists(path(absolute));
+    try {
+      return Files.exists(path(absolute));
+    } catch (InvalidPathException e) {
+      return false;
+    }
   }
 
   /**
    * The file's text with trailing whitespace and NUL characters removed, or empty if the file does
-   * not exist. Some 5.15-rc kernels end bitmap files ({@code *_cpus_list}, {@code nodeN/cpulist})
-   * with a NUL byte: the 128arm fixture has them.
+   * not exist (or the path cannot name a file). Some 5.15-rc kernels end bitmap files ({@code
+   * *_cpus_list}, {@code nodeN/cpulist}) with a NUL byte: the 128arm fixture has them.
    */
   Optional<String> read(String absolute) {
     try {
       return Optional.of(
           trimEnd(new String(Files.readAllBytes(path(absolute)), StandardCharsets.UTF_8)));
-    } catch (NoSuchFileException e) {
+    } catch (NoSuchFileException | InvalidPathException e) {
       return Optional.empty();
     } catch (IOException e) {
       // EACCES, EINVAL on some sysfs attributes, or a directory: treat as unreadable, not fatal.
@@ -151,9 +162,14 @@ final class SysFs {
     }
   }
 
-  /** Names of the entries of a directory, sorted; empty if absent. */
+  /** Names of the entries of a directory, sorted; empty if absent or not a valid path. */
   List<String> list(String absolute) {
-    Path dir = path(absolute);
+    Path dir;
+    try {
+      dir = path(absolute);
+    } catch (InvalidPathException e) {
+      return List.of();
+    }
     if (!Files.isDirectory(dir)) {
       return List.of();
     }

@@ -25,13 +25,16 @@ final class SysfsTopologyReader {
   /** Returns the online CPUs that have a topology directory, ascending; empty if none has. */
   static List<CpuInfo> read(SysFs fs, CpuSet online, NumaNodes numa) {
     List<CpuInfo> cpus = new ArrayList<>();
-    online.forEach(
-        cpu -> {
-          String dir = CpuPresence.CPU_DIR + "/cpu" + cpu;
-          if (!fs.list(dir + "/topology").isEmpty()) {
-            cpus.add(cpu(fs, cpu, dir, numa));
-          }
-        });
+    // only CPUs with a directory: the online list is text and may name up to 2^20 CPUs
+    online
+        .intersect(CpuPresence.cpuDirectories(fs))
+        .forEach(
+            cpu -> {
+              String dir = CpuPresence.CPU_DIR + "/cpu" + cpu;
+              if (!fs.list(dir + "/topology").isEmpty()) {
+                cpus.add(cpu(fs, cpu, dir, numa));
+              }
+            });
     return CoreKinds.apply(fs, cpus);
   }
 

@@ -147,7 +147,11 @@ class CpuSetRandomisedTest {
     }
   }
 
-  private static void compare(String what, String input, Result expected, Supplier<CpuSet> parse) {
+  /**
+   * Asserts that {@code parse} accepts what the model accepts, with the same bits, or rejects
+   * alike.
+   */
+  static void compare(String what, String input, Result expected, Supplier<CpuSet> parse) {
     CpuSet[] actual = new CpuSet[1];
     Throwable thrown = catchThrowable(() -> actual[0] = parse.get());
     if (expected.accepted()) {
@@ -161,7 +165,8 @@ class CpuSetRandomisedTest {
     }
   }
 
-  private static void assertRejected(String what, String input, Throwable thrown) {
+  /** Asserts a {@link CpuSetFormatException} that names the input and a position inside it. */
+  static void assertRejected(String what, String input, Throwable thrown) {
     assertThat(thrown).as(what).isInstanceOf(CpuSetFormatException.class);
     CpuSetFormatException e = (CpuSetFormatException) thrown;
     assertThat(e.input()).as(what).isEqualTo(input);

@@ -122,6 +122,18 @@ class HostCpusTest {
   }
 
   @Test
+  void shouldSkipIrqDirectoriesWhenTheirNameIsNotAnIrqNumber() {
+    HostCpus h =
+        FakeHost.create(tmp, 2, 1)
+            .file("proc/irq/99999999999/smp_affinity_list", "0") // NumberFormatException before
+            .file("proc/irq/\u0663/smp_affinity_list", "0") // a non-ASCII digit
+            .file("proc/irq/7/smp_affinity_list", "1")
+            .probe();
+
+    assertThat(h.irqs()).extracting(IrqAffinity::irq).containsExactly(7);
+  }
+
+  @Test
   void shouldPreferIsolatedCpusAndWarnAboutIrqsDeliveredThere() {
     HostCpus h =
         FakeHost.create(tmp, 4, 1)

@@ -52,6 +52,18 @@ class SysFsTest {
   }
 
   @Test
+  void shouldTreatAPathAsAbsentWhenANameReadFromAKernelFileHoldsANul() {
+    TestTree.at(dir).file("a/b", "1");
+    SysFs fs = new SysFs(dir);
+
+    // a cgroup path or mount point with a NUL (fuzzer-found): InvalidPathException before the fix
+    assertThat(fs.read("/a/b\0")).isEmpty();
+    assertThat(fs.exists("/a\0/b")).isFalse();
+    assertThat(fs.list("/a\0")).isEmpty();
+    assertThat(fs.read("/a/b")).contains("1");
+  }
+
+  @Test
   void shouldReturnTheNumberWhenANameIsPrefixAndDigits() {
     assertThat(SysFs.index("cpu12", "cpu")).isEqualTo(12);
     assertThat(SysFs.index("node0", "node")).isZero();

@@ -1,7 +1,7 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread safety: shared by all connections; {@link #initChannel} runs on each channel's loop.
  */
-final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
+final class GatewayInitializer extends ChannelInitializer<Channel> {
   private static final int MAX_REQUEST_BYTES = 64 * 1024;
 
   private final GatewayContext g;
@@ -24,7 +24,7 @@ final class GatewayInitializer extends ChannelInitializer<SocketChannel> {
   }
 
   @Override
-  protected void initChannel(SocketChannel ch) {
+  protected void initChannel(Channel ch) {
     g.all().add(ch);
     long idleMs = g.config().idleTimeout().toMillis();
     ch.pipeline()

@@ -1,0 +1,218 @@
+package io.github.affinitykit.core.cli;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.Fixtures;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A private copy of the {@code e5-2620v3} fixture tree whose kernel files a fuzz input replaces.
+ * For speed it keeps 6 of the 24 CPUs ({@link #KEPT}: two cores with both threads, the isolated CPU
+ * 19 and its non-isolated core-mate 7), with {@code online}, {@code possible} and {@code present}
+ * saying so; every other file is the machine's own.
+ *
+ * <p>Input format (bytes): sections {@code "@@ <file>\n<content>"}, the content running to the next
+ * {@code "\n@@ "} or the end; bytes before the first header are the content of {@code
+ * sys/devices/system/cpu/online}. {@code <file>} names one of {@link #FILES}; any other name picks
+ * one by its hash, so every mutation of a header still lands on a kernel file and never outside the
+ * tree. {@link #restore()} puts the fixture's bytes back (or deletes a file it lacked).
+ *
+ * <p>Thread safety: not thread-safe; one fuzz input at a time.
+ */
+final class FuzzedHostTree {
+  /** The files a fuzz input may replace: every file the probe reads that decides something. */
+  static final List<String> FILES =
+      List.of(
+          "sys/devices/system/cpu/online",
+          "sys/devices/system/cpu/possible",
+          "sys/devices/system/cpu/present",
+          "sys/devices/system/cpu/offline",
+          "sys/devices/system/cpu/isolated",
+          "sys/devices/system/cpu/nohz_full",
+          "sys/devices/system/cpu/cpu1/online",
+          "sys/devices/system/cpu/cpu0/topology/core_cpus_list",
+          "sys/devices/system/cpu/cpu0/topology/core_cpus",
+          "sys/devices/system/cpu/cpu12/topology/core_cpus_list",
+          "sys/devices/system/cpu/cpu0/topology/package_cpus_list",
+          "sys/devices/system/cpu/cpu0/topology/physical_package_id",
+          "sys/devices/system/cpu/cpu0/topology/core_id",
+          "sys/devices/system/cpu/cpu0/cache/index2/level",
+          "sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list",
+          "sys/devices/system/cpu/cpu0/cache/index3/type",
+          "sys/devices/system/cpu/cpu0/cpu_capacity",
+          "sys/devices/system/cpu/cpu1/cpu_capacity",
+          "sys/devices/cpu_core/cpus",
+          "sys/devices/cpu_atom/cpus",
+          "sys/devices/system/node/online",
+          "sys/devices/system/node/node0/cpulist",
+          "sys/devices/system/node/node0/distance",
+          "sys/devices/system/node/node1/cpumap",
+          "proc/self/status",
+          "proc/thread-self/status",
+          "proc/self/cgroup",
+          "proc/self/mounts",
+          "proc/self/cpuset",
+          "proc/cmdline",
+          "proc/cpuinfo",
+          "proc/irq/default_smp_affinity",
+          "proc/irq/8/smp_affinity_list",
+          "proc/irq/8/effective_affinity_list",
+          "sys/fs/cgroup/cpuset.cpus.effective",
+          "sys/fs/cgroup/cpuset.cpus.isolated",
+          "sys/fs/cgroup/cpuset.cpus.partition",
+          "sys/fs/cgroup/cpuset/cpuset.effective_cpus",
+          "sys/fs/cgroup/cpuset/cpuset.cpus");
+
+  /** The CPUs whose directories the copy keeps. */
+  static final String KEPT = "0-1,7,12-13,19";
+
+  private static final byte[] HEADER = "@@ ".getBytes(ISO_8859_1);
+  private static FuzzedHostTree shared;
+
+  private final Path root;
+  private final Map<String, Optional<byte[]>> originals = new HashMap<>();
+  private final List<String> written = new ArrayList<>();
+
+  private FuzzedHostTree(Path root) {
+    this.root = root;
+    for (String file : FILES) {
+      Path p = root.resolve(file);
+      try {
+        Files.createDirectories(p.getParent());
+        originals.put(
+            file, Files.exists(p) ? Optional.of(Files.readAllBytes(p)) : Optional.empty());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** Returns this JVM's tree: a copy of the fixture under {@code target/fuzz-hosts/<pid>}. */
+  static synchronized FuzzedHostTree shared() {
+    if (shared == null) {
+      Path copy = Paths.get("target", "fuzz-hosts", Long.toString(ProcessHandle.current().pid()));
+      Path root = copyTree(Fixtures.root(Fixtures.E5), copy.toAbsolutePath());
+      for (String mask : List.of("online", "possible", "present")) {
+        write(root.resolve("sys/devices/system/cpu/" + mask), (KEPT + "\n").getBytes(ISO_8859_1));
+      }
+      shared = new FuzzedHostTree(root);
+    }
+    return shared;
+  }
+
+  Path root() {
+    return root;
+  }
+
+  /** Replaces the files the input names with the input's contents. */
+  void write(byte[] data) {
+    String file = FILES.get(0);
+    int start = 0;
+    int header = indexOf(data, 0);
+    while (true) {
+      if (header != 0) { // a header at 0: no content for the first file
+        int end = header < 0 ? data.length : header - 1; // the '\n' before a header is not content
+        put(file, Arrays.copyOfRange(data, start, Math.max(start, end)));
+      }
+      if (header < 0) {
+        return;
+      }
+      int nameStart = header + HEADER.length;
+      int nameEnd = lineEnd(data, nameStart);
+      file = pick(new String(data, nameStart, nameEnd - nameStart, ISO_8859_1));
+      start = Math.min(data.length, nameEnd + 1);
+      header = indexOf(data, start);
+    }
+  }
+
+  private static int lineEnd(byte[] data, int from) {
+    int i = from;
+    while (i < data.length && data[i] != '\n') {
+      i++;
+    }
+    return i;
+  }
+
+  /** Puts the fixture's own files back. */
+  void restore() {
+    try {
+      for (String file : written) {
+        Path p = root.resolve(file);
+        Optional<byte[]> original = originals.get(file);
+        if (original.isPresent()) {
+          Files.write(p, original.get());
+        } else {
+          Files.deleteIfExists(p);
+        }
+      }
+      written.clear();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void put(String file, byte[] content) {
+    write(root.resolve(file), content);
+    written.add(file);
+  }
+
+  private static void write(Path file, byte[] content) {
+    try {
+      Files.write(file, content);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String pick(String name) {
+    String n = name.trim();
+    return FILES.contains(n) ? n : FILES.get(Math.floorMod(n.hashCode(), FILES.size()));
+  }
+
+  /** The index of the next header at {@code from} or at a line start after it, or -1. */
+  private static int indexOf(byte[] data, int from) {
+    for (int i = from; i + HEADER.length <= data.length; i++) {
+      if ((i == 0 || data[i - 1] == '\n') && Arrays.equals(data, i, i + 3, HEADER, 0, 3)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static Path copyTree(Path from, Path to) {
+    CpuSet kept = CpuSet.parse(KEPT);
+    Path cpus = from.resolve("sys/devices/system/cpu");
+    try (Stream<Path> all = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) all::iterator) {
+        Path dest = to.resolve(from.relativize(p).toString());
+        if (p.startsWith(cpus) && p.getNameCount() > cpus.getNameCount()) {
+          String name = p.getName(cpus.getNameCount()).toString();
+          if (name.matches("cpu[0-9]{1,4}")
+              && !kept.contains(Integer.parseInt(name.substring(3)))) {
+            continue;
+          }
+        }
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(dest);
+        } else {
+          Files.copy(p, dest, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      return to;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.github.affinitykit.core.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.affinitykit.core.AffinityBackend;
+import io.github.affinitykit.core.CpuPool;
+import io.github.affinitykit.core.CpuSetFormatException;
+import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.NoopAffinityBackend;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/**
+ * Coverage-guided fuzzing of the host probe: the seed machine's sysfs/procfs dump (a copy of the
+ * {@code e5-2620v3} fixture) with selected kernel files replaced by arbitrary bytes ({@link
+ * FuzzedHostTree} says which and how), probed through {@link HostCpus#probe(Path)}. The probe
+ * either returns a model whose derived facts, pool and doctor reports (text and JSON) can all be
+ * computed, or throws one of the exceptions it documents; nothing else (no NPE, no index or number
+ * format error, no invalid path, no hang).
+ *
+ * <p>{@code mvn verify} replays {@code HostFilesFuzzTestInputs/<method>/} (test resources) as
+ * regression tests; {@code JAZZER_FUZZ=1} fuzzes (see {@code affinity-core/README-fuzzing.md}).
+ */
+class HostFilesFuzzTest {
+  private static final AffinityBackend BACKEND = new NoopAffinityBackend("fuzzing: nothing binds");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @FuzzTest(maxDuration = "10m")
+  void shouldReturnAModelOrADocumentedErrorWhenKernelFilesAreArbitrary(byte[] data) {
+    FuzzedHostTree tree = FuzzedHostTree.shared();
+    tree.write(data);
+    try {
+      probeAndExplain(tree.root());
+    } finally {
+      tree.restore();
+    }
+  }
+
+  private static void probeAndExplain(Path root) {
+    HostCpus host;
+    try {
+      host = HostCpus.probe(root);
+    } catch (IllegalStateException | CpuSetFormatException e) {
+      assertThat(e.getMessage()).isNotBlank();
+      return; // documented: no CPU listed, or a file that bounds the usable CPUs is malformed
+    }
+    assertThat(host.topology().known().isEmpty()).isFalse();
+    assertThat(host.usable().containsAll(host.reachable())).isTrue();
+    assertThat(host.reachable().containsAll(host.exclusive())).isTrue();
+    CpuPool pool = host.pool();
+    assertThat(host.reachable().containsAll(pool.cpus())).isTrue();
+    assertThat(host.isolatedCpus().containsAll(host.isolatedWithSharedCore())).isTrue();
+    assertThat(host.warnings()).isNotNull();
+    assertThat(DoctorText.render(host, root.toString(), BACKEND)).isNotBlank();
+    try {
+      assertThat(JSON.readTree(DoctorJson.render(host, root.toString(), BACKEND)).isObject())
+          .isTrue();
+    } catch (IOException e) {
+      throw new UncheckedIOException("doctor --json printed invalid JSON", e);
+    }
+  }
+}
