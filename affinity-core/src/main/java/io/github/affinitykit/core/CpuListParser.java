@@ -177,7 +177,10 @@ final class CpuListParser {
       at -= chunk.length();
       if (chunk.isEmpty() || chunk.length() > 8) {
         throw new CpuSetFormatException(
-            MASK, mask, at, "word \"" + chunk + "\" (expected: 1 to 8 hex digits per 32-bit word)");
+            MASK,
+            mask,
+            at,
+            "word \"" + Printable.of(chunk) + "\" (expected: 1 to 8 hex digits per 32-bit word)");
       }
       for (int j = 0; j < chunk.length(); j++) {
         if (Character.digit(chunk.charAt(j), 16) < 0 || chunk.charAt(j) > 'f') {

@@ -53,8 +53,8 @@ final class CpuLock {
     if (isLocked()) {
       return text;
     }
-    String shown = LockText.sanitise(compat.read(), true);
-    return shown.isEmpty() ? LockText.sanitise(own.read(), true) : shown;
+    String shown = Printable.of(compat.read(), true);
+    return shown.isEmpty() ? Printable.of(own.read(), true) : shown;
   }
 
   /**

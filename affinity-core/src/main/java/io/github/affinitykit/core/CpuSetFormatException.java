@@ -2,7 +2,9 @@ package io.github.affinitykit.core;
 
 /**
  * A cpu list or cpu mask that the kernel's grammar rejects: names the input, the position of the
- * offending character (0-based) and the rule it broke.
+ * offending character (0-based) and the rule it broke. The input often comes from a file or an
+ * environment variable: the message shows it through {@link Printable#of(String)} (control
+ * characters escaped, long inputs cut); {@link #input()} returns it as it was.
  *
  * <p>Thread safety: immutable.
  */
@@ -22,7 +24,7 @@ public final class CpuSetFormatException extends IllegalArgumentException {
    * @param rule the rule broken, as {@code "expected: ..."} text
    */
   public CpuSetFormatException(String kind, String input, int position, String rule) {
-    super(kind + " \"" + input + "\": at position " + position + ": " + rule);
+    super(kind + " \"" + Printable.of(input) + "\": at position " + position + ": " + rule);
     this.input = input;
     this.position = position;
     this.rule = rule;

@@ -65,7 +65,9 @@ public record KernelCmdline(
         String flag = comma < 0 ? rest : rest.substring(0, comma);
         if (!ISOLCPUS_FLAGS.contains(flag)) {
           problems.add(
-              "isolcpus: unknown flag \"" + flag + "\" (expected: domain, nohz, managed_irq)");
+              "isolcpus: unknown flag \""
+                  + Printable.of(flag)
+                  + "\" (expected: domain, nohz, managed_irq)");
         } else {
           flags.add(flag);
         }

@@ -5,8 +5,7 @@ import java.nio.file.Path;
 
 /**
  * The failures of {@link LockFile#tryLock(int)}, worded once for both implementations. Text read
- * from a lock file is sanitised ({@link LockText#sanitise(byte[], boolean)}) before it reaches a
- * reason.
+ * from a lock file is sanitised ({@link Printable#of(byte[], boolean)}) before it reaches a reason.
  *
  * <p>Thread safety: stateless.
  */

@@ -171,7 +171,9 @@ class CpuSetRandomisedTest {
     CpuSetFormatException e = (CpuSetFormatException) thrown;
     assertThat(e.input()).as(what).isEqualTo(input);
     assertThat(e.position()).as(what).isBetween(0, input.length());
-    assertThat(e.getMessage()).as(what).contains(input, "position " + e.position(), e.rule());
+    assertThat(e.getMessage())
+        .as(what)
+        .contains(Printable.of(input), "position " + e.position(), e.rule());
   }
 
   /** The errno a rejection stands for, read from the rule the parser names. */

@@ -198,7 +198,7 @@ class CpuSetTest {
       assertThat(e.position()).as(show(input) + ": " + e.getMessage()).isEqualTo(position);
       assertThat(e.rule()).contains(rule);
       assertThat(e.getMessage())
-          .contains("\"" + input + "\"", "position " + position, e.rule())
+          .contains("\"" + Printable.of(input) + "\"", "position " + position, e.rule())
           .startsWith("cpu list");
     }
 
@@ -318,7 +318,7 @@ class CpuSetTest {
       assertThat(e.input()).isEqualTo(mask);
       assertThat(e.position()).isEqualTo(position);
       assertThat(e.getMessage())
-          .startsWith("cpu mask \"" + mask + "\"")
+          .startsWith("cpu mask \"" + Printable.of(mask) + "\"")
           .contains("position " + position, e.rule());
     }
 

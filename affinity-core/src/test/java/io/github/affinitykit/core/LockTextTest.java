@@ -53,21 +53,21 @@ class LockTextTest {
 
   @Test
   void shouldEscapeEveryControlCharacterAndBoundTheLengthOfGarbage() {
-    String shown = LockText.sanitise(allBytes(), false);
+    String shown = Printable.of(allBytes(), false);
 
     assertThat(shown.codePoints()).noneMatch(Character::isISOControl);
-    assertThat(shown).hasSizeLessThanOrEqualTo(LockText.MAX_SHOWN_CHARS + 20);
+    assertThat(shown).hasSizeLessThanOrEqualTo(Printable.MAX_SHOWN_CHARS + 20);
     assertThat(shown).startsWith("\\u{0000}\\u{0001}").endsWith("...(256 bytes)");
-    assertThat(LockText.sanitise(bytes("a\tb\r\nc\\d"), false)).isEqualTo("a\\tb\\r\\nc\\\\d");
-    assertThat(LockText.sanitise(bytes("1\n2"), true)).isEqualTo("1\n2");
+    assertThat(Printable.of(bytes("a\tb\r\nc\\d"), false)).isEqualTo("a\\tb\\r\\nc\\\\d");
+    assertThat(Printable.of(bytes("1\n2"), true)).isEqualTo("1\n2");
   }
 
   @Test
   void shouldShowBytesThatAreNotUtf8AsHexAndKeepPrintableUnicode() {
     byte[] mixed = {'o', 'k', (byte) 0xff, (byte) 0xc3, ' ', (byte) 0xc3, (byte) 0xa9};
-    assertThat(LockText.sanitise(mixed, false)).isEqualTo("ok\\xff\\xc3 é");
-    assertThat(LockText.sanitise(bytes("x\u202Ey\u2028z\uFFFD"), false))
+    assertThat(Printable.of(mixed, false)).isEqualTo("ok\\xff\\xc3 é");
+    assertThat(Printable.of(bytes("x\u202Ey\u2028z\uFFFD"), false))
         .isEqualTo("x\\u{202E}y\\u{2028}z\\u{FFFD}");
-    assertThat(LockText.sanitise(bytes("  δοκιμή  "), false)).isEqualTo("δοκιμή");
+    assertThat(Printable.of(bytes("  δοκιμή  "), false)).isEqualTo("δοκιμή");
   }
 }
