@@ -62,6 +62,27 @@ class GatewayProtocolEdgesTest {
     assertThat(s.metrics().connectionsTotal()).isZero();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"/ws", "/room"})
+  void shouldSendExactlyOneCloseFrameWhenATextFrameIsNotUtf8(String path) throws Exception {
+    GatewayServer s = h.start("--pin", "none");
+    try (RawWs c = RawWs.open(s.port(), path, 65536)) {
+      ByteArrayOutputStream frames = new ByteArrayOutputStream();
+      frames.writeBytes(RawWs.frame(RawWs.TEXT, true, new byte[] {'a', (byte) 0xFF, 'b'}));
+      frames.writeBytes(RawWs.frame(RawWs.TEXT, true, "after".getBytes(StandardCharsets.UTF_8)));
+      c.send(frames.toByteArray());
+
+      List<Integer> closeCodes = new ArrayList<>();
+      for (int[] head = c.readFrameHead(); head != null; head = c.readFrameHead()) {
+        byte[] payload = c.readPayload(head[1]);
+        assertThat(head[0]).as("opcode of a frame after the bad one").isEqualTo(0x8);
+        closeCodes.add(((payload[0] & 0xff) << 8) | (payload[1] & 0xff));
+      }
+      assertThat(closeCodes).containsExactly(1007);
+    }
+    assertThat(s.metrics().closesSent()).isEqualTo(Map.of(1007, 1L));
+  }
+
   @Test
   void shouldCountOnlyThe1007ItWroteWhenUtf8IsBrokenAcrossFragments() throws Exception {
     GatewayServer s = h.start("--pin", "none");

@@ -85,9 +85,12 @@ final class RawWs implements AutoCloseable {
     out.flush();
   }
 
-  /** Reads one unmasked server frame: returns {opcode, payload...} as the payload with opcode. */
+  /** Reads one unmasked server frame's head: {opcode, payload length}, or null at end of stream. */
   int[] readFrameHead() throws IOException {
     int b0 = in.read();
+    if (b0 < 0) {
+      return null;
+    }
     int len = in.read() & 0x7f;
     if (len == 126) {
       len = (in.read() << 8) | in.read();
