@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Shape D live: 4 packages × N cores × 2 threads (128 CPUs by default, {@link Shapes#D}), 4 NUMA
+ * Shape D live: 4 packages × N cores × 2 threads (64 CPUs by default, {@link Shapes#D}), 4 NUMA
  * nodes.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
