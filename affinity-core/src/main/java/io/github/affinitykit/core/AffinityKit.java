@@ -195,7 +195,12 @@ public final class AffinityKit {
 
   /** Returns a builder of pinned thread factories drawing from this kit's pool. */
   public PinnedThreadFactory.Builder threadFactory(String name) {
-    return PinnedThreadFactory.builder(name).kit(this);
+    return PinnedThreadFactory.builder(this, name);
+  }
+
+  /** Returns a builder of a {@link CpuGroup} drawing from this kit's pool. */
+  public CpuGroup.Builder group(String name) {
+    return CpuGroup.builder(this, name);
   }
 
   @Override

@@ -29,115 +29,108 @@ import net.openhft.affinity.AffinityStrategy;
 public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(PinnedThreadFactory.class.getName());
 
-  private final FactoryState state;
-  private final String name;
+  private final CpuGroup group;
   private final boolean daemon;
   private final Optional<ThreadFactory> delegate;
   private final AtomicBoolean warned = new AtomicBoolean();
 
   /**
    * OpenHFT parity: threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}.
+   * With the other parity constructor, the one place where this library uses the shared kit without
+   * being given one; everything else takes its kit explicitly.
    */
   public PinnedThreadFactory(String name, AffinityStrategy... strategies) {
-    this(builder(name).strategies(strategies));
+    this(builder(AffinityKit.shared(), name).strategies(strategies));
   }
 
   /** Threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}. */
   public PinnedThreadFactory(String name, Placement... placements) {
-    this(builder(name).placements(placements));
+    this(builder(AffinityKit.shared(), name).placements(placements));
   }
 
   private PinnedThreadFactory(Builder b) {
-    AffinityKit kit = b.kit.orElseGet(AffinityKit::shared);
-    this.name = b.name;
     this.daemon = b.daemon;
     this.delegate = b.delegate;
-    CpuSet pool = b.pool.orElse(kit.pool().cpus());
-    if (!kit.host().reachable().containsAll(pool)) {
-      throw new IllegalArgumentException(
-          name
-              + ": pool "
-              + pool
-              + " (expected: CPUs this process may use: "
-              + kit.host().reachable()
-              + ")");
-    }
-    this.state = new FactoryState(kit, pool, b.placements, b.runOut);
+    this.group = b.group.build();
   }
 
-  /** Returns a builder for a factory naming its threads {@code name-<n>}. */
-  public static Builder builder(String name) {
-    return new Builder(name);
+  /** Returns a builder for a factory on {@code kit} naming its threads {@code name-<n>}. */
+  public static Builder builder(AffinityKit kit, String name) {
+    return new Builder(kit, name);
   }
 
   /**
    * Creates a thread that pins itself to the next planned CPU when started.
    *
    * @throws IllegalStateException if the pool is exhausted and the run-out policy is {@link
-   *     RunOutPolicy#FAIL}
+   *     RunOutPolicy#FAIL}, or the factory is closed
    */
   @Override
   public Thread newThread(Runnable task) {
     Objects.requireNonNull(task, "task");
-    FactoryState.Ticket ticket = state.next(name);
-    warnIfUnpinned(ticket);
+    Seat seat = group.join();
+    warnIfUnpinned(seat);
     Runnable pinned =
         () -> {
-          CpuLease lease = state.start(ticket);
+          CpuLease lease = seat.bind();
           try {
             task.run();
           } finally {
             lease.close();
-            state.ended(ticket);
+            seat.close();
           }
         };
     Thread t =
-        delegate
-            .map(d -> d.newThread(pinned))
-            .orElseGet(() -> new Thread(pinned, ticket.threadName()));
+        delegate.map(d -> d.newThread(pinned)).orElseGet(() -> new Thread(pinned, seat.member()));
     if (delegate.isEmpty()) {
       t.setDaemon(daemon);
     }
-    state.named(ticket, t.getName());
     return t;
   }
 
   /**
    * Pins the calling thread as this factory's next thread: for a thread the factory did not create
    * (a Disruptor producer, an application's main loop) that belongs to the same group as the
-   * factory's threads. It is planned, reserved and named in {@link #assignments()} like them, by
-   * the same placements and run-out policy; with {@link RunOutPolicy#SHARE} it may share a CPU with
-   * them. Never throws for a platform or kernel refusal: the lease's status and reason say what
-   * happened. Closing the lease (from any thread) restores the thread's previous mask and frees the
-   * CPU once no other thread of this factory uses it.
+   * factory's threads. It is planned, reserved and listed in {@link #assignments()} like them, by
+   * the same placements and run-out policy. Never throws for a platform or kernel refusal: the
+   * lease's status and reason say what happened. Closing the lease (from any thread) restores the
+   * thread's previous mask and gives its place up.
    *
    * @throws IllegalStateException if the pool is exhausted and the run-out policy is {@link
-   *     RunOutPolicy#FAIL}
+   *     RunOutPolicy#FAIL}, or the factory is closed
    */
   public CpuLease pinCurrentThread() {
-    FactoryState.Ticket ticket = state.next(name);
-    warnIfUnpinned(ticket);
-    state.named(ticket, Thread.currentThread().getName());
-    return state.start(ticket, () -> state.ended(ticket));
+    Seat seat = group.join();
+    warnIfUnpinned(seat);
+    return seat.bindOnce();
   }
 
-  private void warnIfUnpinned(FactoryState.Ticket ticket) {
-    if (ticket.status() == LeaseStatus.UNPINNED && warned.compareAndSet(false, true)) {
-      LOG.log(Level.WARNING, "{0}; further threads also run unpinned", ticket.reason());
+  private void warnIfUnpinned(Seat seat) {
+    if (seat.status() == LeaseStatus.UNPINNED && warned.compareAndSet(false, true)) {
+      LOG.log(Level.WARNING, "{0}; further threads also run unpinned", seat.reason());
     }
   }
 
-  /** Returns where every thread created so far runs, in creation order. */
+  /**
+   * Returns where every thread created and not yet ended runs, in creation order (an ended thread's
+   * place is given up and forgotten, so a factory that keeps replacing threads stays bounded).
+   */
   public List<Assignment> assignments() {
-    return state.assignments();
+    return group.assignments();
+  }
+
+  /** Returns the CPUs this factory's threads hold now. */
+  public CpuSet held() {
+    return group.held();
   }
 
   /**
-   * Frees the reservations of threads created but never started. Started threads are unaffected.
+   * Creates no more threads; frees the CPUs of threads created but never started at once, and those
+   * of running threads when they end.
    */
   @Override
   public void close() {
-    state.releaseUnstarted();
+    group.close();
   }
 
   /**
@@ -146,27 +139,17 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * <p>Thread safety: not thread-safe; build on one thread.
    */
   public static final class Builder {
-    private final String name;
-    private Optional<AffinityKit> kit = Optional.empty();
-    private Optional<CpuSet> pool = Optional.empty();
+    private final CpuGroup.Builder group;
     private boolean daemon = true;
-    private List<Placement> placements = List.of(Placement.ANY);
-    private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
     private Optional<ThreadFactory> delegate = Optional.empty();
 
-    private Builder(String name) {
-      this.name = Objects.requireNonNull(name, "name");
-    }
-
-    /** Uses {@code kit} (host, backend, reservations); default {@link AffinityKit#shared()}. */
-    public Builder kit(AffinityKit kit) {
-      this.kit = Optional.of(kit);
-      return this;
+    private Builder(AffinityKit kit, String name) {
+      this.group = CpuGroup.builder(kit, name);
     }
 
     /** Draws CPUs from {@code cpus} instead of the kit's pool. */
     public Builder pool(CpuSet cpus) {
-      this.pool = Optional.of(cpus);
+      group.pool(cpus);
       return this;
     }
 
@@ -178,7 +161,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
 
     /** Placements tried in order for each thread after the first (default {@code ANY}). */
     public Builder placements(Placement... placements) {
-      this.placements = List.of(placements);
+      group.placements(List.of(placements));
       return this;
     }
 
@@ -188,13 +171,13 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
      * @throws IllegalArgumentException for a custom {@link AffinityStrategy} implementation
      */
     public Builder strategies(AffinityStrategy... strategies) {
-      this.placements = Placement.fromStrategies(strategies);
+      group.placements(Placement.fromStrategies(strategies));
       return this;
     }
 
     /** What to do when no CPU is left (default {@link RunOutPolicy#UNPINNED}). */
     public Builder runOut(RunOutPolicy policy) {
-      this.runOut = Objects.requireNonNull(policy, "policy");
+      group.runOut(policy);
       return this;
     }
 
@@ -203,11 +186,15 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
      * {@code FastThreadLocalThread}s); it names them and sets daemon-ness.
      */
     public Builder delegate(ThreadFactory factory) {
-      this.delegate = Optional.of(factory);
+      this.delegate = Optional.of(Objects.requireNonNull(factory, "factory"));
       return this;
     }
 
-    /** Builds the factory. */
+    /**
+     * Builds the factory.
+     *
+     * @throws IllegalArgumentException if the pool names CPUs this process may not use
+     */
     public PinnedThreadFactory build() {
       return new PinnedThreadFactory(this);
     }

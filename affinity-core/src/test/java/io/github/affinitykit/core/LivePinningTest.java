@@ -55,15 +55,16 @@ class LivePinningTest {
               seen[1] = String.valueOf(kit.backend().currentCpu());
               done.countDown();
             });
+    Assignment a = f.assignments().get(0);
     t.start();
     assertThat(done.await(20, TimeUnit.SECONDS)).isTrue();
     t.join(10_000);
 
-    Assignment a = f.assignments().get(0);
     assertThat(a.cpu()).isEqualTo(cpu);
     assertThat(seen[0]).isEqualTo(String.valueOf(cpu));
     assertThat(seen[1]).isEqualTo(String.valueOf(cpu));
-    assertThat(a.status()).isEqualTo(LeaseStatus.RELEASED);
+    assertThat(a.status()).isEqualTo(LeaseStatus.PINNED);
+    assertThat(f.assignments()).isEmpty();
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
   }
 

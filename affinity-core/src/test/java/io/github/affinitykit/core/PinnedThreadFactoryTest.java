@@ -95,7 +95,8 @@ class PinnedThreadFactoryTest {
     for (Thread t : started) {
       t.join(10_000);
     }
-    assertThat(f.assignments()).extracting(Assignment::status).containsOnly(LeaseStatus.RELEASED);
+    assertThat(f.assignments()).isEmpty(); // ended threads are forgotten
+    assertThat(f.held().isEmpty()).isTrue();
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
     assertThat(kit.pinnedThreadIds()).isEmpty();
   }
@@ -159,13 +160,14 @@ class PinnedThreadFactoryTest {
     assertThat(lease.cpu()).isEqualTo(20);
     assertThat(backend.getAffinity(0)).hasToString("20");
     assertThat(f.assignments().get(1).threadName()).isEqualTo(Thread.currentThread().getName());
+    assertThat(f.assignments().get(1).status()).isEqualTo(LeaseStatus.SHARED);
     assertThat(kit.pinnedThreadIds()).hasSize(2);
     release.countDown();
     started.get(0).join(10_000);
     assertThat(kit.reservations().reservedHere()).hasToString("20"); // the caller still uses it
     lease.close();
     assertThat(backend.getAffinity(0)).isEqualTo(before);
-    assertThat(f.assignments()).extracting(Assignment::status).containsOnly(LeaseStatus.RELEASED);
+    assertThat(f.assignments()).isEmpty();
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
     assertThat(kit.pinnedThreadIds()).isEmpty();
   }
@@ -178,10 +180,11 @@ class PinnedThreadFactoryTest {
 
     try (CpuLease lease = f.pinCurrentThread()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.FAILED);
+      assertThat(f.assignments().get(0).status()).isEqualTo(LeaseStatus.FAILED);
       assertThat(kit.reservations().reservedHere()).hasToString("21");
     }
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
-    assertThat(f.assignments().get(0).status()).isEqualTo(LeaseStatus.RELEASED);
+    assertThat(f.assignments()).isEmpty();
     PinnedThreadFactory strict =
         kit.threadFactory("b").pool(CpuSet.of(21)).runOut(RunOutPolicy.FAIL).build();
     strict.pinCurrentThread().close();
@@ -201,8 +204,13 @@ class PinnedThreadFactoryTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("f-1")
         .hasMessageContaining("run-out policy FAIL");
-    f.close();
-    assertThat(f.assignments().get(0).status()).isEqualTo(LeaseStatus.RELEASED);
+    assertThat(f.held()).hasToString("20");
+    f.close(); // the thread was never started: its CPU is freed now
+    assertThat(f.assignments()).isEmpty();
+    assertThat(f.held().isEmpty()).isTrue();
+    assertThatThrownBy(() -> f.newThread(() -> {}))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test
@@ -233,12 +241,12 @@ class PinnedThreadFactoryTest {
     PinnedThreadFactory f = kit.threadFactory("u").build();
     CountDownLatch ran = new CountDownLatch(1);
     Thread t = f.newThread(ran::countDown);
+    assertThat(f.assignments().get(0).status()).isEqualTo(LeaseStatus.UNSUPPORTED);
+    assertThat(f.assignments().get(0).reason()).isEqualTo("test: no pinning here");
     started.add(t);
     t.start();
 
     assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(f.assignments().get(0).status()).isIn(LeaseStatus.UNSUPPORTED, LeaseStatus.RELEASED);
-    assertThat(f.assignments().get(0).reason()).isEqualTo("test: no pinning here");
     try (CpuLease lease = kit.pinCurrentThread()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.UNSUPPORTED);
       assertThat(lease.isBound()).isFalse();
@@ -267,6 +275,6 @@ class PinnedThreadFactoryTest {
     HostCpus restricted = FakeHost.create(locks.resolve("host"), 4, 1).allowed("0-1").probe();
     AffinityKit small = AffinityKit.create(restricted, backend, CpuReservations.inDirectory(locks));
     assertThatThrownBy(() -> small.threadFactory("x").pool(CpuSet.of(3)).build())
-        .hasMessage("x: pool 3 (expected: CPUs this process may use: 0-1)");
+        .hasMessage("x: pool: 3 (expected: CPUs this process may use: 0-1)");
   }
 }

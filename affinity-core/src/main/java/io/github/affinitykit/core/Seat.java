@@ -1,0 +1,181 @@
+package io.github.affinitykit.core;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One member's place in a {@link CpuGroup}: the CPU planned and reserved for it (or why there is
+ * none), and the thread currently bound there. The CPU stays the member's until {@link #close()},
+ * however many threads {@link #bind()} to it one after another.
+ *
+ * <p>Thread safety: {@link #bind()} is called by the thread to be pinned; every other method may be
+ * called from any thread. {@link #close()} is idempotent.
+ */
+public final class Seat implements AutoCloseable {
+  private static final AffinityBackend OFF = new NoopAffinityBackend("pinning off");
+
+  private final CpuGroup group;
+  private final int index;
+  private final String member;
+  private final int cpu;
+  private final LeaseStatus planned;
+  private final String plannedReason;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile LeaseStatus status;
+  private volatile String reason;
+  private volatile String thread = "";
+  private volatile int tid = -1;
+  private volatile int starts;
+  private volatile boolean bound;
+
+  Seat(CpuGroup group, int index, String member, int cpu, LeaseStatus status, String reason) {
+    this.group = group;
+    this.index = index;
+    this.member = member;
+    this.cpu = cpu;
+    this.planned = status;
+    this.plannedReason = reason;
+    this.status = status;
+    this.reason = reason;
+  }
+
+  /** Returns the member's number in its group: 0, 1, ... in joining order. */
+  public int index() {
+    return index;
+  }
+
+  /** Returns the member's name, as given to {@link CpuGroup#join(String)}. */
+  public String member() {
+    return member;
+  }
+
+  /** Returns the CPU the member is bound to, or -1 when none (not planned, or binding failed). */
+  public int cpu() {
+    return status == LeaseStatus.FAILED ? -1 : cpu;
+  }
+
+  int plannedCpu() {
+    return cpu;
+  }
+
+  /**
+   * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED when the last
+   * bind was refused by the kernel; LOST when a check found the CPU's reservation lost; RELEASED
+   * once closed.
+   */
+  public LeaseStatus status() {
+    LeaseStatus s = status;
+    if (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) {
+      boolean lost = group.reservation(cpu).map(Reservation::isLost).orElse(false);
+      return lost ? LeaseStatus.LOST : s;
+    }
+    return s;
+  }
+
+  /** Returns why: the placement that chose the CPU, or the run-out, platform or kernel reason. */
+  public String reason() {
+    return reason;
+  }
+
+  /** Returns the name of the thread bound last ("" before any). */
+  public String thread() {
+    return thread;
+  }
+
+  /** Returns the kernel id of the thread bound last (-1 before any). */
+  public int tid() {
+    return tid;
+  }
+
+  /** Returns how many threads have bound this seat. */
+  public int starts() {
+    return starts;
+  }
+
+  /** Returns whether a thread is bound here now (between {@link #bind()} and its lease's close). */
+  public boolean isBound() {
+    return bound;
+  }
+
+  /** Returns a snapshot for reports. */
+  public Assignment assignment() {
+    String name = thread.isEmpty() ? member : thread;
+    return new Assignment(name, tid, cpu(), status(), reason);
+  }
+
+  /**
+   * Binds the calling thread to the seat's CPU; a seat without a CPU confines it to the group's
+   * unpinned mask instead (so it never keeps a pinned creator's CPU). Closing the returned lease
+   * restores the thread's previous mask and keeps the CPU the seat's. Never throws for a platform
+   * or kernel refusal: the lease and {@link #status()} say FAILED with the kernel's reason.
+   */
+  public CpuLease bind() {
+    return bind(this::unbind);
+  }
+
+  /**
+   * As {@link #bind()}, for a member that is one thread for its whole life: closing the lease also
+   * closes the seat.
+   */
+  public CpuLease bindOnce() {
+    return bind(
+        () -> {
+          unbind();
+          close();
+        });
+  }
+
+  private CpuLease bind(Runnable onClose) {
+    Optional<AffinityKit> kit = group.kit();
+    bound = true;
+    starts++;
+    thread = Thread.currentThread().getName();
+    AffinityBackend backend = kit.map(AffinityKit::backend).orElse(OFF);
+    tid = backend.isSupported() ? backend.currentThreadId() : ThreadIds.current();
+    if (closed.get() || kit.isEmpty()) {
+      return CpuLease.unbound(backend, tid, status, reason, onClose);
+    }
+    try {
+      if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
+        CpuLease lease = kit.get().bindCurrent(cpu, Optional.empty(), planned, onClose);
+        status = lease.isBound() ? planned : lease.status();
+        reason = lease.isBound() ? plannedReason : lease.reason();
+        return lease;
+      }
+      confine(backend, group.unpinnedMask());
+      return CpuLease.unbound(backend, tid, status, reason, onClose);
+    } catch (RuntimeException e) {
+      status = LeaseStatus.FAILED;
+      reason = "pinning failed: " + e;
+      return CpuLease.unbound(backend, tid, LeaseStatus.FAILED, reason, onClose);
+    }
+  }
+
+  private static void confine(AffinityBackend backend, CpuSet mask) {
+    if (backend.isSupported() && !mask.isEmpty() && !backend.getAffinity(0).equals(mask)) {
+      backend.setAffinity(0, mask);
+    }
+  }
+
+  private void unbind() {
+    bound = false;
+    group.unbound(this);
+  }
+
+  /** Leaves the group: the CPU is freed once no other open seat of the group is on it. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      if (starts == 0) {
+        reason = "never started; freed by close()";
+      }
+      status = LeaseStatus.RELEASED;
+      group.left(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Seat[" + member + ", cpu " + cpu() + ", " + status() + ": " + reason + "]";
+  }
+}
