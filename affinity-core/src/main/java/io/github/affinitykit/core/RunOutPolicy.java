@@ -1,18 +1,28 @@
 package io.github.affinitykit.core;
 
 /**
- * What a {@link PinnedThreadFactory} does when no free CPU of its pool fits the next thread.
+ * What a {@link CpuGroup} does when no free CPU of its pool fits the next member (or an explicit
+ * CPU is held by someone else). One meaning for every adapter built on a group: {@link
+ * PinnedThreadFactory}, the Netty loop groups, the Disruptor's threads.
  *
  * <p>Thread safety: immutable.
  */
 public enum RunOutPolicy {
   /**
-   * The thread runs unpinned on the CPUs the process may use (not on its creator's CPU); the
-   * factory warns once. The default, as OpenHFT's, but said out loud.
+   * The member runs unpinned ({@link LeaseStatus#UNPINNED}, with the reason), confined to the
+   * group's unpinned mask (by default the CPUs the process may use, never its creator's CPU); a
+   * thread factory warns once. The default, as OpenHFT's, but said out loud.
    */
   UNPINNED,
-  /** The thread is pinned to the factory's least-loaded pinned CPU, sharing it. */
+  /**
+   * The member shares the CPU of this group that has the fewest members (the lowest CPU on a tie),
+   * as {@link LeaseStatus#SHARED}; when the group holds no CPU at all, it runs unpinned as {@link
+   * #UNPINNED}.
+   */
   SHARE,
-  /** {@link PinnedThreadFactory#newThread(Runnable)} throws {@link IllegalStateException}. */
+  /**
+   * Joining throws {@link IllegalStateException} naming the member, the pool and why (so {@link
+   * PinnedThreadFactory#newThread(Runnable)} throws, and a Netty or Disruptor group fails to build).
+   */
   FAIL
 }

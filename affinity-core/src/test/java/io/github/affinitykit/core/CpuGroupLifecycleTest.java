@@ -1,0 +1,87 @@
+package io.github.affinitykit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A pinned pool that keeps replacing its threads: 100,000 threads, eight at a time on four CPUs
+ * (run-out SHARE), each ending and replaced by a new one. The group's bookkeeping, the lock files
+ * open and the CPUs held must not grow with the number of threads, and every CPU is free after
+ * {@code close()}.
+ */
+@Timeout(300)
+class CpuGroupLifecycleTest {
+  private static final HostCpus E5 = HostCpus.probe(Fixtures.root(Fixtures.E5));
+  private static final int THREADS = 100_000;
+  private static final int AT_ONCE = 8;
+  private static final CpuSet POOL = CpuSet.of(2, 3, 4, 5);
+
+  @TempDir Path locks;
+
+  @Test
+  void shouldStayBoundedWhileReplacingOneHundredThousandThreads() throws Exception {
+    AffinityKit kit =
+        AffinityKit.create(
+            E5,
+            new RecordingAffinityBackend(CpuSet.range(0, 23)),
+            CpuReservations.inDirectory(locks));
+    PinnedThreadFactory f = kit.threadFactory("p").pool(POOL).runOut(RunOutPolicy.SHARE).build();
+    LongAdder ran = new LongAdder();
+    long maxSeats = 0;
+    long maxLockFds = 0;
+
+    for (int done = 0; done < THREADS; done += AT_ONCE) {
+      List<Thread> batch = new ArrayList<>();
+      for (int i = 0; i < AT_ONCE; i++) {
+        batch.add(f.newThread(ran::increment));
+      }
+      maxSeats = Math.max(maxSeats, f.assignments().size());
+      assertThat(f.held()).isEqualTo(POOL);
+      batch.forEach(Thread::start);
+      for (Thread t : batch) {
+        t.join(10_000);
+        assertThat(t.isAlive()).isFalse();
+      }
+      if (done % 10_000 == 0) {
+        maxLockFds = Math.max(maxLockFds, openLockFiles());
+      }
+      assertThat(f.assignments()).isEmpty();
+      assertThat(f.held().isEmpty()).isTrue();
+    }
+
+    assertThat(ran.sum()).isEqualTo(THREADS);
+    assertThat(maxSeats).isEqualTo(AT_ONCE);
+    assertThat(maxLockFds).isLessThanOrEqualTo(2L * POOL.size()); // one per lock file, ever
+    assertThat(kit.pinnedThreadIds()).isEmpty();
+    f.newThread(ran::increment); // created, never started: close() frees it
+    f.close();
+    assertThat(f.held().isEmpty()).isTrue();
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  /** Descriptors this process has open on files in the lock directory. */
+  private long openLockFiles() throws IOException {
+    Path real = locks.toRealPath();
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.filter(fd -> target(fd).startsWith(real.toString())).count();
+    }
+  }
+
+  private static String target(Path fd) {
+    try {
+      return Files.readSymbolicLink(fd).toString();
+    } catch (IOException e) {
+      return ""; // closed meanwhile
+    }
+  }
+}
