@@ -212,7 +212,8 @@ public final class CpuGroup implements AutoCloseable {
       load.merge(cpu, 1, Integer::sum);
       return add(member, cpu, LeaseStatus.SHARED, "shares cpu " + cpu + " (run-out policy SHARE)");
     }
-    return add(member, -1, LeaseStatus.UNPINNED, message);
+    String where = unpinnedMask.isEmpty() ? "the CPUs it inherits" : "CPUs " + unpinnedMask;
+    return add(member, -1, LeaseStatus.UNPINNED, message + "; runs unpinned on " + where);
   }
 
   private Seat add(String member, int cpu, LeaseStatus status, String reason) {

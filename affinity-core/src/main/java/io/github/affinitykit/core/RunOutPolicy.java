@@ -22,7 +22,8 @@ public enum RunOutPolicy {
   SHARE,
   /**
    * Joining throws {@link IllegalStateException} naming the member, the pool and why (so {@link
-   * PinnedThreadFactory#newThread(Runnable)} throws, and a Netty or Disruptor group fails to build).
+   * PinnedThreadFactory#newThread(Runnable)} throws, and a Netty or Disruptor group fails to
+   * build).
    */
   FAIL
 }

@@ -18,7 +18,7 @@ final class RunOutReason {
    * The reason, without the thread's name.
    *
    * @param pool the factory's pool
-   * @param live the CPUs this factory's threads hold
+   * @param live the CPUs this group holds
    * @param placement the planner's reason when CPUs were free but none matched the placements,
    *     empty when none was free
    * @param failures the reservations tried and refused, in order
@@ -30,7 +30,7 @@ final class RunOutReason {
     StringJoiner failed = new StringJoiner("; ");
     failures.forEach(f -> failed.add(f.reason()));
     boolean io = failures.stream().anyMatch(f -> f.status() == ReservationStatus.UNAVAILABLE);
-    String held = live.isEmpty() ? "" : "cpu " + live + " by this factory";
+    String held = live.isEmpty() ? "" : "cpu " + live + " by this group";
     if (!placement.isEmpty()) {
       return join(placement, held, failed.toString());
     }

@@ -2,6 +2,7 @@ package io.github.affinitykit.core;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One member's place in a {@link CpuGroup}: the CPU planned and reserved for it (or why there is
@@ -25,8 +26,8 @@ public final class Seat implements AutoCloseable {
   private volatile String reason;
   private volatile String thread = "";
   private volatile int tid = -1;
-  private volatile int starts;
-  private volatile boolean bound;
+  private final AtomicInteger starts = new AtomicInteger();
+  private final AtomicInteger bindings = new AtomicInteger();
 
   Seat(CpuGroup group, int index, String member, int cpu, LeaseStatus status, String reason) {
     this.group = group;
@@ -89,12 +90,15 @@ public final class Seat implements AutoCloseable {
 
   /** Returns how many threads have bound this seat. */
   public int starts() {
-    return starts;
+    return starts.get();
   }
 
-  /** Returns whether a thread is bound here now (between {@link #bind()} and its lease's close). */
+  /**
+   * Returns whether a thread is bound here now (between {@link #bind()} and its lease's close; a
+   * loop resumed on a new thread may briefly have two).
+   */
   public boolean isBound() {
-    return bound;
+    return bindings.get() > 0;
   }
 
   /** Returns a snapshot for reports. */
@@ -127,8 +131,8 @@ public final class Seat implements AutoCloseable {
 
   private CpuLease bind(Runnable onClose) {
     Optional<AffinityKit> kit = group.kit();
-    bound = true;
-    starts++;
+    bindings.incrementAndGet();
+    starts.incrementAndGet();
     thread = Thread.currentThread().getName();
     AffinityBackend backend = kit.map(AffinityKit::backend).orElse(OFF);
     tid = backend.isSupported() ? backend.currentThreadId() : ThreadIds.current();
@@ -158,7 +162,7 @@ public final class Seat implements AutoCloseable {
   }
 
   private void unbind() {
-    bound = false;
+    bindings.decrementAndGet();
     group.unbound(this);
   }
 
@@ -166,7 +170,7 @@ public final class Seat implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      if (starts == 0) {
+      if (starts.get() == 0) {
         reason = "never started; freed by close()";
       }
       status = LeaseStatus.RELEASED;

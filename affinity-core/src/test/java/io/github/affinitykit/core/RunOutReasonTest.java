@@ -46,7 +46,7 @@ class RunOutReasonTest {
   @Test
   void shouldSayThePoolIsEmptyWhenItIs() {
     String reason = firstReason(kit(CpuReservations.inDirectory(tmp)), CpuSet.empty());
-    assertThat(reason).isEqualTo("w: no CPU of pool  left for w-0 (the pool is empty)");
+    assertThat(reason).isEqualTo("w: no CPU of pool  left for w-0 (the pool is empty); runs unpinned on CPUs 0-23");
   }
 
   @Test
@@ -59,12 +59,12 @@ class RunOutReasonTest {
       f.newThread(() -> {});
       assertThat(f.assignments().get(1).reason())
           .isEqualTo(
-              "w: no CPU of pool 20-21 left for w-1 (every CPU is held: cpu 20 by this factory;"
+              "w: no CPU of pool 20-21 left for w-1 (every CPU is held: cpu 20 by this group;"
                   + " cpu 21: already reserved by this JVM (pid "
                   + ProcessHandle.current().pid()
                   + ") in "
                   + reservations.lockFile(21)
-                  + ")");
+                  + "); runs unpinned on CPUs 0-23");
       assertThat(other.isHeld()).isTrue();
     }
   }

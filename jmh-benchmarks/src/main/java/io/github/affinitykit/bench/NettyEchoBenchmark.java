@@ -101,7 +101,7 @@ public class NettyEchoBenchmark {
                 1,
                 serverThreads,
                 NioIoHandler.newFactory(),
-                PinningSpec.builder().kit(kit).cpus(serverCpu).build());
+                PinningSpec.builder(kit).cpus(serverCpu).build());
     client =
         new MultiThreadIoEventLoopGroup(
             1,

@@ -1,27 +1,22 @@
 package io.github.affinitykit.netty;
 
-import io.github.affinitykit.core.AffinityBackend;
-import io.github.affinitykit.core.AffinityException;
-import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
-import java.io.IOException;
+import io.github.affinitykit.core.Seat;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The pinning of one group's loops: the planned slots, the executor wrapper that makes every thread
- * running loop {@code i} bind itself to slot {@code i} before the loop runs (and again for a new
- * thread after a suspend/resume), and the live assignment of each loop.
+ * The Netty adapter over a {@link CpuGroup}: one seat per loop, taken when the group is created and
+ * kept for its life, and the executor wrapper that makes every thread running loop {@code i} bind
+ * seat {@code i} before the loop runs (again for a new thread after a suspend/resume). Planning,
+ * reservation, run-out and binding are the group's.
  *
  * <p>It travels through Netty's constructor {@code Object... args} into {@code newChild}, which
  * Netty calls once per loop in index order, from the group's constructor.
@@ -32,45 +27,80 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class LoopPinning {
   private static final System.Logger LOG = System.getLogger(LoopPinning.class.getName());
 
-  private final String name;
-  private final Optional<AffinityKit> kit;
-  private final List<LoopSlot> slots;
-  private final AtomicReferenceArray<LoopAssignment> live;
+  private final CpuGroup group;
+  private final List<Seat> seats;
   private final AtomicInteger nextChild = new AtomicInteger();
-  private final AtomicBoolean released = new AtomicBoolean();
 
-  LoopPinning(String name, PinningSpec spec, List<LoopSlot> slots) {
-    this.name = Objects.requireNonNull(name, "name");
-    this.kit = spec.enabled() ? Optional.of(spec.kit()) : Optional.empty();
-    this.slots = List.copyOf(slots);
-    this.live = new AtomicReferenceArray<>(slots.size());
-    for (LoopSlot s : slots) {
-      live.set(s.index(), assignment(s, s.status(), s.reason(), "", -1, 0, false));
+  private LoopPinning(CpuGroup group, List<Seat> seats) {
+    this.group = group;
+    this.seats = List.copyOf(seats);
+  }
+
+  /**
+   * Takes a seat for each of {@code loops} loops of group {@code name}.
+   *
+   * @throws IllegalArgumentException if {@code loops} is not positive, or explicit CPUs are not one
+   *     per loop among the CPUs this process may use
+   * @throws IllegalStateException if a loop gets no CPU and the run-out policy is FAIL
+   */
+  static LoopPinning plan(String name, int loops, PinningSpec spec) {
+    Objects.requireNonNull(spec, "spec");
+    if (loops <= 0) {
+      throw new IllegalArgumentException(name + ": loops: " + loops + " (expected: > 0)");
     }
-    long unpinned = slots.stream().filter(s -> s.status() == LeaseStatus.UNPINNED).count();
-    if (spec.enabled() && spec.unpinnedBecause().isEmpty() && unpinned > 0) {
+    checkExplicit(name, loops, spec);
+    CpuGroup group = spec.group(name);
+    List<Seat> seats = new ArrayList<>();
+    try {
+      for (int i = 0; i < loops; i++) {
+        seats.add(
+            spec.cpus().isEmpty()
+                ? group.join()
+                : group.joinOn(name + "-" + i, spec.cpus().get(i)));
+      }
+    } catch (RuntimeException e) {
+      group.close();
+      throw e;
+    }
+    long unpinned = seats.stream().filter(s -> s.status() == LeaseStatus.UNPINNED).count();
+    if (spec.enabled() && unpinned > 0) {
       LOG.log(
           Level.WARNING,
           "{0}: {1} of {2} loops unpinned: {3}",
           name,
           unpinned,
-          slots.size(),
-          slots.get(slots.size() - 1).reason());
+          loops,
+          seats.get(loops - 1).reason());
+    }
+    return new LoopPinning(group, seats);
+  }
+
+  private static void checkExplicit(String name, int loops, PinningSpec spec) {
+    List<Integer> cpus = spec.cpus();
+    if (cpus.isEmpty() || !spec.enabled()) {
+      return;
+    }
+    CpuSet named = CpuSet.of(cpus.stream().mapToInt(Integer::intValue).toArray());
+    CpuSet reachable = spec.kit().orElseThrow().host().reachable();
+    if (cpus.size() != loops || !reachable.containsAll(named)) {
+      throw new IllegalArgumentException(
+          name
+              + ": cpus: "
+              + cpus
+              + " (expected: "
+              + loops
+              + " CPUs, one per loop, among the CPUs this process may use: "
+              + reachable
+              + ")");
     }
   }
 
-  /** Plans and reserves the CPUs of {@code loops} loops of group {@code name}. */
-  static LoopPinning plan(String name, int loops, PinningSpec spec) {
-    Objects.requireNonNull(spec, "spec");
-    return new LoopPinning(name, spec, LoopPlanner.plan(name, loops, spec));
-  }
-
   String name() {
-    return name;
+    return group.name();
   }
 
   int size() {
-    return slots.size();
+    return seats.size();
   }
 
   /** Returns the index of the next child Netty creates (0, 1, ... in its constructor). */
@@ -78,88 +108,48 @@ final class LoopPinning {
     return nextChild.getAndIncrement();
   }
 
-  /** Wraps loop {@code index}'s executor: each thread it starts pins itself first. */
+  /** Wraps loop {@code index}'s executor: each thread it starts binds the loop's seat first. */
   Executor wrap(int index, Executor delegate) {
     Objects.requireNonNull(delegate, "delegate");
-    LoopSlot slot = slots.get(index);
-    return task -> delegate.execute(() -> run(slot, task));
-  }
-
-  private void run(LoopSlot slot, Runnable task) {
-    Optional<CpuLease> lease = Optional.empty();
-    LeaseStatus status = slot.status();
-    String reason = slot.reason();
-    try {
-      if (slot.reservation().isPresent()) {
-        CpuLease l = kit.orElseThrow().bindCurrentThread(slot.reservation().get());
-        lease = Optional.of(l);
-        if (!l.isBound()) {
-          status = l.status();
-          reason = l.reason();
-        }
-      } else if (!slot.mask().isEmpty()) {
-        AffinityBackend backend = kit.orElseThrow().backend();
-        backend.setAffinity(0, slot.mask());
-      }
-    } catch (AffinityException | IllegalStateException e) {
-      status = LeaseStatus.FAILED;
-      reason = "pinning failed: " + e.getMessage();
-    }
-    int tid = currentTid();
-    String thread = Thread.currentThread().getName();
-    int starts = live.get(slot.index()).starts() + 1;
-    live.set(slot.index(), assignment(slot, status, reason, thread, tid, starts, true));
-    try {
-      task.run();
-    } finally {
-      lease.ifPresent(CpuLease::close);
-      // After a suspend/resume the loop may already run on a newer thread: leave its entry alone.
-      LoopAssignment mine = live.get(slot.index());
-      if (mine.tid() == tid) {
-        live.compareAndSet(
-            slot.index(), mine, assignment(slot, status, reason, thread, tid, starts, false));
-      }
-    }
-  }
-
-  /** The calling thread's kernel id: from the backend, else from {@code /proc/thread-self}. */
-  private int currentTid() {
-    if (kit.isPresent() && kit.get().backend().isSupported()) {
-      return kit.get().backend().currentThreadId();
-    }
-    try {
-      Path link = Files.readSymbolicLink(Path.of("/proc/thread-self"));
-      return Integer.parseInt(link.getFileName().toString());
-    } catch (IOException | UnsupportedOperationException | NumberFormatException e) {
-      return -1;
-    }
-  }
-
-  private LoopAssignment assignment(
-      LoopSlot s,
-      LeaseStatus status,
-      String reason,
-      String thread,
-      int tid,
-      int starts,
-      boolean running) {
-    int cpu = status == LeaseStatus.FAILED ? -1 : s.cpu();
-    return new LoopAssignment(name, s.index(), cpu, status, reason, thread, tid, starts, running);
+    Seat seat = seats.get(index);
+    return task ->
+        delegate.execute(
+            () -> {
+              CpuLease lease = seat.bind();
+              try {
+                task.run();
+              } finally {
+                lease.close();
+              }
+            });
   }
 
   /** Returns every loop's assignment, in loop order. */
   List<LoopAssignment> assignments() {
     List<LoopAssignment> out = new ArrayList<>();
-    for (int i = 0; i < live.length(); i++) {
-      out.add(live.get(i));
+    for (int i = 0; i < seats.size(); i++) {
+      Seat s = seats.get(i);
+      out.add(
+          new LoopAssignment(
+              name(),
+              i,
+              s.cpu(),
+              s.status(),
+              s.reason(),
+              s.thread(),
+              s.tid(),
+              s.starts(),
+              s.isBound()));
     }
     return out;
   }
 
-  /** Frees the group's CPUs (once all its loops have terminated). Idempotent. */
+  /**
+   * Frees the group's CPUs once all its loops have terminated: at once, not when each thread gets
+   * round to closing its lease (Netty completes the termination future before that). Idempotent.
+   */
   void release() {
-    if (released.compareAndSet(false, true)) {
-      LoopPlanner.release(slots);
-    }
+    group.close();
+    seats.forEach(Seat::close);
   }
 }

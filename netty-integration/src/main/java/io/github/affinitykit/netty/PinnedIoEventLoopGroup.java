@@ -22,7 +22,7 @@ import java.util.concurrent.ThreadFactory;
  * <pre>{@code
  * // was: new MultiThreadIoEventLoopGroup(4, NioIoHandler.newFactory())
  * PinnedIoEventLoopGroup workers =
- *     PinnedIoEventLoopGroup.create("worker", 4, NioIoHandler.newFactory());
+ *     PinnedIoEventLoopGroup.create("worker", 4, NioIoHandler.newFactory(), PinningSpec.defaults(kit));
  * }</pre>
  *
  * <p>The CPUs are planned and reserved when the group is created (see {@link PinningSpec}) and held
@@ -51,16 +51,6 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
     super(pinning.size(), executor, f, chooser, new Object[] {pinning});
     this.pinning = pinning;
     terminationFuture().addListener(done -> pinning.release());
-  }
-
-  /**
-   * Creates {@code loops} loops named after {@code name}, pinned with {@link
-   * PinningSpec#defaults()} (the shared kit's pool, {@code DIFFERENT_CORE} then {@code ANY}).
-   *
-   * @throws IllegalArgumentException if {@code loops} is not positive
-   */
-  public static PinnedIoEventLoopGroup create(String name, int loops, IoHandlerFactory factory) {
-    return create(name, loops, factory, PinningSpec.defaults());
   }
 
   /**

@@ -11,7 +11,7 @@ import java.util.Objects;
  * (an event loop group built with it, passed to {@code runOn}) and any executor.
  *
  * <pre>{@code
- * ThreadFactory f = PinnedNettyThreadFactory.create("worker", PinningSpec.defaults());
+ * ThreadFactory f = PinnedNettyThreadFactory.create("worker", PinningSpec.defaults(kit));
  * EventLoopGroup workers = new NioEventLoopGroup(4, f); // Netty 4.1
  * }</pre>
  *
@@ -40,6 +40,7 @@ public final class PinnedNettyThreadFactory {
     }
     PinnedThreadFactory.Builder b =
         spec.kit()
+            .orElseThrow()
             .threadFactory(name)
             .placements(spec.placements().toArray(Placement[]::new))
             .runOut(spec.runOut())

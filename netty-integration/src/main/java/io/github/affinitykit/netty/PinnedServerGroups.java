@@ -1,5 +1,6 @@
 package io.github.affinitykit.netty;
 
+import io.github.affinitykit.core.AffinityKit;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * AffinityThreadFactory} setup.
  *
  * <pre>{@code
- * try (PinnedServerGroups groups = PinnedServerGroups.builder().workers(4).build()) {
+ * try (PinnedServerGroups groups = PinnedServerGroups.builder(kit).workers(4).build()) {
  *   new ServerBootstrap().group(groups.boss(), groups.workers())
  *       .channel(groups.serverChannel()) ...
  *   System.out.println(groups.report());
@@ -43,9 +44,11 @@ public final class PinnedServerGroups implements AutoCloseable {
     this.business = Objects.requireNonNull(business, "business");
   }
 
-  /** Returns a builder: transport AUTO, workers from the pool, no business executor. */
-  public static ServerGroupsBuilder builder() {
-    return new ServerGroupsBuilder();
+  /**
+   * Returns a builder on {@code kit}: transport AUTO, workers from its pool, no business executor.
+   */
+  public static ServerGroupsBuilder builder(AffinityKit kit) {
+    return new ServerGroupsBuilder(kit);
   }
 
   /** Returns the transport in use, and why. */

@@ -1,6 +1,7 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Placement;
 import io.github.affinitykit.core.RunOutPolicy;
@@ -15,8 +16,8 @@ import net.openhft.affinity.AffinityStrategy;
  * placements (or an explicit CPU per loop), the run-out policy, or no pinning at all.
  *
  * <pre>{@code
- * PinningSpec spec = PinningSpec.builder().kit(kit).placements(DIFFERENT_CORE, ANY).build();
- * PinningSpec exact = PinningSpec.builder().cpus(3, 2).build(); // loop 0 on cpu 3, loop 1 on 2
+ * PinningSpec spec = PinningSpec.builder(kit).placements(DIFFERENT_CORE, ANY).build();
+ * PinningSpec exact = PinningSpec.builder(kit).cpus(3, 2).build(); // loop 0 on cpu 3, loop 1 on 2
  * }</pre>
  *
  * <p>Thread safety: immutable; the builder is not thread-safe.
@@ -29,7 +30,6 @@ public final class PinningSpec {
   private final RunOutPolicy runOut;
   private final boolean enabled;
   private final Optional<CpuSet> unpinnedMask;
-  private final Optional<String> unpinnedBecause;
 
   private PinningSpec(Builder b) {
     this.kit = b.kit;
@@ -39,30 +39,46 @@ public final class PinningSpec {
     this.runOut = b.runOut;
     this.enabled = b.enabled;
     this.unpinnedMask = b.unpinnedMask;
-    this.unpinnedBecause = b.unpinnedBecause;
   }
 
   /**
-   * Returns the defaults: {@link AffinityKit#shared()}, its pool, {@code DIFFERENT_CORE} then
-   * {@code ANY}, run-out {@link RunOutPolicy#UNPINNED}.
+   * Returns the defaults on {@code kit}: its pool, {@code DIFFERENT_CORE} then {@code ANY}, run-out
+   * {@link RunOutPolicy#UNPINNED}.
    */
-  public static PinningSpec defaults() {
-    return builder().build();
+  public static PinningSpec defaults(AffinityKit kit) {
+    return builder(kit).build();
   }
 
   /** Returns a spec that pins nothing (loops run where the OS puts them; still reported). */
   public static PinningSpec off() {
-    return builder().enabled(false).build();
+    return new Builder(Optional.empty()).enabled(false).build();
   }
 
-  /** Returns a builder starting from {@link #defaults()}. */
-  public static Builder builder() {
-    return new Builder();
+  /** Returns a builder on {@code kit} starting from {@link #defaults(AffinityKit)}. */
+  public static Builder builder(AffinityKit kit) {
+    return new Builder(Optional.of(Objects.requireNonNull(kit, "kit")));
   }
 
-  /** Returns the kit, resolving the default {@link AffinityKit#shared()} now. */
-  public AffinityKit kit() {
-    return kit.orElseGet(AffinityKit::shared);
+  /** Returns the kit; empty for {@link #off()}. */
+  public Optional<AffinityKit> kit() {
+    return kit;
+  }
+
+  /**
+   * Returns the {@link CpuGroup} this spec describes: the one that plans, reserves and binds the
+   * loops of group {@code name}.
+   *
+   * @throws IllegalArgumentException if the pool or the unpinned mask names CPUs this process may
+   *     not use
+   */
+  CpuGroup group(String name) {
+    if (!enabled || kit.isEmpty()) {
+      return CpuGroup.unpinned(name, "off");
+    }
+    CpuGroup.Builder b = kit.get().group(name).placements(placements).runOut(runOut);
+    pool.ifPresent(b::pool);
+    unpinnedMask.ifPresent(b::unpinnedMask);
+    return b.build();
   }
 
   /** Returns the pool to draw CPUs from, if not the kit's. */
@@ -95,22 +111,15 @@ public final class PinningSpec {
     return unpinnedMask;
   }
 
-  /** Returns why every loop is left unpinned on purpose (on {@link #unpinnedMask()}), if so. */
-  Optional<String> unpinnedBecause() {
-    return unpinnedBecause;
-  }
-
   /** Returns a builder holding this spec's values. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.kit = kit;
+    Builder b = new Builder(kit);
     b.pool = pool;
     b.placements = placements;
     b.cpus = cpus;
     b.runOut = runOut;
     b.enabled = enabled;
     b.unpinnedMask = unpinnedMask;
-    b.unpinnedBecause = unpinnedBecause;
     return b;
   }
 
@@ -133,23 +142,16 @@ public final class PinningSpec {
    * <p>Thread safety: not thread-safe; build on one thread.
    */
   public static final class Builder {
-    private Optional<AffinityKit> kit = Optional.empty();
+    private final Optional<AffinityKit> kit;
     private Optional<CpuSet> pool = Optional.empty();
     private List<Placement> placements = List.of(Placement.DIFFERENT_CORE, Placement.ANY);
     private List<Integer> cpus = List.of();
     private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
     private boolean enabled = true;
     private Optional<CpuSet> unpinnedMask = Optional.empty();
-    private Optional<String> unpinnedBecause = Optional.empty();
 
-    private Builder() {}
-
-    /**
-     * Uses {@code kit} (host, backend, reservations, pool); default {@link AffinityKit#shared()}.
-     */
-    public Builder kit(AffinityKit kit) {
-      this.kit = Optional.of(Objects.requireNonNull(kit, "kit"));
-      return this;
+    private Builder(Optional<AffinityKit> kit) {
+      this.kit = kit;
     }
 
     /** Draws CPUs from {@code cpus} instead of the kit's pool. */
@@ -206,12 +208,6 @@ public final class PinningSpec {
      */
     public Builder unpinnedMask(CpuSet cpus) {
       this.unpinnedMask = Optional.of(Objects.requireNonNull(cpus, "cpus"));
-      return this;
-    }
-
-    /** Leaves every loop unpinned on purpose, on the unpinned mask, for {@code reason}. */
-    Builder unpinnedBecause(String reason) {
-      this.unpinnedBecause = Optional.of(Objects.requireNonNull(reason, "reason"));
       return this;
     }
 

@@ -3,9 +3,7 @@ package io.github.affinitykit.netty;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Placement;
-import io.github.affinitykit.core.ReservationStatus;
 import io.github.affinitykit.core.RunOutPolicy;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -13,15 +11,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Builds {@link PinnedServerGroups}. Defaults: transport {@link Transport#AUTO}; the kit's pool;
- * workers = pool size - 1 (at least 1); the boss on its own CPU, planned first, when the pool holds
- * the boss, every worker and every business thread, otherwise on the housekeeping CPUs (it only
- * accepts connections; the report says so); workers {@code DIFFERENT_CORE} then {@code ANY};
- * business threads after the workers; run-out {@link RunOutPolicy#UNPINNED}.
+ * workers = pool size - 1 (at least 1), {@code DIFFERENT_CORE} then {@code ANY}; business threads
+ * after the workers; the boss last, on a CPU of the pool they left free, otherwise on the
+ * housekeeping CPUs (it only accepts connections; its assignment says why); run-out {@link
+ * RunOutPolicy#UNPINNED}. Every group is a {@link io.github.affinitykit.core.CpuGroup}.
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  */
 public final class ServerGroupsBuilder {
-  private Optional<AffinityKit> kit = Optional.empty();
+  private final AffinityKit kit;
   private Transport transport = Transport.AUTO;
   private Optional<CpuSet> pool = Optional.empty();
   private OptionalInt workers = OptionalInt.empty();
@@ -29,15 +27,13 @@ public final class ServerGroupsBuilder {
   private boolean pinned = true;
   private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
   private OptionalInt bossCpu = OptionalInt.empty();
-  private PinningSpec.Builder workerSpec = PinningSpec.builder();
-  private PinningSpec.Builder businessSpec = PinningSpec.builder();
+  private final PinningSpec.Builder workerSpec;
+  private final PinningSpec.Builder businessSpec;
 
-  ServerGroupsBuilder() {}
-
-  /** Uses {@code kit}; default {@link AffinityKit#shared()}. */
-  public ServerGroupsBuilder kit(AffinityKit kit) {
-    this.kit = Optional.of(Objects.requireNonNull(kit, "kit"));
-    return this;
+  ServerGroupsBuilder(AffinityKit kit) {
+    this.kit = Objects.requireNonNull(kit, "kit");
+    this.workerSpec = PinningSpec.builder(kit);
+    this.businessSpec = PinningSpec.builder(kit);
   }
 
   /** The transport; default {@link Transport#AUTO} (io_uring, epoll, NIO). */
@@ -130,69 +126,47 @@ public final class ServerGroupsBuilder {
    */
   public PinnedServerGroups build() {
     TransportChoice choice = TransportChoice.choose(transport);
-    AffinityKit k = kit.orElseGet(AffinityKit::shared);
-    CpuSet cpus = pool.orElse(k.pool().cpus());
-    PinningSpec ws = common(workerSpec, k, cpus).build();
-    PinningSpec bs = common(businessSpec, k, cpus).build();
+    CpuSet cpus = pool.orElse(kit.pool().cpus());
+    PinningSpec ws = common(workerSpec).build();
+    PinningSpec bs = common(businessSpec).build();
     int w = workers.orElse(ws.cpus().isEmpty() ? Math.max(1, cpus.size() - 1) : ws.cpus().size());
     int b = businessThreads == 0 ? bs.cpus().size() : businessThreads;
-    PinningSpec base = common(PinningSpec.builder(), k, cpus).build();
     PinnedIoEventLoopGroup boss = null;
     PinnedIoEventLoopGroup work = null;
+    Optional<PinnedEventExecutorGroup> business = Optional.empty();
     try {
-      boss =
-          PinnedIoEventLoopGroup.create(
-              "boss", 1, choice.transport().handlerFactory(), bossSpec(base, k, cpus, w + b));
       work = PinnedIoEventLoopGroup.create("worker", w, choice.transport().handlerFactory(), ws);
-      Optional<PinnedEventExecutorGroup> business =
-          b == 0
-              ? Optional.empty()
-              : Optional.of(PinnedEventExecutorGroup.create("business", b, bs));
+      if (b > 0) {
+        business = Optional.of(PinnedEventExecutorGroup.create("business", b, bs));
+      }
+      boss = PinnedIoEventLoopGroup.create("boss", 1, choice.transport().handlerFactory(), boss());
       return new PinnedServerGroups(choice, boss, work, business);
     } catch (RuntimeException e) {
       shutdown(boss);
       shutdown(work);
+      business.ifPresent(g -> g.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly());
       throw e;
     }
   }
 
-  private PinningSpec.Builder common(PinningSpec.Builder b, AffinityKit k, CpuSet cpus) {
-    return b.kit(k).pool(cpus).runOut(runOut).enabled(pinned);
+  private PinningSpec.Builder common(PinningSpec.Builder b) {
+    pool.ifPresent(b::pool);
+    return b.runOut(runOut).enabled(pinned);
   }
 
-  private PinningSpec bossSpec(PinningSpec base, AffinityKit k, CpuSet cpus, int others) {
+  /**
+   * The boss only accepts connections: it takes a CPU of the pool the workers and business threads
+   * left free; when there is none it runs on the housekeeping CPUs, whatever the run-out policy,
+   * and its assignment says why (from the group's own reservation attempts).
+   */
+  private PinningSpec boss() {
+    PinningSpec.Builder b = common(PinningSpec.builder(kit));
     if (bossCpu.isPresent()) {
-      return base.toBuilder().cpus(bossCpu.getAsInt()).build();
+      return b.cpus(bossCpu.getAsInt()).build();
     }
-    if (!pinned) {
-      return base;
-    }
-    CpuSet mine = k.reservations().reservedHere().intersect(cpus);
-    Map<ReservationStatus, CpuSet> taken = HeldCpus.probe(k.reservations(), cpus.minus(mine));
-    CpuSet free = cpus.minus(mine);
-    for (CpuSet c : taken.values()) {
-      free = free.minus(c);
-    }
-    if (free.size() > others) {
-      return base;
-    }
-    taken.put(ReservationStatus.HELD_BY_THIS_JVM, mine);
-    CpuSet housekeeping = k.pool().housekeeping();
-    CpuSet mask = housekeeping.isEmpty() ? k.host().reachable() : housekeeping;
-    return base.toBuilder()
-        .unpinnedMask(mask)
-        .unpinnedBecause(
-            "pool "
-                + cpus
-                + " has "
-                + free.size()
-                + " free CPU(s)"
-                + HeldCpus.describe(taken)
-                + " for 1 boss + "
-                + others
-                + " worker/business threads: the boss (it only accepts) runs on housekeeping CPUs "
-                + mask)
-        .build();
+    CpuSet housekeeping = kit.pool().housekeeping();
+    CpuSet mask = housekeeping.isEmpty() ? kit.host().reachable() : housekeeping;
+    return b.runOut(RunOutPolicy.UNPINNED).unpinnedMask(mask).build();
   }
 
   private static void shutdown(PinnedIoEventLoopGroup g) {

@@ -83,7 +83,7 @@ class PinnedIoEventLoopGroupTest {
   @EnumSource(names = {"NIO", "EPOLL", "IO_URING"})
   void shouldRunLoopIOnCpuIWhenLoopsStartInReverseOrder(Transport t) throws Exception {
     int[] cpus = {last, first, last, first}; // creation-order pinning would get loops 3..0 wrong
-    PinnedIoEventLoopGroup g = group(t, PinningSpec.builder().kit(kit).cpus(cpus).build(), 4);
+    PinnedIoEventLoopGroup g = group(t, PinningSpec.builder(kit).cpus(cpus).build(), 4);
     List<EventExecutor> loops = loops(g);
 
     Probe[] seen = new Probe[4];
@@ -106,7 +106,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldPlanDistinctCoresAndPinTheSecondLoopFirst() throws Exception {
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder().kit(kit).build(), 2);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder(kit).build(), 2);
     List<EventExecutor> loops = loops(g);
 
     Probe second = Probe.on(loops.get(1));
@@ -124,8 +124,7 @@ class PinnedIoEventLoopGroupTest {
   @ParameterizedTest
   @EnumSource(names = {"NIO", "EPOLL", "IO_URING"})
   void shouldRepinALoopResumedOnANewThread(Transport t) throws Exception {
-    PinnedIoEventLoopGroup g =
-        group(t, PinningSpec.builder().kit(kit).cpus(first, last).build(), 2);
+    PinnedIoEventLoopGroup g = group(t, PinningSpec.builder(kit).cpus(first, last).build(), 2);
     SingleThreadIoEventLoop loop = (SingleThreadIoEventLoop) loops(g).get(1);
 
     Probe before = Probe.on(loop);
@@ -156,7 +155,7 @@ class PinnedIoEventLoopGroupTest {
             new DefaultThreadFactory("scaled"),
             NioIoHandler.newFactory(),
             scaler,
-            PinningSpec.builder().kit(kit).cpus(last, first).build());
+            PinningSpec.builder(kit).cpus(last, first).build());
     groups.add(g);
     List<EventExecutor> loops = loops(g);
     Probe[] before = {Probe.on(loops.get(0)), Probe.on(loops.get(1))};
@@ -178,7 +177,7 @@ class PinnedIoEventLoopGroupTest {
   @Test
   void shouldGiveAnUnpinnedLoopTheProcessCpusNotItsPinnedCreators() throws Exception {
     AffinityKit small = LiveKit.create(locks, CpuSet.of(last));
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder().kit(small).build(), 2);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder(small).build(), 2);
     List<EventExecutor> loops = loops(g);
 
     // loop 0 (pinned) starts loop 1's thread: that thread inherits loop 0's single CPU at birth
@@ -192,7 +191,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldShareCpusRoundRobinWhenTheRunOutPolicyIsShare() throws Exception {
-    PinningSpec spec = PinningSpec.builder().kit(kit).runOut(RunOutPolicy.SHARE).build();
+    PinningSpec spec = PinningSpec.builder(kit).runOut(RunOutPolicy.SHARE).build();
     PinnedIoEventLoopGroup g = group(Transport.NIO, spec, 4);
 
     assertThat(g.assignments())
@@ -203,7 +202,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldFreeEveryCpuOnceTheGroupHasTerminated() throws Exception {
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder().kit(kit).build(), 2);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder(kit).build(), 2);
     loops(g).forEach(l -> l.execute(() -> {}));
     assertThat(kit.reservations().reservedHere()).isEqualTo(CpuSet.of(first, last));
     CountDownLatch freed = new CountDownLatch(1);
@@ -217,7 +216,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldFailAndFreeWhatItTookWhenTheRunOutPolicyIsFail() {
-    PinningSpec spec = PinningSpec.builder().kit(kit).runOut(RunOutPolicy.FAIL).build();
+    PinningSpec spec = PinningSpec.builder(kit).runOut(RunOutPolicy.FAIL).build();
     assertThatThrownBy(() -> group(Transport.NIO, spec, 3))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("loop-2")
@@ -227,15 +226,15 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldRejectExplicitCpusThatDoNotFitTheGroup() {
-    PinningSpec tooFew = PinningSpec.builder().kit(kit).cpus(first).build();
+    PinningSpec tooFew = PinningSpec.builder(kit).cpus(first).build();
     assertThatThrownBy(() -> group(Transport.NIO, tooFew, 2))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("loop: cpus: [" + first + "] (expected: 2 CPUs, one per loop");
-    PinningSpec unknown = PinningSpec.builder().kit(kit).cpus(first, 4096).build();
+    PinningSpec unknown = PinningSpec.builder(kit).cpus(first, 4096).build();
     assertThatThrownBy(() -> group(Transport.NIO, unknown, 2))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("4096");
-    assertThatThrownBy(() -> group(Transport.NIO, PinningSpec.builder().kit(kit).build(), 0))
+    assertThatThrownBy(() -> group(Transport.NIO, PinningSpec.builder(kit).build(), 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("loop: loops: 0 (expected: > 0)");
   }

@@ -41,7 +41,7 @@ class PinnedServerGroupsTest {
   void shouldPutTheBossOnHousekeepingWhenThePoolOnlyHoldsTheWorkers() throws Exception {
     AffinityKit kit = LiveKit.create(locks, CpuSet.of(last)); // housekeeping = the other CPU
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder().kit(kit).transport(Transport.NIO).build()) {
+        PinnedServerGroups.builder(kit).transport(Transport.NIO).build()) {
       Probe boss = Probe.on(groups.boss().next());
       Probe worker = Probe.on(groups.workers().next());
 
@@ -52,7 +52,9 @@ class PinnedServerGroupsTest {
       LoopAssignment b = report.loop("boss", 0).orElseThrow();
       assertThat(b.status()).isEqualTo(LeaseStatus.UNPINNED);
       assertThat(b.reason())
-          .contains("the boss (it only accepts) runs on housekeeping CPUs " + first);
+          .contains("no CPU of pool " + last + " left for boss-0")
+          .contains("already reserved by this JVM")
+          .endsWith("runs unpinned on CPUs " + first);
       assertThat(boss.cpusAllowed()).isEqualTo(String.valueOf(first));
       assertThat(report.toString())
           .startsWith("transport NIO (NIO requested and available)")
@@ -65,9 +67,9 @@ class PinnedServerGroupsTest {
   void shouldGiveTheBossItsOwnCpuWhenThePoolHasRoom() throws Exception {
     AffinityKit kit = LiveKit.create(locks);
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder().kit(kit).transport(Transport.NIO).workers(1).build()) {
-      assertThat(Probe.on(groups.boss().next()).cpusAllowed()).isEqualTo(String.valueOf(first));
-      assertThat(Probe.on(groups.workers().next()).cpusAllowed()).isEqualTo(String.valueOf(last));
+        PinnedServerGroups.builder(kit).transport(Transport.NIO).workers(1).build()) {
+      assertThat(Probe.on(groups.workers().next()).cpusAllowed()).isEqualTo(String.valueOf(first));
+      assertThat(Probe.on(groups.boss().next()).cpusAllowed()).isEqualTo(String.valueOf(last));
       assertThat(groups.business()).isEmpty();
     }
   }
@@ -76,8 +78,7 @@ class PinnedServerGroupsTest {
   void shouldPinABusinessExecutorAfterTheWorkers() throws Exception {
     AffinityKit kit = LiveKit.create(locks);
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder()
-            .kit(kit)
+        PinnedServerGroups.builder(kit)
             .transport(Transport.NIO)
             .workers(1)
             .businessThreads(1)
@@ -92,11 +93,10 @@ class PinnedServerGroupsTest {
   }
 
   @Test
-  void shouldHonourExplicitCpusAndNeverShareACpuAcrossGroups() throws Exception {
+  void shouldHonourExplicitCpusAndNeverShareACpuAcrossGroupsTheBossComingLast() throws Exception {
     AffinityKit kit = LiveKit.create(locks);
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder()
-            .kit(kit)
+        PinnedServerGroups.builder(kit)
             .transport(Transport.NIO)
             .bossCpu(last)
             .workerCpus(first, first)
@@ -105,13 +105,14 @@ class PinnedServerGroupsTest {
       assertThat(groups.report().loops())
           .extracting(l -> l.group() + "-" + l.index() + "@" + l.cpu())
           .containsExactly(
-              "boss-0@" + last, "worker-0@" + first, "worker-1@" + first, "business-0@-1");
-      LoopAssignment business = groups.report().loop("business", 0).orElseThrow();
-      assertThat(business.status()).isEqualTo(LeaseStatus.UNPINNED);
-      assertThat(business.reason()).contains("cpu " + last + ": already reserved by this JVM");
+              "boss-0@-1", "worker-0@" + first, "worker-1@" + first, "business-0@" + last);
+      LoopAssignment boss = groups.report().loop("boss", 0).orElseThrow();
+      assertThat(boss.status()).isEqualTo(LeaseStatus.UNPINNED);
+      assertThat(boss.reason()).contains("cpu " + last + ": already reserved by this JVM");
       assertThat(groups.report().loop("worker", 1).orElseThrow().status())
           .isEqualTo(LeaseStatus.SHARED);
-      assertThat(Probe.on(groups.boss().next()).cpusAllowed()).isEqualTo(String.valueOf(last));
+      assertThat(Probe.on(groups.business().orElseThrow().next()).cpusAllowed())
+          .isEqualTo(String.valueOf(last));
     }
   }
 
@@ -119,7 +120,7 @@ class PinnedServerGroupsTest {
   void shouldBuildUnpinnedGroupsThatStillReport() throws Exception {
     AffinityKit kit = LiveKit.create(locks);
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder().kit(kit).pinned(false).workers(2).build()) {
+        PinnedServerGroups.builder(kit).pinned(false).workers(2).build()) {
       assertThat(groups.report().loops()).allMatch(l -> l.status() == LeaseStatus.UNPINNED);
       assertThat(groups.transport().transport()).isNotEqualTo(Transport.AUTO);
       assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
@@ -162,9 +163,10 @@ class PinnedServerGroupsTest {
 
   @Test
   void shouldRejectNonsenseCounts() {
-    assertThatThrownBy(() -> PinnedServerGroups.builder().workers(0))
+    AffinityKit kit = LiveKit.create(locks, CpuSet.of(last));
+    assertThatThrownBy(() -> PinnedServerGroups.builder(kit).workers(0))
         .hasMessage("workers: 0 (expected: > 0)");
-    assertThatThrownBy(() -> PinnedServerGroups.builder().businessThreads(-1))
+    assertThatThrownBy(() -> PinnedServerGroups.builder(kit).businessThreads(-1))
         .hasMessage("businessThreads: -1 (expected: >= 0)");
   }
 
@@ -172,7 +174,7 @@ class PinnedServerGroupsTest {
   void shouldMakePinnedFastThreadLocalThreadsForNetty41StyleGroups() throws Exception {
     AffinityKit kit = LiveKit.create(locks, CpuSet.of(last));
     PinnedThreadFactory f =
-        PinnedNettyThreadFactory.create("legacy", PinningSpec.builder().kit(kit).build());
+        PinnedNettyThreadFactory.create("legacy", PinningSpec.builder(kit).build());
     MultiThreadIoEventLoopGroup g =
         new MultiThreadIoEventLoopGroup(1, f, NioIoHandler.newFactory());
     try {
@@ -184,7 +186,7 @@ class PinnedServerGroupsTest {
       g.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
     assertThatThrownBy(
-            () -> PinnedNettyThreadFactory.create("x", PinningSpec.builder().cpus(1).build()))
+            () -> PinnedNettyThreadFactory.create("x", PinningSpec.builder(kit).cpus(1).build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("a thread factory pins in creation order");
   }
@@ -194,13 +196,13 @@ class PinnedServerGroupsTest {
     AffinityKit kit = LiveKit.create(locks, CpuSet.of(last));
     Process other = HoldLock.start(kit.reservations().lockFile(last));
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder().kit(kit).transport(Transport.NIO).build()) {
+        PinnedServerGroups.builder(kit).transport(Transport.NIO).build()) {
       LoopAssignment boss = groups.report().loop("boss", 0).orElseThrow();
       assertThat(boss.status()).isEqualTo(LeaseStatus.UNPINNED);
       assertThat(boss.reason())
-          .contains("pool " + last + " has 0 free CPU(s)")
-          .contains("held by other processes: " + last)
-          .doesNotContain("1 free CPU");
+          .contains("no CPU of pool " + last + " left for boss-0")
+          .contains("cpu " + last + ": " + kit.reservations().lockFile(last) + " is locked by pid")
+          .endsWith("runs unpinned on CPUs " + first);
     } finally {
       other.destroyForcibly().waitFor();
     }

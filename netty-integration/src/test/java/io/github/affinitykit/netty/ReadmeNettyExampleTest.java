@@ -2,6 +2,7 @@ package io.github.affinitykit.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.AffinityKit;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.handler.logging.LoggingHandler;
@@ -24,7 +25,8 @@ class ReadmeNettyExampleTest {
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
     // README:begin
-    PinnedServerGroups groups = PinnedServerGroups.builder().workers(2).build();
+    AffinityKit kit = AffinityKit.shared(); // host, backend, lock directory, pool
+    PinnedServerGroups groups = PinnedServerGroups.builder(kit).workers(2).build();
     Channel server =
         new ServerBootstrap()
             .group(groups.boss(), groups.workers()) // was: two MultiThreadIoEventLoopGroups

@@ -87,8 +87,7 @@ public final class GatewayServer implements AutoCloseable {
               + " leaves none)");
     }
     ServerGroupsBuilder b =
-        PinnedServerGroups.builder()
-            .kit(kit)
+        PinnedServerGroups.builder(kit)
             .transport(config.transport())
             .pinned(config.pin() != PinMode.NONE)
             .businessThreads(config.businessThreads());
