@@ -46,7 +46,9 @@ class RunOutReasonTest {
   @Test
   void shouldSayThePoolIsEmptyWhenItIs() {
     String reason = firstReason(kit(CpuReservations.inDirectory(tmp)), CpuSet.empty());
-    assertThat(reason).isEqualTo("w: no CPU of pool  left for w-0 (the pool is empty); runs unpinned on CPUs 0-23");
+    assertThat(reason)
+        .isEqualTo(
+            "w: no CPU of pool  left for w-0 (the pool is empty); runs unpinned on CPUs 0-23");
   }
 
   @Test
