@@ -31,6 +31,8 @@ public final class ServerGroupsBuilder {
   private OptionalInt bossCpu = OptionalInt.empty();
   private PinningSpec.Builder workerSpec = PinningSpec.builder();
   private PinningSpec.Builder businessSpec = PinningSpec.builder();
+  private IdlePolicy idlePolicy = IdlePolicy.BLOCK;
+  private SpinLimit spinLimit = SpinLimit.DEFAULT;
 
   ServerGroupsBuilder() {}
 
@@ -121,6 +123,22 @@ public final class ServerGroupsBuilder {
   }
 
   /**
+   * How the worker loops wait when idle (default {@link IdlePolicy#BLOCK}, Netty's own); the boss
+   * always blocks. A policy the transport cannot honour is reported in {@link
+   * PinnedServerGroups#idle()}, never silently dropped.
+   */
+  public ServerGroupsBuilder idlePolicy(IdlePolicy policy) {
+    this.idlePolicy = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /** The spin limit of {@link IdlePolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
+  public ServerGroupsBuilder spinLimit(SpinLimit limit) {
+    this.spinLimit = Objects.requireNonNull(limit, "limit");
+    return this;
+  }
+
+  /**
    * Chooses the transport, plans and reserves every CPU (boss, workers, business), and creates the
    * groups. Nothing runs until channels register.
    *
@@ -143,12 +161,16 @@ public final class ServerGroupsBuilder {
       boss =
           PinnedIoEventLoopGroup.create(
               "boss", 1, choice.transport().handlerFactory(), bossSpec(base, k, cpus, w + b));
-      work = PinnedIoEventLoopGroup.create("worker", w, choice.transport().handlerFactory(), ws);
+      WorkerIdle idle =
+          new WorkerIdle(k.host(), idlePolicy, IdleStrategies.of(idlePolicy, spinLimit));
+      work =
+          PinnedIoEventLoopGroup.create(
+              "worker", w, choice.transport().handlerFactory(idle.strategies()), ws);
       Optional<PinnedEventExecutorGroup> business =
           b == 0
               ? Optional.empty()
               : Optional.of(PinnedEventExecutorGroup.create("business", b, bs));
-      return new PinnedServerGroups(choice, boss, work, business);
+      return new PinnedServerGroups(choice, boss, work, business, idle);
     } catch (RuntimeException e) {
       shutdown(boss);
       shutdown(work);
