@@ -4,6 +4,8 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.CpuTopology;
 import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.Plan;
+import io.github.affinitykit.core.SpinAdvice;
+import io.github.affinitykit.core.SpinRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,12 +18,13 @@ import java.util.Objects;
  * <p>The rule, first match wins:
  *
  * <ol>
- *   <li>{@link WaitKind#BUSY_SPIN} when every consumer owns an exclusive core ({@link
- *       CpuOwnership#ISOLATED_CORE}: its whole physical core isolated; or {@link
- *       CpuOwnership#AUDITED_EXCLUSIVE}: alone on its core and audited EXCLUSIVE after the rest of
- *       the JVM was confined elsewhere) <em>and</em> the producer keeps a core of its own (pinned
- *       alone on a core, or unpinned with at least one reachable core where no consumer is pinned).
- *       Only then does spinning cost nothing but the core it spins on.
+ *   <li>{@link WaitKind#BUSY_SPIN} when every consumer owns an exclusive core (core's {@link
+ *       SpinRule}, shared with the Netty loops' idle policy: {@link CpuOwnership#ISOLATED_CORE}:
+ *       its whole physical core isolated; or {@link CpuOwnership#AUDITED_EXCLUSIVE}: alone on its
+ *       core and audited EXCLUSIVE after the rest of the JVM was confined elsewhere) <em>and</em>
+ *       the producer keeps a core of its own (pinned alone on a core, or unpinned with at least one
+ *       reachable core where no consumer is pinned). Only then does spinning cost nothing but the
+ *       core it spins on.
  *   <li>{@link WaitKind#YIELDING} when every consumer has a core to itself within this Disruptor
  *       but at least one is not proven exclusive (not isolated, an isolated hyper-thread whose
  *       core-mate runs general work, no audit), and the producer keeps a core of its own. The
@@ -143,33 +146,19 @@ public final class WaitAdvisor {
             "core " + core + " also runs consumer-" + j);
       }
     }
-    return alone(host, role, cpu, core, auditedExclusive, audited);
+    return alone(host, role, cpu, auditedExclusive, audited);
   }
 
   private static ThreadPlacement alone(
-      HostCpus host, String role, int cpu, CpuSet core, CpuSet auditedExclusive, CpuSet audited) {
-    CpuSet online = core.intersect(host.topology().online());
-    CpuSet isolated = host.isolatedCpus();
-    if (host.exclusive().contains(cpu) && isolated.containsAll(online)) {
-      return new ThreadPlacement(
-          role, cpu, CpuOwnership.ISOLATED_CORE, "isolated, with its whole core " + core);
-    }
-    if (auditedExclusive.contains(cpu)) {
-      return new ThreadPlacement(
-          role, cpu, CpuOwnership.AUDITED_EXCLUSIVE, "audited EXCLUSIVE, alone on core " + core);
-    }
-    String why =
-        isolated.contains(cpu)
-            ? "isolated, but its core-mate "
-                + online.minus(isolated)
-                + " is not: general work"
-                + " runs on the same core"
-            : "alone on core "
-                + core
-                + " but not isolated, and "
-                + (audited.contains(cpu) ? "the audit found it SHARED" : "not audited")
-                + ": other tasks and IRQs may run there";
-    return new ThreadPlacement(role, cpu, CpuOwnership.OWN_CORE, why);
+      HostCpus host, String role, int cpu, CpuSet auditedExclusive, CpuSet audited) {
+    SpinAdvice a = SpinRule.judge(host, cpu, auditedExclusive, audited);
+    CpuOwnership o =
+        switch (a.basis()) {
+          case ISOLATED_CORE -> CpuOwnership.ISOLATED_CORE;
+          case AUDITED_EXCLUSIVE -> CpuOwnership.AUDITED_EXCLUSIVE;
+          case ISOLATED_SHARED_CORE, AUDITED_SHARED, NOT_AUDITED -> CpuOwnership.OWN_CORE;
+        };
+    return new ThreadPlacement(role, cpu, o, a.reason());
   }
 
   private static ThreadPlacement producer(HostCpus host, CpuTopology t, Layout layout) {

@@ -1,6 +1,9 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuAudit;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.CpuVerdict;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
@@ -32,16 +35,20 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final PinnedIoEventLoopGroup boss;
   private final PinnedIoEventLoopGroup workers;
   private final Optional<PinnedEventExecutorGroup> business;
+  private final WorkerIdle idle;
 
   PinnedServerGroups(
       TransportChoice transport,
       PinnedIoEventLoopGroup boss,
       PinnedIoEventLoopGroup workers,
-      Optional<PinnedEventExecutorGroup> business) {
+      Optional<PinnedEventExecutorGroup> business,
+      WorkerIdle idle) {
     this.transport = Objects.requireNonNull(transport, "transport");
     this.boss = Objects.requireNonNull(boss, "boss");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.business = Objects.requireNonNull(business, "business");
+    this.idle = Objects.requireNonNull(idle, "idle");
+    decideIdle(CpuSet.empty(), CpuSet.empty());
   }
 
   /**
@@ -76,12 +83,46 @@ public final class PinnedServerGroups implements AutoCloseable {
     return business;
   }
 
-  /** Returns where every loop runs now: boss, workers, then business executors. */
+  /**
+   * Returns where every loop runs now (boss, workers, then business executors) and how the workers
+   * wait when idle.
+   */
   public PlacementReport report() {
+    return new PlacementReport(transport, allLoops(), idle.report());
+  }
+
+  /** Returns how the worker loops wait when idle, and why (see {@link IdlePolicy}). */
+  public IdleReport idle() {
+    return idle.report();
+  }
+
+  /**
+   * Decides the workers' idle policy again with {@code audit}'s verdicts: under {@link
+   * IdlePolicy#AUTO} a worker alone on its core spins (then blocks) only where the audit found its
+   * CPU EXCLUSIVE (or its whole core is isolated). Run the audit once the loops have started and
+   * the rest of the JVM is confined elsewhere ({@code JvmThreads.confine}); the audit counts this
+   * kit's pinned loops as owners. Other policies keep their mode; their reasons are updated.
+   *
+   * @return the decision now in force
+   */
+  public IdleReport applyAudit(CpuAudit audit) {
+    Objects.requireNonNull(audit, "audit");
+    int[] all = audit.verdicts().stream().mapToInt(CpuVerdict::cpu).toArray();
+    int[] ok =
+        audit.verdicts().stream().filter(CpuVerdict::exclusive).mapToInt(CpuVerdict::cpu).toArray();
+    return decideIdle(CpuSet.of(ok), CpuSet.of(all));
+  }
+
+  private IdleReport decideIdle(CpuSet auditedExclusive, CpuSet audited) {
+    return idle.decide(
+        transport.transport(), workers.assignments(), allLoops(), auditedExclusive, audited);
+  }
+
+  private List<LoopAssignment> allLoops() {
     List<LoopAssignment> loops = new ArrayList<>(boss.assignments());
     loops.addAll(workers.assignments());
     business.ifPresent(b -> loops.addAll(b.assignments()));
-    return new PlacementReport(transport, loops);
+    return loops;
   }
 
   /**

@@ -29,6 +29,8 @@ public final class ServerGroupsBuilder {
   private OptionalInt bossCpu = OptionalInt.empty();
   private final PinningSpec.Builder workerSpec;
   private final PinningSpec.Builder businessSpec;
+  private IdlePolicy idlePolicy = IdlePolicy.BLOCK;
+  private SpinLimit spinLimit = SpinLimit.DEFAULT;
 
   ServerGroupsBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -117,6 +119,22 @@ public final class ServerGroupsBuilder {
   }
 
   /**
+   * How the worker loops wait when idle (default {@link IdlePolicy#BLOCK}, Netty's own); the boss
+   * always blocks. A policy the transport cannot honour is reported in {@link
+   * PinnedServerGroups#idle()}, never silently dropped.
+   */
+  public ServerGroupsBuilder idlePolicy(IdlePolicy policy) {
+    this.idlePolicy = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /** The spin limit of {@link IdlePolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
+  public ServerGroupsBuilder spinLimit(SpinLimit limit) {
+    this.spinLimit = Objects.requireNonNull(limit, "limit");
+    return this;
+  }
+
+  /**
    * Chooses the transport, plans and reserves every CPU (boss, workers, business), and creates the
    * groups. Nothing runs until channels register.
    *
@@ -135,12 +153,16 @@ public final class ServerGroupsBuilder {
     PinnedIoEventLoopGroup work = null;
     Optional<PinnedEventExecutorGroup> business = Optional.empty();
     try {
-      work = PinnedIoEventLoopGroup.create("worker", w, choice.transport().handlerFactory(), ws);
+      WorkerIdle idle =
+          new WorkerIdle(kit.host(), idlePolicy, IdleStrategies.of(idlePolicy, spinLimit));
+      work =
+          PinnedIoEventLoopGroup.create(
+              "worker", w, choice.transport().handlerFactory(idle.strategies()), ws);
       if (b > 0) {
         business = Optional.of(PinnedEventExecutorGroup.create("business", b, bs));
       }
       boss = PinnedIoEventLoopGroup.create("boss", 1, choice.transport().handlerFactory(), boss());
-      return new PinnedServerGroups(choice, boss, work, business);
+      return new PinnedServerGroups(choice, boss, work, business, idle);
     } catch (RuntimeException e) {
       shutdown(boss);
       shutdown(work);

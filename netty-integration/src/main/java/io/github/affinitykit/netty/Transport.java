@@ -1,6 +1,7 @@
 package io.github.affinitykit.netty;
 
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -14,7 +15,9 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -69,6 +72,34 @@ public enum Transport {
       case NIO -> NioIoHandler.newFactory();
       case AUTO -> throw auto();
     };
+  }
+
+  /**
+   * Returns a new handler factory whose loops wait as {@code idle} decides (NIO, epoll); for a
+   * transport without the hook (see {@link #idleUnsupported()}) the plain factory: its loops block.
+   *
+   * @throws IllegalStateException for {@link #AUTO}: choose first
+   */
+  public IoHandlerFactory handlerFactory(SelectStrategyFactory idle) {
+    Objects.requireNonNull(idle, "idle");
+    return switch (this) {
+      case EPOLL -> EpollIoHandler.newFactory(0, idle); // 0: Netty's default, a growing array
+      case NIO -> NioIoHandler.newFactory(SelectorProvider.provider(), idle);
+      case IO_URING -> IoUringIoHandler.newFactory();
+      case AUTO -> throw auto();
+    };
+  }
+
+  /**
+   * Returns why this transport's loops cannot wait other than by blocking, or empty when Netty
+   * gives it a {@code SelectStrategy} hook (NIO, epoll).
+   */
+  public Optional<String> idleUnsupported() {
+    return this == IO_URING
+        ? Optional.of(
+            "Netty 4.2's io_uring handler has no SelectStrategy hook (IoUringIoHandlerConfig"
+                + " offers none): its loop always blocks in io_uring_enter")
+        : Optional.empty();
   }
 
   /**

@@ -5,6 +5,8 @@ import static io.github.affinitykit.core.cli.CommandLines.require;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
+import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -75,6 +77,24 @@ final class GatewayCommand implements Callable<Integer> {
           "none | pinned | exclusive (default pinned); exclusive also confines every other JVM"
               + " thread to the housekeeping CPUs")
   private PinMode pin = DEFAULTS.pin();
+
+  @Option(
+      names = "--idle-policy",
+      paramLabel = "P",
+      converter = IdlePolicyName.class,
+      description =
+          "how worker loops wait when idle: block | spin-then-block | busy-poll | auto (default"
+              + " block); auto spins only on a CPU proven exclusive (audited with --pin exclusive)")
+  private IdlePolicy idlePolicy = DEFAULTS.idlePolicy();
+
+  @Option(
+      names = "--spin-limit",
+      paramLabel = "L",
+      converter = SpinLimitText.class,
+      description =
+          "spin-then-block polls this long after the last work, then blocks: 50us, 1ms, or a count"
+              + " of empty polls, 200polls (default 50us)")
+  private SpinLimit spinLimit = DEFAULTS.spinLimit();
 
   @Option(
       names = "--workers",
@@ -181,7 +201,9 @@ final class GatewayCommand implements Callable<Integer> {
                 lowWaterMark,
                 highWaterMark,
                 drainTimeout,
-                requestTimeout));
+                requestTimeout,
+                idlePolicy,
+                spinLimit));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */
@@ -198,6 +220,26 @@ final class GatewayCommand implements Callable<Integer> {
 
   private static boolean positive(Duration d) {
     return !d.isZero() && !d.isNegative();
+  }
+
+  /** {@link IdlePolicy#parse}: {@code block}, {@code spin-then-block}, ... in any case. */
+  static final class IdlePolicyName implements ITypeConverter<IdlePolicy> {
+    @Override
+    public IdlePolicy convert(String value) {
+      return IdlePolicy.parse(value);
+    }
+  }
+
+  /** {@link SpinLimit#parse}: {@code 50us}, {@code 1ms}, {@code 200polls}. */
+  static final class SpinLimitText implements ITypeConverter<SpinLimit> {
+    @Override
+    public SpinLimit convert(String value) {
+      try {
+        return SpinLimit.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(SpinLimit.RULE, e); // the one line states the rule
+      }
+    }
   }
 
   /** {@link Transport#parse}: the enum's names in any case, and {@code iouring}. */

@@ -1,5 +1,7 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +25,9 @@ import java.util.OptionalInt;
  * @param drainTimeout how long shutdown waits for clients to answer the 1001 close
  * @param requestTimeout an HTTP request (a WebSocket handshake too) not read whole within this long
  *     of its first byte (or of the connection opening) gets 408 and the connection is closed
+ * @param idlePolicy how the worker loops wait when idle; AUTO spins only on a CPU proven exclusive
+ *     (in {@link PinMode#EXCLUSIVE} the workers' CPUs are audited at start)
+ * @param spinLimit how long a spin-then-block loop polls after its last work before it blocks
  */
 public record GatewayConfig(
     String host,
@@ -36,11 +41,13 @@ public record GatewayConfig(
     int lowWaterMark,
     int highWaterMark,
     Duration drainTimeout,
-    Duration requestTimeout) {
+    Duration requestTimeout,
+    IdlePolicy idlePolicy,
+    SpinLimit spinLimit) {
 
   /**
    * The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks, 5 s
-   * drain, 10 s request deadline.
+   * drain, 10 s request deadline, loops that block when idle.
    */
   public static final GatewayConfig DEFAULTS =
       new GatewayConfig(
@@ -55,7 +62,9 @@ public record GatewayConfig(
           32 * 1024,
           64 * 1024,
           Duration.ofSeconds(5),
-          Duration.ofSeconds(10));
+          Duration.ofSeconds(10),
+          IdlePolicy.BLOCK,
+          SpinLimit.DEFAULT);
 
   /** Validates every value; errors name the value and the rule. */
   public GatewayConfig {
@@ -66,6 +75,8 @@ public record GatewayConfig(
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     Objects.requireNonNull(drainTimeout, "drainTimeout");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
+    Objects.requireNonNull(idlePolicy, "idlePolicy");
+    Objects.requireNonNull(spinLimit, "spinLimit");
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");
     check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");
     check(businessThreads >= 0, "business-threads", businessThreads, ">= 0");

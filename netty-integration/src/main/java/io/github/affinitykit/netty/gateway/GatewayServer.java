@@ -2,8 +2,12 @@ package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.ConfineReport;
+import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.JvmThreads;
+import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Sweeper;
+import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.PlacementReport;
 import io.github.affinitykit.netty.ServerGroupsBuilder;
@@ -41,6 +45,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread safety: every method may be called from any thread but the gateway's own loops.
  */
 public final class GatewayServer implements AutoCloseable {
+  /** How long the workers' CPUs are watched for other tasks before AUTO lets a loop spin. */
+  private static final Duration AUDIT_WINDOW = Duration.ofMillis(500);
+
   private final PinnedServerGroups groups;
   private final GatewayContext context;
   private final Channel server;
@@ -68,7 +75,8 @@ public final class GatewayServer implements AutoCloseable {
   /**
    * Starts the gateway with {@code kit}'s pool and reservations: builds and pins the groups, starts
    * every loop, binds, and in {@link PinMode#EXCLUSIVE} confines the rest of the JVM to the
-   * housekeeping CPUs (re-swept every second).
+   * housekeeping CPUs (re-swept every second) and, with idle policy AUTO, audits the workers' CPUs
+   * (half a second) so that a worker spins only where the audit found its CPU EXCLUSIVE.
    *
    * @throws IllegalStateException if the transport cannot load, the bind fails, or exclusive mode
    *     has no housekeeping CPU
@@ -90,7 +98,9 @@ public final class GatewayServer implements AutoCloseable {
         PinnedServerGroups.builder(kit)
             .transport(config.transport())
             .pinned(config.pin() != PinMode.NONE)
-            .businessThreads(config.businessThreads());
+            .businessThreads(config.businessThreads())
+            .idlePolicy(config.idlePolicy())
+            .spinLimit(config.spinLimit());
     config.workers().ifPresent(b::workers);
     PinnedServerGroups groups = b.build();
     try {
@@ -128,8 +138,20 @@ public final class GatewayServer implements AutoCloseable {
       JvmThreads jvm = new JvmThreads(kit);
       confined = Optional.of(jvm.confine());
       sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
+      if (config.idlePolicy() == IdlePolicy.AUTO) { // spin only where the audit proves it safe
+        groups.applyAudit(kit.audit(pinnedWorkerCpus(groups), AUDIT_WINDOW));
+      }
     }
     return new GatewayServer(groups, g, server, sweeper, confined, kit);
+  }
+
+  /** The CPUs the workers are pinned to. */
+  private static CpuSet pinnedWorkerCpus(PinnedServerGroups groups) {
+    return CpuSet.of(
+        groups.workers().assignments().stream()
+            .filter(a -> a.status() == LeaseStatus.PINNED)
+            .mapToInt(LoopAssignment::cpu)
+            .toArray());
   }
 
   /** Sums what waits in the outbound buffers of {@code channels}. */

@@ -2,7 +2,9 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.PlacementReport;
+import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.TransportChoice;
 import io.netty.buffer.ByteBuf;
@@ -47,7 +49,9 @@ final class EmbeddedGateway implements AutoCloseable {
           32 * 1024,
           64 * 1024,
           Duration.ofMillis(100),
-          Duration.ofSeconds(10));
+          Duration.ofSeconds(10),
+          IdlePolicy.BLOCK,
+          SpinLimit.DEFAULT);
 
   private static final byte[] SWITCHING =
       "HTTP/1.1 101 ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -8,6 +8,8 @@ import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.cli.CliRun;
 import io.github.affinitykit.core.cli.DurationConverter;
+import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -86,7 +88,9 @@ class GatewayCommandTest {
                 1000,
                 2000,
                 Duration.ofSeconds(3),
-                Duration.ofSeconds(4)));
+                Duration.ofSeconds(4),
+                IdlePolicy.BLOCK,
+                SpinLimit.DEFAULT));
   }
 
   @Test
@@ -99,6 +103,27 @@ class GatewayCommandTest {
         .extracting(GatewayConfig::transport, GatewayConfig::pin)
         .containsExactly(Transport.IO_URING, PinMode.NONE);
     assertThat(GatewayHarness.config("--drain-timeout", "0s").drainTimeout()).isZero();
+  }
+
+  @Test
+  void shouldParseTheIdlePolicyAndSpinLimitAsTheLoadTestPassesThem() {
+    GatewayConfig c =
+        GatewayHarness.config("--idle-policy=spin-then-block", "--spin-limit", "200polls");
+
+    assertThat(c.idlePolicy()).isEqualTo(IdlePolicy.SPIN_THEN_BLOCK);
+    assertThat(c.spinLimit()).isEqualTo(SpinLimit.ofPolls(200));
+    assertThat(GatewayConfig.DEFAULTS.idlePolicy()).isEqualTo(IdlePolicy.BLOCK);
+    assertThat(GatewayConfig.DEFAULTS.spinLimit()).isEqualTo(SpinLimit.DEFAULT);
+    assertThat(GatewayHarness.config("--idle-policy", "BUSY_POLL", "--spin-limit=1ms"))
+        .extracting(GatewayConfig::idlePolicy, GatewayConfig::spinLimit)
+        .containsExactly(IdlePolicy.BUSY_POLL, SpinLimit.parse("1000us"));
+    assertOneLine(
+        "--idle-policy: spin (expected: one of BLOCK, SPIN_THEN_BLOCK, BUSY_POLL, AUTO)",
+        "--idle-policy=spin");
+    assertOneLine(
+        "--spin-limit: 5 (expected: a positive integer with ns, us, ms, s or polls)",
+        "--spin-limit",
+        "5");
   }
 
   @Test

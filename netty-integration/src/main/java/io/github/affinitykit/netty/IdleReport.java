@@ -1,0 +1,43 @@
+package io.github.affinitykit.netty;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How the worker loops of a server wait when idle: the policy asked for, the spin limit, and each
+ * loop's mode in force with its reason. The boss only accepts connections and always blocks.
+ *
+ * <p>Thread safety: immutable (a snapshot).
+ *
+ * @param requested the policy asked for
+ * @param limit the spin limit of {@link IdlePolicy#SPIN_THEN_BLOCK}
+ * @param loops one entry per worker loop, in loop order
+ */
+public record IdleReport(IdlePolicy requested, SpinLimit limit, List<LoopIdle> loops) {
+  /** Copies. */
+  public IdleReport {
+    Objects.requireNonNull(requested, "requested");
+    Objects.requireNonNull(limit, "limit");
+    loops = List.copyOf(loops);
+  }
+
+  /** Returns the report of groups built without an idle policy: Netty's default, blocking. */
+  public static IdleReport blocking() {
+    return new IdleReport(IdlePolicy.BLOCK, SpinLimit.DEFAULT, List.of());
+  }
+
+  /** Returns whether every loop waits as asked. */
+  public boolean honoured() {
+    return loops.stream().allMatch(LoopIdle::honoured);
+  }
+
+  /** Returns one line: {@code idle policy spin-then-block, spin limit 50us}. */
+  public String headline() {
+    return "idle policy "
+        + requested.cliName()
+        + (requested == IdlePolicy.BLOCK || requested == IdlePolicy.BUSY_POLL
+            ? ""
+            : ", spin limit " + limit)
+        + (honoured() ? "" : ", NOT HONOURED on every loop (see below)");
+  }
+}

@@ -1,0 +1,82 @@
+package io.github.affinitykit.netty;
+
+import io.netty.channel.SelectStrategy;
+import io.netty.channel.SelectStrategyFactory;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
+
+/**
+ * A Netty {@link SelectStrategyFactory} that makes every loop wait as an {@link IdlePolicy} says.
+ * Hand it to the handler factory of a transport that has the hook:
+ *
+ * <pre>{@code
+ * IdleStrategies idle = IdleStrategies.of(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT);
+ * PinnedIoEventLoopGroup.create("worker", 2, Transport.EPOLL.handlerFactory(idle), spec);
+ * // or NioIoHandler.newFactory(SelectorProvider.provider(), idle)
+ * }</pre>
+ *
+ * <p>Netty asks for one strategy per loop, in loop order, while the group is constructed; the
+ * {@code i}-th strategy belongs to loop {@code i}, so a per-loop decision ({@link IdlePolicy#AUTO},
+ * made by {@link PinnedServerGroups} once the CPUs are known) can be set later.
+ *
+ * <p>Thread safety: thread-safe; strategies are created on the group's constructing thread and
+ * their modes may be changed from any thread.
+ */
+public final class IdleStrategies implements SelectStrategyFactory {
+  private final IdlePolicy initial;
+  private final SpinLimit limit;
+  private final LongSupplier clock;
+  private final List<IdleSelectStrategy> created = new CopyOnWriteArrayList<>();
+
+  private IdleStrategies(IdlePolicy initial, SpinLimit limit, LongSupplier clock) {
+    this.initial = initial == IdlePolicy.AUTO ? IdlePolicy.BLOCK : initial;
+    this.limit = Objects.requireNonNull(limit, "limit");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Strategies for {@code policy} with {@code limit}; {@link IdlePolicy#AUTO} starts every loop
+   * blocking until a decision is set.
+   */
+  public static IdleStrategies of(IdlePolicy policy, SpinLimit limit) {
+    return new IdleStrategies(Objects.requireNonNull(policy, "policy"), limit, System::nanoTime);
+  }
+
+  /** As {@link #of}, timing spins with {@code clock} (nanoseconds): for tests. */
+  static IdleStrategies of(IdlePolicy policy, SpinLimit limit, LongSupplier clock) {
+    return new IdleStrategies(Objects.requireNonNull(policy, "policy"), limit, clock);
+  }
+
+  @Override
+  public SelectStrategy newSelectStrategy() {
+    IdleSelectStrategy s = new IdleSelectStrategy(initial, limit, clock);
+    created.add(s);
+    return s;
+  }
+
+  /** Returns the spin limit of every loop. */
+  public SpinLimit limit() {
+    return limit;
+  }
+
+  /** Returns how many strategies (loops) were created. */
+  public int size() {
+    return created.size();
+  }
+
+  /**
+   * Returns the mode loop {@code loop} waits in now.
+   *
+   * @throws IndexOutOfBoundsException if no such loop
+   */
+  public IdlePolicy mode(int loop) {
+    return created.get(loop).mode();
+  }
+
+  /** Sets loop {@code loop}'s mode (not AUTO); it takes effect on the loop's next turn. */
+  void mode(int loop, IdlePolicy mode) {
+    created.get(loop).mode(mode);
+  }
+}
