@@ -1,117 +1,109 @@
 package io.github.affinitykit.disruptor;
 
-import io.github.affinitykit.core.AffinityBackend;
-import io.github.affinitykit.core.AffinityException;
-import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
+import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.PinnedThreadFactory;
-import io.github.affinitykit.core.RunOutPolicy;
+import io.github.affinitykit.core.Plan;
+import io.github.affinitykit.core.Seat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * The {@link ThreadFactory} a {@link PinnedDisruptor} gives its Disruptor: the i-th thread created
- * is consumer i and is pinned to the layout's CPU for it, through one {@link PinnedThreadFactory}
- * per CPU (pool = that CPU, run-out {@link RunOutPolicy#SHARE}), so that threads planned onto the
- * same CPU share its reservation and the producer can join them with {@link #pinProducer()}.
- * Unpinned consumers get the process's CPUs, never their creator's.
+ * The Disruptor adapter over a {@link CpuGroup}: the {@link ThreadFactory} a {@link
+ * PinnedDisruptor} gives its Disruptor. The i-th thread created is consumer i and binds consumer
+ * i's seat before its event processor runs; the producer binds its own seat with {@link
+ * #pinProducer()}. Planning, reservation, run-out (threads planned onto one CPU share it) and
+ * binding are the group's.
  *
  * <p>Thread safety: {@link #newThread} is called by the thread starting the Disruptor; the other
  * methods may be called from any thread.
  */
 final class ConsumerThreads implements ThreadFactory {
-  private final AffinityKit kit;
-  private final String name;
-  private final Layout layout;
-  private final Map<Integer, PinnedThreadFactory> byCpu = new TreeMap<>(); // guarded by this
+  private final CpuGroup group;
+  private final Optional<Seat> producer;
+  private final List<Seat> consumers;
   private final List<Thread> threads = new ArrayList<>(); // guarded by this
   private final AtomicIntegerArray tids;
   private final CountDownLatch running;
-  private String pendingName = ""; // guarded by this
 
-  ConsumerThreads(AffinityKit kit, String name, Layout layout) {
-    this.kit = kit;
-    this.name = name;
-    this.layout = layout;
-    this.tids = new AtomicIntegerArray(layout.consumers().size());
-    this.running = new CountDownLatch(layout.consumers().size());
+  private ConsumerThreads(CpuGroup group, Optional<Seat> producer, List<Seat> consumers) {
+    this.group = group;
+    this.producer = producer;
+    this.consumers = List.copyOf(consumers);
+    this.tids = new AtomicIntegerArray(consumers.size());
+    this.running = new CountDownLatch(consumers.size());
     for (int i = 0; i < tids.length(); i++) {
       tids.set(i, -1);
     }
   }
 
+  /**
+   * Takes the seats: the producer's first when {@code pinning} is {@link Pinning#ALL} (so it gets a
+   * core of its own whenever the pool has one), then one per consumer.
+   *
+   * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
+   */
+  static ConsumerThreads seat(CpuGroup group, Pinning pinning, String name, int consumers) {
+    try {
+      Optional<Seat> producer =
+          pinning == Pinning.ALL ? Optional.of(group.join(name + "-producer")) : Optional.empty();
+      List<Seat> seats = new ArrayList<>();
+      for (int i = 0; i < consumers; i++) {
+        seats.add(group.join(name + "-consumer-" + i));
+      }
+      return new ConsumerThreads(group, producer, seats);
+    } catch (RuntimeException e) {
+      group.close();
+      throw e;
+    }
+  }
+
+  /** Returns the layout the seats make. */
+  Layout layout(Pinning pinning) {
+    Plan.Slot p =
+        producer
+            .map(s -> new Plan.Slot(0, s.cpu(), s.reason()))
+            .orElseGet(() -> new Plan.Slot(0, -1, "pinning " + pinning));
+    List<Plan.Slot> slots = new ArrayList<>();
+    for (int i = 0; i < consumers.size(); i++) {
+      slots.add(new Plan.Slot(i + 1, consumers.get(i).cpu(), consumers.get(i).reason()));
+    }
+    return new Layout(pinning, group.pool(), p, slots);
+  }
+
   @Override
   public synchronized Thread newThread(Runnable processor) {
     int index = threads.size();
-    String threadName = name + "-consumer-" + index;
-    int cpu = index < tids.length() ? layout.consumerCpu(index) : -1;
-    Runnable task =
-        () -> {
-          if (index < tids.length()) {
-            tids.set(index, kit.backend().currentThreadId());
-            running.countDown();
-          }
-          processor.run();
-        };
-    Thread t;
-    if (cpu >= 0) {
-      pendingName = threadName;
-      t = factory(cpu).newThread(task);
-    } else {
-      t = plain(threadName, unpinned(task));
-    }
+    Runnable task = index < consumers.size() ? consumer(index, processor) : processor;
+    Thread t = new Thread(task, group.name() + "-consumer-" + index);
+    t.setDaemon(true);
     threads.add(t);
     return t;
   }
 
-  private synchronized PinnedThreadFactory factory(int cpu) {
-    return byCpu.computeIfAbsent(
-        cpu,
-        c ->
-            kit.threadFactory(name + "-cpu" + c)
-                .pool(CpuSet.of(c))
-                .runOut(RunOutPolicy.SHARE)
-                .delegate(r -> plain(pendingName, r))
-                .build());
-  }
-
-  private static Thread plain(String threadName, Runnable r) {
-    Thread t = new Thread(r, threadName);
-    t.setDaemon(true);
-    return t;
-  }
-
-  /** A thread started by a pinned thread would inherit its CPU: give it the process's CPUs. */
-  private Runnable unpinned(Runnable task) {
+  private Runnable consumer(int index, Runnable processor) {
+    Seat seat = consumers.get(index);
     return () -> {
-      AffinityBackend backend = kit.backend();
-      if (backend.isSupported()) {
-        try {
-          CpuSet all = kit.host().reachable();
-          if (!backend.getAffinity(0).equals(all)) {
-            backend.setAffinity(0, all);
-          }
-        } catch (AffinityException e) {
-          // Unpinned either way; the mask it inherited is all we lose.
-        }
+      CpuLease lease = seat.bind();
+      try {
+        tids.set(index, seat.tid());
+        running.countDown();
+        processor.run();
+      } finally {
+        lease.close();
       }
-      task.run();
     };
   }
 
-  /** Pins the calling thread to the producer's planned CPU, sharing it with consumers there. */
+  /** Binds the calling thread to the producer's seat, sharing it with consumers planned there. */
   CpuLease pinProducer() {
-    return factory(layout.producer().cpu()).pinCurrentThread();
+    return producer.orElseThrow().bind();
   }
 
   synchronized int created() {
@@ -127,19 +119,9 @@ final class ConsumerThreads implements ThreadFactory {
     return tids.get(index);
   }
 
-  /** Returns consumer i's assignment, or an UNPINNED one for consumers not pinned. */
-  synchronized Assignment assignment(int index) {
-    String threadName = name + "-consumer-" + index;
-    int cpu = layout.consumerCpu(index);
-    if (cpu >= 0 && byCpu.containsKey(cpu)) {
-      for (Assignment a : byCpu.get(cpu).assignments()) {
-        if (a.threadName().equals(threadName)) {
-          return a;
-        }
-      }
-    }
-    return new Assignment(
-        threadName, tid(index), -1, LeaseStatus.UNPINNED, layout.consumers().get(index).reason());
+  /** Returns consumer i's assignment. */
+  Assignment assignment(int index) {
+    return consumers.get(index).assignment();
   }
 
   /** Waits for every thread to end; returns those still alive after {@code timeout}. */
@@ -167,8 +149,11 @@ final class ConsumerThreads implements ThreadFactory {
     return List.copyOf(threads);
   }
 
-  /** Frees the reservations of threads created but never started. */
-  synchronized void close() {
-    byCpu.values().forEach(PinnedThreadFactory::close);
+  /**
+   * Frees every CPU no thread is bound to now (seats of threads never started included); a CPU a
+   * thread still runs on is freed when that thread lets go.
+   */
+  void close() {
+    group.close();
   }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * of both ({@link #choice()}).
  *
  * <pre>{@code
- * try (PinnedDisruptor<Event> pd = PinnedDisruptor.builder(Event::new).consumers(2).build()) {
+ * try (PinnedDisruptor<Event> pd = PinnedDisruptor.builder(kit, Event::new).consumers(2).build()) {
  *   pd.disruptor().handleEventsWith(stage1).then(stage2); // exactly consumers(n) processors
  *   RingBuffer<Event> ring = pd.start();                   // consumers run pinned when it returns
  *   System.out.println(pd.choice().describe());
@@ -45,22 +45,24 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile List<String> deviations = List.of();
 
-  PinnedDisruptor(PinnedDisruptorBuilder<T> b, Layout layout, ExclusivityCheck check) {
+  PinnedDisruptor(
+      PinnedDisruptorBuilder<T> b, ConsumerThreads threads, Layout layout, ExclusivityCheck check) {
     this.kit = b.kit();
     this.layout = layout;
     this.check = check;
     this.timeout = b.timeout();
     WaitChoice advised = WaitAdvisor.advise(kit.host(), layout, check.exclusive(), check.audited());
     this.choice = b.override().map(advised::overriddenBy).orElse(advised);
-    this.threads = new ConsumerThreads(kit, b.name(), layout);
+    this.threads = threads;
     this.disruptor =
         new Disruptor<>(
             b.eventFactory(), b.ringSize(), threads, b.producerType(), choice.strategy().create());
   }
 
-  /** Returns a builder of a Disruptor of events made by {@code eventFactory}. */
-  public static <T> PinnedDisruptorBuilder<T> builder(com.lmax.disruptor.EventFactory<T> events) {
-    return new PinnedDisruptorBuilder<>(events);
+  /** Returns a builder of a Disruptor on {@code kit} of events made by {@code events}. */
+  public static <T> PinnedDisruptorBuilder<T> builder(
+      AffinityKit kit, com.lmax.disruptor.EventFactory<T> events) {
+    return new PinnedDisruptorBuilder<>(kit, events);
   }
 
   /** Returns the Disruptor, to wire handlers on before {@link #start()}. */

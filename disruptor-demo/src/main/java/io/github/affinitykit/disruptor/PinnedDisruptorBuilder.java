@@ -3,10 +3,9 @@ package io.github.affinitykit.disruptor;
 import com.lmax.disruptor.EventFactory;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.Placement;
-import io.github.affinitykit.core.ReservationResult;
 import io.github.affinitykit.core.RunOutPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -14,39 +13,38 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Configures a {@link PinnedDisruptor}. Defaults: {@link AffinityKit#shared()}, ring of 1024,
- * {@link ProducerType#SINGLE}, one consumer, {@link Pinning#CONSUMERS}, the kit's pool, placements
- * {@link LayoutPlanner#DEFAULT_PLACEMENTS}, run-out {@link RunOutPolicy#SHARE}, wait strategy
- * chosen by {@link WaitAdvisor}, no audit, threads named {@code disruptor-consumer-<n>}, 10 s
- * timeout for starting and stopping threads.
+ * Configures a {@link PinnedDisruptor}: its threads are one {@link CpuGroup}. Defaults: ring of
+ * 1024, {@link ProducerType#SINGLE}, one consumer, {@link Pinning#CONSUMERS}, the kit's pool,
+ * placements {@link #DEFAULT_PLACEMENTS}, run-out {@link RunOutPolicy#SHARE}, wait strategy chosen
+ * by {@link WaitAdvisor}, no audit, threads named {@code disruptor-consumer-<n>}, 10 s timeout for
+ * starting and stopping threads.
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  *
  * @param <T> the event type
  */
 public final class PinnedDisruptorBuilder<T> {
+  /** The default placements: a physical core per thread while there are free cores, then any. */
+  public static final List<Placement> DEFAULT_PLACEMENTS =
+      List.of(Placement.DIFFERENT_CORE, Placement.ANY);
+
   private final EventFactory<T> eventFactory;
-  private Optional<AffinityKit> kit = Optional.empty();
+  private final AffinityKit kit;
   private int ringSize = 1024;
   private ProducerType producerType = ProducerType.SINGLE;
   private int consumers = 1;
   private Pinning pinning = Pinning.CONSUMERS;
   private Optional<CpuSet> pool = Optional.empty();
-  private List<Placement> placements = LayoutPlanner.DEFAULT_PLACEMENTS;
+  private List<Placement> placements = DEFAULT_PLACEMENTS;
   private RunOutPolicy runOut = RunOutPolicy.SHARE;
   private Optional<WaitKind> override = Optional.empty();
   private Optional<Duration> audit = Optional.empty();
   private String name = "disruptor";
   private Duration timeout = Duration.ofSeconds(10);
 
-  PinnedDisruptorBuilder(EventFactory<T> eventFactory) {
+  PinnedDisruptorBuilder(AffinityKit kit, EventFactory<T> eventFactory) {
+    this.kit = Objects.requireNonNull(kit, "kit");
     this.eventFactory = Objects.requireNonNull(eventFactory, "eventFactory");
-  }
-
-  /** Uses {@code kit}: host model, backend, reservations and default pool. */
-  public PinnedDisruptorBuilder<T> kit(AffinityKit kit) {
-    this.kit = Optional.of(kit);
-    return this;
   }
 
   /** Sets the ring size, a power of two (the Disruptor checks). */
@@ -138,35 +136,22 @@ public final class PinnedDisruptorBuilder<T> {
    * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
    */
   public PinnedDisruptor<T> build() {
-    AffinityKit k = kit();
-    CpuSet cpus = pool.map(c -> k.host().pool(c)).orElse(k.pool()).cpus();
-    CpuSet busy = pinning == Pinning.NONE ? CpuSet.empty() : held(k.reservations(), cpus);
-    Layout layout =
-        new LayoutPlanner(k.host().topology())
-            .plan(pinning, consumers, cpus, busy, placements, runOut);
+    CpuGroup.Builder g = kit.group(name).placements(placements).runOut(runOut);
+    pool.ifPresent(c -> g.pool(kit.host().pool(c).cpus()));
+    if (pinning == Pinning.NONE) {
+      g.off("pinning NONE");
+    }
+    ConsumerThreads threads = ConsumerThreads.seat(g.build(), pinning, name, consumers);
+    Layout layout = threads.layout(pinning);
     ExclusivityCheck check =
         audit
-            .map(w -> ExclusivityCheck.run(k, layout, w))
-            .orElseGet(() -> ExclusivityCheck.none(k));
-    return new PinnedDisruptor<>(this, layout, check);
-  }
-
-  /** The CPUs of {@code cpus} that this JVM or another process holds. */
-  private static CpuSet held(CpuReservations reservations, CpuSet cpus) {
-    CpuSet busy = reservations.reservedHere().intersect(cpus);
-    for (int cpu : cpus.minus(busy).toArray()) {
-      ReservationResult r = reservations.tryReserve(cpu);
-      if (r.isReserved()) {
-        r.orElseThrow().close();
-      } else {
-        busy = busy.union(CpuSet.of(cpu));
-      }
-    }
-    return busy;
+            .map(w -> ExclusivityCheck.run(kit, layout, w))
+            .orElseGet(() -> ExclusivityCheck.none(kit));
+    return new PinnedDisruptor<>(this, threads, layout, check);
   }
 
   AffinityKit kit() {
-    return kit.orElseGet(AffinityKit::shared);
+    return kit;
   }
 
   EventFactory<T> eventFactory() {

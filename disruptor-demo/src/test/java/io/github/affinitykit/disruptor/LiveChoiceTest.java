@@ -18,13 +18,13 @@ import org.junit.jupiter.api.condition.OS;
 class LiveChoiceTest {
   private static WaitChoice advise(HostCpus host, Pinning pinning, int consumers, CpuSet audited) {
     Layout layout =
-        new LayoutPlanner(host.topology())
+        TestLayouts.on(host)
             .plan(
                 pinning,
                 consumers,
                 host.pool().cpus(),
                 CpuSet.empty(),
-                LayoutPlanner.DEFAULT_PLACEMENTS,
+                PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
     return WaitAdvisor.advise(host, layout, audited);
   }

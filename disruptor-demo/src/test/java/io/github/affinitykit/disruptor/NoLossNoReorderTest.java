@@ -63,8 +63,7 @@ class NoLossNoReorderTest {
   void shouldDeliverEveryEventOnceInOrderUnderEveryStrategy(WaitKind kind, int stages)
       throws Exception {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new)
-            .kit(kit())
+        PinnedDisruptor.builder(kit(), TestEvent::new)
             .consumers(stages)
             .pinning(Pinning.NONE)
             .waitStrategy(kind)
@@ -79,7 +78,7 @@ class NoLossNoReorderTest {
   void shouldDeliverEveryEventInOrderToAPipelinePinnedOnSharedCpusWithTheChosenStrategy()
       throws Exception {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit()).consumers(3).ringSize(256).build();
+        PinnedDisruptor.builder(kit(), TestEvent::new).consumers(3).ringSize(256).build();
 
     run(pd, 3, EVENTS);
 
@@ -90,8 +89,7 @@ class NoLossNoReorderTest {
   void shouldDeliverEveryEventEvenWhenABusySpinConsumerSharesTheProducersCpu() throws Exception {
     AffinityKit kit = kit();
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new)
-            .kit(kit)
+        PinnedDisruptor.builder(kit, TestEvent::new)
             .pinning(Pinning.ALL)
             .waitStrategy(WaitKind.BUSY_SPIN) // the starvation case: tiny and bounded
             .build();

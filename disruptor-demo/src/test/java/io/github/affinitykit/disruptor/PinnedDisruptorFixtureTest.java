@@ -38,7 +38,7 @@ class PinnedDisruptorFixtureTest {
   void shouldPinThreeConsumersOnDistinctIsolatedThreadsAndYield() throws Exception {
     AffinityKit kit = kit();
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(3).build();
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(3).build();
     try {
       List<CheckingHandler> hs = Pipelines.wire(pd, 3, 10, this::simulatedMask);
       Pipelines.publish(pd.start(), 10);
@@ -62,8 +62,7 @@ class PinnedDisruptorFixtureTest {
   void shouldShareTheProducersCpuWhenThePoolHasOneAndBackOff() throws Exception {
     AffinityKit kit = kit();
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new)
-            .kit(kit)
+        PinnedDisruptor.builder(kit, TestEvent::new)
             .pool(CpuSet.of(20))
             .pinning(Pinning.ALL)
             .build();
@@ -74,7 +73,8 @@ class PinnedDisruptorFixtureTest {
       Pipelines.publish(ring, 10);
       assertThat(hs.get(0).done().await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(lease.cpu()).isEqualTo(20);
-      assertThat(lease.status()).isEqualTo(LeaseStatus.SHARED);
+      assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED); // planned first: it owns cpu 20
+      assertThat(pd.consumerAssignments().get(0).status()).isEqualTo(LeaseStatus.SHARED);
       assertThat(simulatedMask()).isEqualTo("20");
       assertThat(pd.choice().strategy()).isEqualTo(WaitKind.SLEEPING);
     } finally {
@@ -89,7 +89,7 @@ class PinnedDisruptorFixtureTest {
     AffinityKit kit = kit();
     var held = kit.reservations().tryReserve(19).orElseThrow(); // as if another process held it
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(1).build();
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(1).build();
     try {
       Pipelines.wire(pd, 1, 1, this::simulatedMask);
       pd.start();

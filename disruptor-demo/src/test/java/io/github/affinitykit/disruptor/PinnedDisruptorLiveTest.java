@@ -60,7 +60,7 @@ class PinnedDisruptorLiveTest {
   @Test
   void shouldRunAPipelinesConsumersOnTheirPlannedCpuAndFreeItOnClose() throws Exception {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(3).name("live").build();
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(3).name("live").build();
     List<CheckingHandler> hs;
     List<Integer> tids;
     try {
@@ -98,7 +98,7 @@ class PinnedDisruptorLiveTest {
   void shouldPinTheProducerWithItsConsumerAndRestoreItsMaskOnClose() throws Exception {
     String before = Pipelines.allowedList();
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit).pinning(Pinning.ALL).build();
+        PinnedDisruptor.builder(kit, TestEvent::new).pinning(Pinning.ALL).build();
     try {
       List<CheckingHandler> hs = Pipelines.wire(pd, 1, 100, Pipelines::allowedList);
       var ring = pd.start();
@@ -122,7 +122,7 @@ class PinnedDisruptorLiveTest {
   @Test
   void shouldRefuseToStartWhenTheDisruptorRunsADifferentNumberOfConsumers() {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(2).build();
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(2).build();
     try {
       Pipelines.wire(pd, 1, 1, () -> "");
 
@@ -144,8 +144,7 @@ class PinnedDisruptorLiveTest {
       throws Exception {
     String before = Pipelines.allowedList();
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new)
-            .kit(kit)
+        PinnedDisruptor.builder(kit, TestEvent::new)
             .pinning(Pinning.ALL)
             .auditExclusivity(Duration.ofMillis(100))
             .build();
@@ -163,8 +162,7 @@ class PinnedDisruptorLiveTest {
   @Test
   void shouldSayWhatTheAuditFoundWhenAConsumerHasItsOwnCpu() {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new)
-            .kit(kit)
+        PinnedDisruptor.builder(kit, TestEvent::new)
             .auditExclusivity(Duration.ofMillis(100))
             .build();
     try {

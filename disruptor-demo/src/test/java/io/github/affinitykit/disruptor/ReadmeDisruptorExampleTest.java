@@ -28,7 +28,7 @@ class ReadmeDisruptorExampleTest {
     // README:begin
     AffinityKit kit = AffinityKit.shared(); // probe the host before pinning anything
     try (PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(TestEvent::new).kit(kit).consumers(1).build()) {
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(1).build()) {
       pd.disruptor().handleEventsWith((event, sequence, endOfBatch) -> handled.countDown());
       RingBuffer<TestEvent> ring = pd.start(); // returns once every consumer runs pinned
       out.println(pd.choice().describe()); // the strategy, why, where each thread runs

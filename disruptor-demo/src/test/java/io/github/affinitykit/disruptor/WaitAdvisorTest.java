@@ -20,13 +20,13 @@ class WaitAdvisorTest {
   private static WaitChoice advise(
       HostCpus host, Pinning pinning, int consumers, String pool, String audited) {
     Layout layout =
-        new LayoutPlanner(host.topology())
+        TestLayouts.on(host)
             .plan(
                 pinning,
                 consumers,
                 CpuSet.parse(pool),
                 CpuSet.empty(),
-                LayoutPlanner.DEFAULT_PLACEMENTS,
+                PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
     return WaitAdvisor.advise(host, layout, CpuSet.parse(audited));
   }
@@ -48,13 +48,13 @@ class WaitAdvisorTest {
   void shouldPlaceThreeConsumersOnDistinctIsolatedThreadsOfTheDefaultPoolAndStillYield() {
     HostCpus h = E5;
     Layout layout =
-        new LayoutPlanner(h.topology())
+        TestLayouts.on(h)
             .plan(
                 Pinning.ALL,
                 3,
                 h.pool().cpus(),
                 CpuSet.empty(),
-                LayoutPlanner.DEFAULT_PLACEMENTS,
+                PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
 
     assertThat(layout.producer().cpu()).isEqualTo(19);
@@ -98,13 +98,13 @@ class WaitAdvisorTest {
   void shouldSayTheAuditFoundACpuSharedAndRejectExclusiveCpusThatWereNotAudited() {
     HostCpus two = TestHosts.synthetic(tmp, 2, 1, "");
     Layout layout =
-        new LayoutPlanner(two.topology())
+        TestLayouts.on(two)
             .plan(
                 Pinning.CONSUMERS,
                 1,
                 CpuSet.of(1),
                 CpuSet.empty(),
-                LayoutPlanner.DEFAULT_PLACEMENTS,
+                PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
 
     WaitChoice c = WaitAdvisor.advise(two, layout, CpuSet.empty(), CpuSet.of(1));
@@ -180,9 +180,9 @@ class WaitAdvisorTest {
 
   @Test
   void shouldPlanTheSameLayoutTwiceAndFollowTheRunOutPolicy() {
-    LayoutPlanner p = new LayoutPlanner(E5.topology());
+    TestLayouts p = TestLayouts.on(E5);
     CpuSet pool = CpuSet.parse("20-21");
-    List<io.github.affinitykit.core.Placement> any = LayoutPlanner.DEFAULT_PLACEMENTS;
+    List<io.github.affinitykit.core.Placement> any = PinnedDisruptorBuilder.DEFAULT_PLACEMENTS;
 
     Layout a = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
     Layout b = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
@@ -191,12 +191,14 @@ class WaitAdvisorTest {
     assertThat(a).isEqualTo(b);
     assertThat(a.cpus()).hasToString("20");
     assertThat(loose.consumers()).extracting(s -> s.cpu()).containsExactly(20, 21, -1);
-    assertThat(loose.consumers().get(2).reason()).startsWith("unpinned: pool exhausted");
+    assertThat(loose.consumers().get(2).reason())
+        .contains("no CPU of pool 20-21 left for t-consumer-2")
+        .endsWith("runs unpinned on CPUs 0-23");
     assertThatThrownBy(() -> p.plan(Pinning.ALL, 2, pool, CpuSet.empty(), any, RunOutPolicy.FAIL))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("consumer-1: no CPU of pool 20-21 left");
+        .hasMessageContaining("no CPU of pool 20-21 left for t-consumer-1");
     assertThatThrownBy(() -> p.plan(Pinning.ALL, 0, pool, CpuSet.empty(), any, RunOutPolicy.SHARE))
-        .hasMessage("consumers: 0 (expected: >= 1)");
+        .hasMessage("consumers: [] (expected: at least one consumer)");
   }
 
   @Test

@@ -34,8 +34,7 @@ final class ScenarioRunner {
 
   Result run(Scenario s) throws InterruptedException {
     PinnedDisruptorBuilder<DemoEvent> b =
-        PinnedDisruptor.builder(DemoEvent::new)
-            .kit(kit)
+        PinnedDisruptor.builder(kit, DemoEvent::new)
             .consumers(s.consumers())
             .pinning(s.pinning())
             .ringSize(o.ringSize())

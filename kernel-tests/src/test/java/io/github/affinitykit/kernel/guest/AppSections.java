@@ -25,8 +25,7 @@ final class AppSections {
   /** The advisor's choice for 1P→1C with everything pinned, then the demo's 1P→1C run with it. */
   static void disruptor(ObjectNode data, PrintStream log) throws Exception {
     try (PinnedDisruptor<long[]> pd =
-        PinnedDisruptor.builder(() -> new long[1])
-            .kit(AffinityKit.shared())
+        PinnedDisruptor.builder(AffinityKit.shared(), () -> new long[1])
             .consumers(1)
             .pinning(Pinning.ALL)
             .name("advice")

@@ -1,0 +1,56 @@
+package io.github.affinitykit.disruptor;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuReservations;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.Placement;
+import io.github.affinitykit.core.RecordingAffinityBackend;
+import io.github.affinitykit.core.RunOutPolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Layouts as {@link PinnedDisruptorBuilder#build()} makes them, on a fixture host: the builder's
+ * {@link CpuGroup} with a simulated backend and a private lock directory per plan, {@code busy}
+ * CPUs held by someone else.
+ */
+final class TestLayouts {
+  private final HostCpus host;
+
+  private TestLayouts(HostCpus host) {
+    this.host = host;
+  }
+
+  static TestLayouts on(HostCpus host) {
+    return new TestLayouts(host);
+  }
+
+  Layout plan(
+      Pinning pinning,
+      int consumers,
+      CpuSet pool,
+      CpuSet busy,
+      List<Placement> placements,
+      RunOutPolicy runOut) {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("layout");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    AffinityKit kit =
+        AffinityKit.create(
+            host, new RecordingAffinityBackend(host.reachable()), CpuReservations.inDirectory(dir));
+    busy.forEach(c -> kit.reservations().tryReserve(c));
+    CpuGroup.Builder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
+    if (pinning == Pinning.NONE) {
+      g.off("pinning NONE");
+    }
+    return ConsumerThreads.seat(g.build(), pinning, "t", consumers).layout(pinning);
+  }
+}
