@@ -13,7 +13,8 @@ import java.util.function.LongSupplier;
  * probes below and above the target, or a secant through the two nearest when they do not bracket
  * it. It stops within {@code tolerance} of the target, after {@code maxProbes} probes, or when the
  * next probe would end after the time budget, and answers with the probe nearest the target: a
- * measured point, never an extrapolation.
+ * measured point, never an extrapolation. A probe the server could not keep up with answers {@code
+ * +Infinity}: it counts as above the target, and the next rate stays below it.
  *
  * <p>Thread safety: a value; {@link #search} calls its probe from the calling thread only.
  *
@@ -31,7 +32,10 @@ record Calibration(
 
   /** Measures the server's CPU% at an offered rate. */
   interface Probe {
-    /** Offers {@code rate} msg/s and returns the server's CPU% over the recorded window. */
+    /**
+     * Offers {@code rate} msg/s and returns the server's CPU% over the recorded window, or {@code
+     * +Infinity} if the server did not keep up with it.
+     */
     double cpuPercentAt(long rate) throws InterruptedException;
   }
 
@@ -49,6 +53,15 @@ record Calibration(
   record Result(double target, Point best, List<Point> probes, String stop) {
     /** One line for the console and the report. */
     String describe() {
+      if (Double.isInfinite(best.cpuPercent())) {
+        return String.format(
+            Locale.ROOT,
+            "calibrated: %,d msg/s, the lowest of %d probes; the unpinned server kept up with none"
+                + " (%s)",
+            best.rate(),
+            probes.size(),
+            stop);
+      }
       return String.format(
           Locale.ROOT,
           "calibrated: %,d msg/s, unpinned server at %.1f%% CPU (target %.0f%%, %d probes,"
@@ -107,11 +120,37 @@ record Calibration(
       }
       rate = next;
     }
-    return new Result(targetPercent, nearest(points), List.copyOf(points), stop);
+    Point best =
+        points.stream().allMatch(p -> Double.isInfinite(p.cpuPercent()))
+            ? points.stream().min(Comparator.comparingLong(Point::rate)).orElseThrow()
+            : nearest(points);
+    return new Result(targetPercent, best, List.copyOf(points), stop);
   }
 
-  /** The next rate: interpolated on the CPU% curve, clamped to 4x either way and >= MIN_RATE. */
+  /**
+   * The next rate: interpolated on the CPU% curve of the probes the server kept up with, clamped to
+   * 4x either way, below every rate it could not keep up with, and >= MIN_RATE.
+   */
   long next(List<Point> points) {
+    long saturated =
+        points.stream()
+            .filter(p -> Double.isInfinite(p.cpuPercent()))
+            .mapToLong(Point::rate)
+            .min()
+            .orElse(Long.MAX_VALUE);
+    List<Point> kept = points.stream().filter(p -> Double.isFinite(p.cpuPercent())).toList();
+    long below = kept.stream().mapToLong(Point::rate).filter(r -> r < saturated).max().orElse(0);
+    long cap =
+        saturated == Long.MAX_VALUE
+            ? Long.MAX_VALUE
+            : below == 0 ? saturated / 2 : Math.round(Math.sqrt((double) below * saturated));
+    if (kept.isEmpty()) {
+      return Math.max(MIN_RATE, cap);
+    }
+    return Math.max(MIN_RATE, Math.min(cap, interpolate(kept)));
+  }
+
+  private long interpolate(List<Point> points) {
     Point a = nearest(points);
     Point below = closest(points, true);
     Point above = closest(points, false);

@@ -64,10 +64,14 @@ final class GatewayDriver implements AutoCloseable {
         s, repeat, m, capacity, o.noiseThresholdPercent(), o.pressureThresholdPercent());
   }
 
-  /** A calibration probe: the server's CPU% at {@code rate}. */
+  /**
+   * A calibration probe: the server's CPU% at {@code rate}, or {@code +Infinity} if it did not keep
+   * up (lost messages, or its p99 over the SLO: CPU% says little about a server that falls behind).
+   */
   double cpuPercentAt(long rate) throws InterruptedException {
     Duration d = o.search().calibrationProbe();
-    return offer(rate, d.dividedBy(2), d, Duration.ZERO).cpuPercent();
+    Measurement m = offer(rate, d.dividedBy(2), d, Duration.ZERO);
+    return sustained(m.load()) ? m.cpuPercent() : Double.POSITIVE_INFINITY;
   }
 
   /** A capacity probe: whether the server sustains {@code rate}. */

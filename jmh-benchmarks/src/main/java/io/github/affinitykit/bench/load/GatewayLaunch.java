@@ -1,8 +1,11 @@
 package io.github.affinitykit.bench.load;
 
+import java.io.File;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * How the gateway JVM is launched: by default its main class on this JVM's own class path (the load
@@ -30,7 +33,10 @@ record GatewayLaunch(String java, String jar, String classPath) {
     }
   }
 
-  /** The gateway on this JVM's class path, run by this JVM's {@code java}. */
+  /**
+   * The gateway on this JVM's class path (entries made absolute, so the gateway does not depend on
+   * the working directory), run by this JVM's {@code java}.
+   */
   static GatewayLaunch ownClassPath() {
     String cp = System.getProperty("java.class.path", "");
     boolean found =
@@ -45,7 +51,12 @@ record GatewayLaunch(String java, String jar, String classPath) {
               + MAIN
               + ", i.e. netty-integration)");
     }
-    return new GatewayLaunch(javaOfThisJvm(), "", cp);
+    String absolute =
+        Arrays.stream(cp.split(File.pathSeparator))
+            .filter(e -> !e.isEmpty())
+            .map(e -> Path.of(e).toAbsolutePath().toString())
+            .collect(Collectors.joining(File.pathSeparator));
+    return new GatewayLaunch(javaOfThisJvm(), "", absolute);
   }
 
   /** The gateway jar {@code jar}, run by this JVM's {@code java}. */

@@ -24,7 +24,7 @@ final class LoadReport {
     List<ScenarioSummary> summaries = new ArrayList<>();
     outcome.scenarios().forEach(s -> summaries.add(ScenarioSummary.of(s, outcome.trials())));
     List<Verdict> verdicts = verdicts(summaries);
-    String verdict = verdictText(o, outcome, verdicts);
+    String verdict = verdictText(o, outcome, verdicts) + disturbed(o, summaries);
     String table = table(summaries) + leftOut(o, outcome);
     out.print(verdict);
     out.println();
@@ -94,6 +94,23 @@ final class LoadReport {
     verdicts.forEach(v -> sb.append("  ").append(v.sentence()).append('\n'));
     sb.append("  ").append(Verdict.METHOD).append('\n');
     outcome.calibration().ifPresent(c -> sb.append("  ").append(c.describe()).append('\n'));
+    return sb.toString();
+  }
+
+  /** A caution for each scenario whose every trial was disturbed by other processes. */
+  private static String disturbed(LoadTestOptions o, List<ScenarioSummary> summaries) {
+    StringBuilder sb = new StringBuilder();
+    for (ScenarioSummary s : summaries) {
+      if (s.allContaminated()) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  caution: every %s trial shared the machine with other processes (> %.0f%% of a"
+                    + " CPU): its figures are of a disturbed machine%n",
+                s.scenario().label(),
+                o.noiseThresholdPercent()));
+      }
+    }
     return sb.toString();
   }
 

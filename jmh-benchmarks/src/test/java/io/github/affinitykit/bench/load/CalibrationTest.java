@@ -74,4 +74,31 @@ class CalibrationTest {
     assertThat(r.probes()).allSatisfy(p -> assertThat(p.rate()).isGreaterThanOrEqualTo(100));
     assertThat(r.stop()).isEqualTo("no better rate to try");
   }
+
+  @Test
+  void shouldStayBelowRatesTheServerCouldNotKeepUpWith() throws InterruptedException {
+    // linear up to 30,000 msg/s (65% CPU), then the server falls behind
+    Calibration c = new Calibration(80, 2, 20_000, 6, 600 * SECOND);
+
+    Calibration.Result r =
+        c.search(
+            probe(rate -> rate > 30_000 ? Double.POSITIVE_INFINITY : 5 + rate * 0.002), clock::get);
+
+    assertThat(r.best().rate()).isLessThanOrEqualTo(30_000L).isGreaterThan(25_000L);
+    assertThat(r.best().cpuPercent()).isFinite();
+    assertThat(r.probes()).anySatisfy(p -> assertThat(p.cpuPercent()).isInfinite());
+  }
+
+  @Test
+  void shouldAnswerTheLowestRateWhenTheServerKeptUpWithNone() throws InterruptedException {
+    Calibration c = new Calibration(80, 2, 20_000, 3, 600 * SECOND);
+
+    Calibration.Result r = c.search(probe(rate -> Double.POSITIVE_INFINITY), clock::get);
+
+    assertThat(r.probes())
+        .extracting(Calibration.Point::rate)
+        .containsExactly(20_000L, 10_000L, 5_000L);
+    assertThat(r.best().rate()).isEqualTo(5_000);
+    assertThat(r.describe()).contains("kept up with none");
+  }
 }

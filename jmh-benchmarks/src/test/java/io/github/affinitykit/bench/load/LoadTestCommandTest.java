@@ -195,8 +195,11 @@ class LoadTestCommandTest {
     LoadTestOptions o = parse();
 
     assertThat(o.gateway().jar()).isEmpty();
-    assertThat(o.gateway().mainArgs())
-        .containsExactly("-cp", System.getProperty("java.class.path"), GatewayLaunch.MAIN);
+    List<String> args = o.gateway().mainArgs();
+    assertThat(args).hasSize(3).startsWith("-cp").endsWith(GatewayLaunch.MAIN);
+    assertThat(args.get(1).split(java.io.File.pathSeparator))
+        .allSatisfy(entry -> assertThat(Path.of(entry)).isAbsolute())
+        .hasSameSizeAs(System.getProperty("java.class.path").split(java.io.File.pathSeparator));
   }
 
   private static void assertOneLine(CliRun r, String start) {

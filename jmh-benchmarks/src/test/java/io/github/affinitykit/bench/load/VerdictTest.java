@@ -63,7 +63,15 @@ class VerdictTest {
     assertThat(v.ratio()).isNaN();
     assertThat(v.sentence())
         .isEqualTo(
-            "pinned vs unpinned, CPU per message: cannot say at n=1/1 (needs at least 2 trials on each side)");
+            "pinned vs unpinned, CPU per message: cannot say at n=1/1 (needs at least 3 trials on each side)");
+  }
+
+  @Test
+  void shouldSayItCannotSayWithTwoTrialsEvenWhenTheyFallApart() {
+    Verdict v = Verdict.of("pinned", Metric.P99, new double[] {10, 11}, new double[] {20, 21});
+
+    assertThat(v.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(v.sentence()).endsWith("cannot say at n=2/2 (needs at least 3 trials on each side)");
   }
 
   @Test
@@ -76,13 +84,13 @@ class VerdictTest {
 
   @Test
   void shouldLeaveOutNonFiniteValuesAndRefuseAZeroBaseline() {
-    Verdict v = Verdict.of("x", Metric.CAPACITY, new double[] {1, 2}, new double[] {0, 0});
+    Verdict v = Verdict.of("x", Metric.CAPACITY, new double[] {1, 2, 3}, new double[] {0, 0, 0});
     Verdict gaps =
-        Verdict.of("x", Metric.CAPACITY, new double[] {1, Double.NaN}, new double[] {2, 2});
+        Verdict.of("x", Metric.CAPACITY, new double[] {1, 2, Double.NaN}, new double[] {2, 2, 2});
 
     assertThat(v.outcome()).isEqualTo(Outcome.CANNOT_SAY);
     assertThat(v.sentence()).endsWith("cannot say (the baseline's mean is zero)");
     assertThat(gaps.outcome()).isEqualTo(Outcome.CANNOT_SAY);
-    assertThat(gaps.n()).isEqualTo(1);
+    assertThat(gaps.n()).isEqualTo(2);
   }
 }
