@@ -78,11 +78,13 @@ final class LoadReport {
         .ifPresent(
             c ->
                 sb.append(
-                    String.format(
-                        Locale.ROOT,
-                        " (calibrated: unpinned server at %.1f%% CPU, target %.0f%%)",
-                        c.best().cpuPercent(),
-                        c.target())));
+                    Double.isFinite(c.best().cpuPercent())
+                        ? String.format(
+                            Locale.ROOT,
+                            " (calibrated: unpinned server at %.1f%% CPU, target %.0f%%)",
+                            c.best().cpuPercent(),
+                            c.target())
+                        : " (calibration: the unpinned server kept up with no probed rate)"));
     sb.append(
         String.format(
             Locale.ROOT,

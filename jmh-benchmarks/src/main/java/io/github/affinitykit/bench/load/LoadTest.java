@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import picocli.CommandLine;
@@ -135,9 +136,15 @@ public final class LoadTest {
           rate -> {
             double cpu = gw.cpuPercentAt(rate);
             progress.printf(
-                "calibrating %d/%d: %,d msg/s -> unpinned server at %.1f%% CPU (target %.0f%%)"
-                    + "  (%s left)%n",
-                ++n[0], s.calibrationProbes(), rate, cpu, c.targetPercent(), human(clock.left(0)));
+                "calibrating %d/%d: %,d msg/s -> unpinned server %s (target %.0f%% CPU)  (%s left)%n",
+                ++n[0],
+                s.calibrationProbes(),
+                rate,
+                Double.isFinite(cpu)
+                    ? String.format(Locale.ROOT, "at %.1f%% CPU", cpu)
+                    : "did not keep up (p99 over the SLO or messages lost)",
+                c.targetPercent(),
+                human(clock.left(0)));
             return cpu;
           },
           System::nanoTime);

@@ -94,38 +94,23 @@ public record Verdict(
   public static Verdict of(String scenario, Metric metric, double[] values, double[] baseline) {
     double[] a = finite(values);
     double[] b = finite(baseline);
-    String head = scenario + " vs unpinned, " + name(metric) + ": ";
     if (a.length < MIN_TRIALS || b.length < MIN_TRIALS) {
-      String why =
+      return cannotSay(
+          scenario,
+          metric,
+          a.length,
+          b.length,
           String.format(
               Locale.ROOT,
               "cannot say at n=%d/%d (needs at least 3 trials on each side)",
               a.length,
-              b.length);
-      return new Verdict(
-          scenario,
-          metric,
-          a.length,
-          b.length,
-          Double.NaN,
-          Double.NaN,
-          Double.NaN,
-          Outcome.CANNOT_SAY,
-          head + why);
+              b.length));
     }
     double ratio = mean(a) / mean(b);
     double[] ci = interval(a, b);
     if (!Double.isFinite(ratio) || !Double.isFinite(ci[0]) || !Double.isFinite(ci[1])) {
-      return new Verdict(
-          scenario,
-          metric,
-          a.length,
-          b.length,
-          Double.NaN,
-          Double.NaN,
-          Double.NaN,
-          Outcome.CANNOT_SAY,
-          head + "cannot say (the baseline's mean is zero)");
+      return cannotSay(
+          scenario, metric, a.length, b.length, "cannot say (the baseline's mean is zero)");
     }
     Outcome o = ci[1] < 1 ? Outcome.LOWER : ci[0] > 1 ? Outcome.HIGHER : Outcome.NO_DIFFERENCE;
     return new Verdict(
@@ -138,6 +123,20 @@ public record Verdict(
         ci[1],
         o,
         sentence(scenario, metric, o, ratio, ci, a.length, b.length));
+  }
+
+  private static Verdict cannotSay(
+      String scenario, Metric metric, int n, int baselineN, String why) {
+    return new Verdict(
+        scenario,
+        metric,
+        n,
+        baselineN,
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        Outcome.CANNOT_SAY,
+        scenario + " vs unpinned, " + name(metric) + ": " + why);
   }
 
   private static String sentence(
