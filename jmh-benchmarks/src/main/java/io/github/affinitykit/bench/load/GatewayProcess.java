@@ -3,6 +3,7 @@ package io.github.affinitykit.bench.load;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +38,28 @@ final class GatewayProcess implements AutoCloseable {
     GatewayProcess g = new GatewayProcess(p, port);
     g.awaitHealthy(TimeUnit.SECONDS.toNanos(HEALTHY_WITHIN_S), log);
     return g;
+  }
+
+  /**
+   * Whether the gateway {@code gateway} has the option {@code option}, from its generated {@code
+   * --help}.
+   */
+  static boolean hasOption(GatewayLaunch gateway, String option) throws IOException {
+    List<String> cmd = new java.util.ArrayList<>(List.of(gateway.java()));
+    cmd.addAll(gateway.mainArgs());
+    cmd.add("--help");
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    try {
+      String help = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(HEALTHY_WITHIN_S, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+      return help.contains(option + "=") || help.contains(option + " ");
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   long pid() {

@@ -1,43 +1,57 @@
 package io.github.affinitykit.bench.load;
 
+import static io.github.affinitykit.bench.load.SvgCharts.esc;
+
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.ToDoubleFunction;
+import java.util.Map;
 
 /**
- * A self-contained HTML page (inline SVG, no network assets): latency percentile curves per
- * scenario, server CPU% and CPU per message bars with their ranges, and the table.
+ * A self-contained HTML page (inline SVG, no network assets), in the order a reader needs it: the
+ * verdict, the host facts that decide it, the charts (labelled axes, units), then the table.
  *
  * <p>Thread safety: stateless.
  */
 final class HtmlReport {
-  private static final String[] COLORS = {"#d62728", "#7f7f7f", "#1f77b4", "#2ca02c", "#9467bd"};
-  private static final int W = 620;
-  private static final int H = 300;
-  private static final int PAD = 50;
+  /** Human-readable timestamps: {@code 2026-11-23 14:05:09 UTC}. */
+  static final DateTimeFormatter WHEN =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss zzz", Locale.ROOT);
 
   private HtmlReport() {}
 
-  static String render(LoadTestOptions o, List<ScenarioSummary> s, String table) {
+  static String render(
+      LoadTestOptions o,
+      LoadOutcome outcome,
+      List<ScenarioSummary> s,
+      String verdict,
+      String table) {
     StringBuilder h = new StringBuilder();
     h.append(
             "<!doctype html><html><head><meta charset=\"utf-8\"><title>Affinity Kit gateway load test</title>")
         .append("<style>body{font-family:sans-serif;margin:24px;max-width:1400px}")
         .append("pre{background:#f6f6f6;padding:12px;font-size:12px}")
+        .append("td{padding:2px 12px 2px 0}")
         .append(".charts{display:flex;flex-wrap:wrap;gap:16px}svg{border:1px solid #ddd}</style>")
-        .append("</head><body><h1>Gateway load test: before and after pinning</h1><p>")
-        .append(esc(ZonedDateTime.now().toString()))
-        .append(" &middot; server CPUs ")
-        .append(o.serverCpus())
-        .append(", client CPUs ")
-        .append(o.clientCpus())
+        .append("</head><body><h1>Gateway load test: what pinning buys</h1>")
+        .append("<h2 id=\"verdict\">Verdict</h2><pre>")
+        .append(esc(verdict))
+        .append("</pre><h2 id=\"host\">Host</h2><table>");
+    for (Map.Entry<String, String> e : outcome.host().rows().entrySet()) {
+      h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>");
+      h.append(esc(e.getValue())).append("</td></tr>");
+    }
+    h.append("</table><p>")
+        .append(esc(ZonedDateTime.now().format(WHEN)))
+        .append(" &middot; gateway ")
+        .append(esc(o.gateway().describe()))
         .append(" &middot; ")
         .append(o.load().connections())
         .append(" connections, ")
         .append(
-            o.load().fixedRate()
-                ? o.load().ratePerSecond()
+            outcome.rate() > 0
+                ? String.format(Locale.ROOT, "%,d", outcome.rate())
                     + " msg/s offered (fixed rate, latency from intended send time)"
                 : "maximum throughput")
         .append(", ")
@@ -45,152 +59,31 @@ final class HtmlReport {
         .append(" B payload, ")
         .append(o.repeats())
         .append(" interleaved repeats of ")
-        .append(o.load().duration().toSeconds())
-        .append(" s</p><div class=\"charts\">");
-    h.append(latencyChart(s));
-    h.append(bars(s, "server CPU % (100 = one CPU)", Trial::serverCpuPercent));
-    h.append(bars(s, "server CPU µs per message", Trial::cpuUsPerMessage));
+        .append(o.load().duration().toMillis() / 1e3)
+        .append(" s, idle window ")
+        .append(o.search().idleWindow().toMillis() / 1e3)
+        .append(" s</p><h2 id=\"charts\">Charts</h2><div class=\"charts\">");
+    h.append(SvgCharts.latencyChart(s));
     h.append(
-        bars(
+        SvgCharts.bars(s, "server CPU per message", "CPU µs per message", Trial::cpuUsPerMessage));
+    h.append(
+        SvgCharts.bars(s, "server CPU while idle", "CPU % (100 = one CPU)", Trial::idleCpuPercent));
+    h.append(
+        SvgCharts.bars(
+            s, "server context switches", "switches per message", Trial::switchesPerMessage));
+    h.append(
+        SvgCharts.bars(
             s,
-            "server context switches / s",
-            t -> t.voluntaryPerSecond() + t.involuntaryPerSecond()));
+            "capacity (p99 under " + o.search().slo().toMillis() + " ms)",
+            "msg/s",
+            Trial::capacityRate));
     h.append(
-            "</div><h2>Table (median [min-max] of the clean trials; the curves merge their histograms)</h2><pre>")
+        SvgCharts.bars(
+            s, "server CPU at the offered rate", "CPU % (100 = one CPU)", Trial::serverCpuPercent));
+    h.append(
+            "</div><h2 id=\"table\">Table (median [min-max] of the clean trials; the curves merge their histograms)</h2><pre>")
         .append(esc(table))
         .append("</pre></body></html>\n");
     return h.toString();
-  }
-
-  /** Latency (log µs) against percentile on a "nines" axis: x = log10(1 / (1 - p)). */
-  private static String latencyChart(List<ScenarioSummary> s) {
-    double max = 1;
-    for (ScenarioSummary x : s) {
-      max = Math.max(max, x.latencyNs().getValueAtPercentile(99.999) / 1e3);
-    }
-    double top = Math.pow(10, Math.ceil(Math.log10(max)));
-    StringBuilder g = svgStart("latency by percentile (µs, log scale)");
-    for (int d = 0; Math.pow(10, d) <= top; d++) {
-      double y = ly(Math.pow(10, d), top);
-      g.append(line(PAD, y, W - 10, y, "#eee"))
-          .append(text(PAD - 6, y + 4, fmt(Math.pow(10, d)), "end"));
-    }
-    String[] ticks = {"0", "90", "99", "99.9", "99.99", "99.999"};
-    for (int i = 0; i < ticks.length; i++) {
-      double x = PAD + (W - PAD - 40) * i / 5.0;
-      g.append(text(x, H - PAD + 16, ticks[i] + (i == 0 ? "" : "%"), "middle"));
-    }
-    for (int i = 0; i < s.size(); i++) {
-      StringBuilder pts = new StringBuilder();
-      for (double p : ScenarioSummary.percentiles()) {
-        double v = Math.max(1, s.get(i).latencyNs().getValueAtPercentile(p) / 1e3);
-        double nines = Math.log10(1 / (1 - p / 100.0));
-        double x = PAD + (W - PAD - 40) * Math.min(5, nines) / 5.0;
-        pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, ly(v, top)));
-      }
-      g.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
-          .append(COLORS[i % COLORS.length])
-          .append("\" points=\"")
-          .append(pts)
-          .append("\"/>");
-      g.append(legend(i, s.get(i)));
-    }
-    return g.append("</svg>").toString();
-  }
-
-  private static String bars(
-      List<ScenarioSummary> s, String title, ToDoubleFunction<Trial> metric) {
-    double max = 0;
-    for (ScenarioSummary x : s) {
-      max = Math.max(max, x.stats(metric)[2]);
-    }
-    max = max <= 0 || Double.isNaN(max) ? 1 : max * 1.15;
-    StringBuilder g = svgStart(title);
-    double slot = (W - PAD - 10.0) / Math.max(1, s.size());
-    for (int i = 0; i < s.size(); i++) {
-      double[] st = s.get(i).stats(metric);
-      if (Double.isNaN(st[0])) {
-        continue;
-      }
-      double x = PAD + slot * i + slot * 0.2;
-      double y = H - PAD - (H - 2 * PAD) * st[0] / max;
-      g.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>",
-              x,
-              y,
-              slot * 0.6,
-              H - PAD - y,
-              COLORS[i % COLORS.length]));
-      double cx = x + slot * 0.3;
-      g.append(
-          line(
-              cx,
-              H - PAD - (H - 2 * PAD) * st[1] / max,
-              cx,
-              H - PAD - (H - 2 * PAD) * st[2] / max,
-              "#000"));
-      g.append(
-          text(cx, Math.min(y, H - PAD - (H - 2 * PAD) * st[2] / max) - 6, fmt(st[0]), "middle"));
-      g.append(text(cx, H - PAD + 16, name(s.get(i)), "middle"));
-    }
-    return g.append("</svg>").toString();
-  }
-
-  private static StringBuilder svgStart(String title) {
-    StringBuilder g = new StringBuilder();
-    g.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-        .append(W)
-        .append("\" height=\"")
-        .append(H)
-        .append("\" font-size=\"11\">")
-        .append(text(W / 2.0, 18, title, "middle"))
-        .append(line(PAD, H - PAD, W - 10, H - PAD, "#000"))
-        .append(line(PAD, PAD, PAD, H - PAD, "#000"));
-    return g;
-  }
-
-  private static String legend(int i, ScenarioSummary s) {
-    double y = PAD + 14 * i;
-    return line(PAD + 10, y, PAD + 30, y, COLORS[i % COLORS.length])
-        + text(PAD + 34, y + 4, name(s), "start");
-  }
-
-  private static double ly(double v, double top) {
-    return H - PAD - (H - 2 * PAD) * Math.log10(Math.max(1, v)) / Math.log10(top);
-  }
-
-  private static String line(double x1, double y1, double x2, double y2, String color) {
-    return String.format(
-        Locale.ROOT,
-        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-        x1,
-        y1,
-        x2,
-        y2,
-        color);
-  }
-
-  private static String text(double x, double y, String t, String anchor) {
-    return String.format(
-        Locale.ROOT,
-        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
-        x,
-        y,
-        anchor,
-        esc(t));
-  }
-
-  private static String name(ScenarioSummary s) {
-    return s.scenario().name().toLowerCase(Locale.ROOT) + (s.allContaminated() ? "*" : "");
-  }
-
-  private static String fmt(double v) {
-    return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2g", v);
-  }
-
-  private static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

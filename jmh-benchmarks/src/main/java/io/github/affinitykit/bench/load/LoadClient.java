@@ -42,6 +42,12 @@ public final class LoadClient {
 
     /** The recorded window has just closed (echoes still in flight are being drained). */
     void closed();
+
+    /**
+     * Every echo is in (or the drain timed out) and the connections are still open: the place to
+     * measure what an idle server costs. The connections close when this returns.
+     */
+    default void drained() throws InterruptedException {}
   }
 
   /**
@@ -83,6 +89,7 @@ public final class LoadClient {
       while (run.echoedTotal().sum() < run.sentTotal().sum() && System.nanoTime() < drainUntil) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
       }
+      window.drained();
       for (Channel ch : channels) {
         ch.writeAndFlush(new CloseWebSocketFrame(1000, "load done"));
       }
@@ -131,7 +138,8 @@ public final class LoadClient {
     return channels;
   }
 
-  private static void awaitNanos(long ns) {
+  /** Parks the calling thread for {@code ns}, however often it wakes early. */
+  static void awaitNanos(long ns) {
     long until = System.nanoTime() + ns;
     for (long left = ns; left > 0; left = until - System.nanoTime()) {
       LockSupport.parkNanos(left);

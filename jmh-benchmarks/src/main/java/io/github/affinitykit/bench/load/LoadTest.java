@@ -2,23 +2,27 @@ package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.cli.CommandLines;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import picocli.CommandLine;
 
 /**
- * The gateway load test, the project's main job: for each scenario (unpinned, whole server under
- * taskset, pinned loops, pinned + rest of the JVM confined) a fresh gateway JVM, the same offered
- * load from a client pinned to other CPUs, interleaved repeats; then a table, JSON and HTML.
+ * The gateway load test, the project's main job: first the rate at which the unpinned gateway uses
+ * ~80% of its server CPUs (calibrated, unless {@code --rate} fixes it); then for each scenario
+ * (unpinned, whole server under taskset, pinned loops, pinned + rest of the JVM confined, pinned
+ * loops that spin before blocking) a fresh gateway JVM per trial, the same offered load from a
+ * client pinned to other CPUs, an idle window and a capacity ramp, interleaved repeats; then a
+ * verdict, a table, JSON and HTML.
  *
  * <p>Run: {@code java -cp jmh-benchmarks/target/benchmarks.jar
  * io.github.affinitykit.bench.load.LoadTest [options]} ({@code --help} lists them).
@@ -43,95 +47,107 @@ public final class LoadTest {
     return CommandLines.execute(new CommandLine(new LoadTestCommand(out)), args, out, err);
   }
 
-  /** Runs every trial, interleaving scenarios, printing progress to {@code progress}. */
-  public static List<Trial> run(LoadTestOptions o, PrintStream progress)
+  /**
+   * Calibrates the rate (unless {@code --rate} fixed it), then runs every trial, interleaving
+   * scenarios, printing progress with the time left to {@code progress}.
+   */
+  public static LoadOutcome run(LoadTestOptions o, PrintStream progress)
       throws IOException, InterruptedException {
     Files.createDirectories(o.out());
     Path log = o.out().resolve("gateway.log");
     Files.deleteIfExists(log);
+    HostFacts host = HostFacts.of(HostCpus.probe(), o);
+    List<String> notes = new ArrayList<>();
+    List<Scenario> scenarios = runnable(o, notes);
+    notes.forEach(progress::println);
     progress.printf(
         "load test: %s, server CPUs %s, client CPUs %s, housekeeping %s, %d connections, %s, ~%s%n",
-        o.scenarios(),
+        scenarios.stream().map(Scenario::label).toList(),
         o.serverCpus(),
         o.clientCpus(),
         o.housekeepingCpus().isEmpty() ? "all but the server's" : o.housekeepingCpus().toString(),
         o.load().connections(),
-        o.load().fixedRate() ? o.load().ratePerSecond() + " msg/s" : "max throughput",
+        o.search().calibrate()
+            ? "rate calibrated to " + fmt(o.search().targetCpuPercent()) + "% server CPU"
+            : o.load().fixedRate() ? o.load().ratePerSecond() + " msg/s" : "max throughput",
         human(o.expectedTotal()));
+    RunClock clock = new RunClock(o, scenarios.size() * o.repeats());
+    Optional<Calibration.Result> calibration = Optional.empty();
+    long rate = o.load().ratePerSecond();
+    if (o.search().calibrate()) {
+      calibration = Optional.of(calibrate(o, log, progress, clock));
+      rate = calibration.get().best().rate();
+      progress.println(calibration.get().describe());
+    }
     List<Trial> trials = new ArrayList<>();
-    int total = o.repeats() * o.scenarios().size();
-    long started = System.nanoTime();
+    clock.trialsStart();
     for (int r = 0; r < o.repeats(); r++) {
-      for (int i = 0; i < o.scenarios().size(); i++) {
-        Scenario s = o.scenarios().get((i + r) % o.scenarios().size()); // rotate the order
-        int done = trials.size();
+      for (int i = 0; i < scenarios.size(); i++) {
+        Scenario s = scenarios.get((i + r) % scenarios.size()); // rotate the order
         progress.printf(
-            "[%d/%d] %-9s repeat %d  (%s left)%n",
-            done + 1,
-            total,
-            s.name().toLowerCase(java.util.Locale.ROOT),
+            "[%d/%d] %-11s repeat %d at %,d msg/s  (%s left)%n",
+            trials.size() + 1,
+            clock.trials(),
+            s.label(),
             r + 1,
-            human(remaining(o, started, done, total)));
-        trials.add(trial(o, s, r, log));
+            rate,
+            human(clock.left(trials.size())));
+        try (GatewayDriver gw = GatewayDriver.start(o, s, s.label() + " repeat " + r, log)) {
+          trials.add(gw.trial(s, r, rate));
+        }
       }
     }
-    return trials;
+    return new LoadOutcome(host, calibration, rate, scenarios, trials, notes);
   }
 
-  private static Trial trial(LoadTestOptions o, Scenario s, int repeat, Path log)
-      throws IOException, InterruptedException {
-    int port = freePort();
-    String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd =
-        s.command(
-            javaBin,
-            o.gatewayJar().toString(),
-            port,
-            o.serverCpus(),
-            o.housekeepingCpus(),
-            Files.createDirectories(o.out().resolve("locks")).toAbsolutePath(),
-            o.serverArgs());
-    Files.writeString(
-        log,
-        "\n### " + s + " repeat " + repeat + ": " + String.join(" ", cmd) + "\n",
-        java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND);
-    try (GatewayProcess gw = GatewayProcess.start(cmd, port, log)) {
-      LoadConfig c = o.load();
-      LoadConfig load =
-          new LoadConfig(
-              URI.create("ws://127.0.0.1:" + port + "/ws"),
-              c.connections(),
-              c.payloadBytes(),
-              c.warmup(),
-              c.duration(),
-              c.ratePerSecond(),
-              c.window(),
-              c.ioThreads());
-      ServerStats[] edges = new ServerStats[2];
-      LoadResult result =
-          LoadClient.run(
-              load,
-              clientThreads(o.clientCpus()),
-              new LoadClient.Window() {
-                @Override
-                public void opened() {
-                  edges[0] = ServerStats.of(gw.pid());
-                }
+  /** The scenarios this gateway can run; a note for each one it cannot. */
+  private static List<Scenario> runnable(LoadTestOptions o, List<String> notes) throws IOException {
+    List<Scenario> out = new ArrayList<>(o.scenarios());
+    if (out.contains(Scenario.PINNED_SPIN)
+        && !GatewayProcess.hasOption(o.gateway(), "--idle-policy")) {
+      out.remove(Scenario.PINNED_SPIN);
+      notes.add(
+          "pinned-spin: left out: the gateway ("
+              + o.gateway().describe()
+              + ") has no --idle-policy option (expected: a gateway with idle policies)");
+    }
+    if (out.isEmpty()) {
+      throw new IOException("--scenarios: " + o.scenarios() + " (expected: one this gateway runs)");
+    }
+    return out;
+  }
 
-                @Override
-                public void closed() {
-                  edges[1] = ServerStats.of(gw.pid());
-                }
-              });
-      return Trial.of(
-          s,
-          repeat,
-          result,
-          edges[0],
-          edges[1],
-          o.noiseThresholdPercent(),
-          o.pressureThresholdPercent());
+  /** The bounded search for the rate at which the unpinned gateway uses the target CPU%. */
+  private static Calibration.Result calibrate(
+      LoadTestOptions o, Path log, PrintStream progress, RunClock clock)
+      throws IOException, InterruptedException {
+    LoadSearch s = o.search();
+    int cpus = o.serverCpus().size();
+    Calibration c =
+        new Calibration(
+            s.targetCpuPercent() * cpus,
+            LoadSearch.TOLERANCE_POINTS_PER_CPU * cpus,
+            10_000L * cpus,
+            s.calibrationProbes(),
+            s.calibrationBudget().toNanos());
+    int[] n = {0};
+    try (GatewayDriver gw = GatewayDriver.start(o, Scenario.UNPINNED, "calibration", log)) {
+      return c.search(
+          rate -> {
+            double cpu = gw.cpuPercentAt(rate);
+            progress.printf(
+                "calibrating %d/%d: %,d msg/s -> unpinned server %s (target %.0f%% CPU)  (%s left)%n",
+                ++n[0],
+                s.calibrationProbes(),
+                rate,
+                Double.isFinite(cpu)
+                    ? String.format(Locale.ROOT, "at %.1f%% CPU", cpu)
+                    : "did not keep up (p99 over the SLO or messages lost)",
+                c.targetPercent(),
+                human(clock.left(0)));
+            return cpu;
+          },
+          System::nanoTime);
     }
   }
 
@@ -149,18 +165,8 @@ public final class LoadTest {
             "load-client");
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static Duration remaining(LoadTestOptions o, long startedNs, int done, int total) {
-    if (done == 0) {
-      return o.expectedTotal();
-    }
-    long perTrial = (System.nanoTime() - startedNs) / done;
-    return Duration.ofNanos(perTrial * (total - done));
+  static String fmt(double v) {
+    return String.format(java.util.Locale.ROOT, "%.0f", v);
   }
 
   static String human(Duration d) {

@@ -8,17 +8,13 @@ import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,27 +33,32 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = KitVersion.class,
     sortOptions = false,
-    description = "The gateway load test; the defaults take about 5 minutes on 2 CPUs.")
+    description =
+        "The gateway load test: calibrates the rate at which the unpinned gateway uses ~80%% of its"
+            + " server CPUs, runs every scenario at it with a capacity ramp, prints the verdict;"
+            + " the defaults take about 6 minutes on 2 CPUs, --quick about 2.")
 final class LoadTestCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Option(
       names = "--jar",
       paramLabel = "PATH",
-      description = "gateway jar (default: netty-integration/target/*-gateway.jar)")
+      description =
+          "run this gateway jar (default: the gateway on this JVM's class path, from"
+              + " netty-integration)")
   private Path jar;
 
   @Option(
       names = "--scenarios",
       paramLabel = "LIST",
-      description = "unpinned,taskset,pinned,exclusive (default: all four)")
-  private String scenarios = "unpinned,taskset,pinned,exclusive";
+      description = "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)")
+  private String scenarios = "unpinned,taskset,pinned,exclusive,pinned-spin";
 
   @Option(
       names = "--repeats",
       paramLabel = "N",
-      description = "trials per scenario, interleaved (default ${DEFAULT-VALUE})")
-  private int repeats = 3;
+      description = "trials per scenario, interleaved (default 3, quick 2)")
+  private Integer repeats;
 
   @Option(
       names = "--connections",
@@ -69,8 +70,35 @@ final class LoadTestCommand implements Callable<Integer> {
       names = "--rate",
       paramLabel = "N",
       description =
-          "messages/s in total, fixed rate; 0 = max throughput (default ${DEFAULT-VALUE})")
-  private int rate = 20_000;
+          "messages/s in total, fixed rate; 0 = max throughput (default: calibrated, the rate at"
+              + " which the unpinned gateway uses --target-cpu of its CPUs)")
+  private Integer rate;
+
+  @Option(
+      names = "--target-cpu",
+      paramLabel = "P",
+      description = "calibrate to P%% of the server CPUs, unpinned (default ${DEFAULT-VALUE})")
+  private double targetCpu = 80;
+
+  @Option(
+      names = "--slo",
+      paramLabel = "D",
+      description =
+          "p99 a rate must stay under to count as sustained: 5ms, 1s, PT0.01S (default 5ms)")
+  private Duration slo = Duration.ofMillis(5);
+
+  @Option(
+      names = "--capacity-probes",
+      paramLabel = "N",
+      description =
+          "capacity probes per trial after its measurement, 0 = none (default 3, quick 2)")
+  private Integer capacityProbes;
+
+  @Option(
+      names = "--quick",
+      description =
+          "short mode: 2 repeats of 1s + 2s, a shorter calibration and ramp (about 2 minutes)")
+  private boolean quick;
 
   @Option(
       names = "--window",
@@ -88,14 +116,14 @@ final class LoadTestCommand implements Callable<Integer> {
   @Option(
       names = "--warmup",
       paramLabel = "D",
-      description = "per trial, before recording: 500ms, 5s, 2m, PT5S (default 5s)")
-  private Duration warmup = Duration.ofSeconds(5);
+      description = "per trial, before recording: 500ms, 5s, 2m, PT5S (default 2s, quick 1s)")
+  private Duration warmup;
 
   @Option(
       names = "--duration",
       paramLabel = "D",
-      description = "recorded per trial, > 0 (default 15s)")
-  private Duration duration = Duration.ofSeconds(15);
+      description = "recorded per trial, > 0 (default 6s, quick 2s)")
+  private Duration duration;
 
   @Option(
       names = "--server-cpus",
@@ -157,12 +185,20 @@ final class LoadTestCommand implements Callable<Integer> {
     return 0;
   }
 
+  private void applyDefaults() {
+    repeats = repeats != null ? repeats : quick ? 2 : 3;
+    warmup = warmup != null ? warmup : Duration.ofSeconds(quick ? 1 : 2);
+    duration = duration != null ? duration : Duration.ofSeconds(quick ? 2 : 6);
+    capacityProbes = capacityProbes != null ? capacityProbes : quick ? 2 : 3;
+  }
+
   /**
    * Checks the parsed options against each other and this host and returns them.
    *
    * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
    */
   LoadTestOptions options() {
+    applyDefaults();
     checkNumbers();
     HostCpus host = CommandLines.configured(spec, HostCpus::probe);
     CommandLines.configured(spec, host::pool); // the gateways read the same override
@@ -184,7 +220,7 @@ final class LoadTestCommand implements Callable<Integer> {
         spec,
         () ->
             new LoadTestOptions(
-                gatewayJar(),
+                gateway(),
                 Scenario.parseList(scenarios),
                 repeats,
                 new LoadConfig(
@@ -193,9 +229,12 @@ final class LoadTestCommand implements Callable<Integer> {
                     payload,
                     warmup,
                     duration,
-                    rate,
+                    rate != null ? rate : 0,
                     window,
                     ioThreads),
+                quick
+                    ? LoadSearch.quick(rate == null, targetCpu, slo, capacityProbes)
+                    : LoadSearch.defaults(rate == null, targetCpu, slo, capacityProbes),
                 server,
                 client,
                 housekeepingCpus,
@@ -208,7 +247,16 @@ final class LoadTestCommand implements Callable<Integer> {
   private void checkNumbers() {
     require(spec, repeats >= 1, "--repeats", repeats, "an integer >= 1");
     require(spec, connections >= 1, "--connections", connections, "an integer >= 1");
-    require(spec, rate >= 0, "--rate", rate, "an integer >= 0 (0 = max throughput)");
+    require(
+        spec, rate == null || rate >= 0, "--rate", rate, "an integer >= 0 (0 = max throughput)");
+    require(
+        spec,
+        targetCpu > 0 && targetCpu <= 100,
+        "--target-cpu",
+        targetCpu,
+        "a number > 0 and <= 100");
+    require(spec, slo.compareTo(Duration.ZERO) > 0, "--slo", slo, "a duration > 0");
+    require(spec, capacityProbes >= 0, "--capacity-probes", capacityProbes, "an integer >= 0");
     require(spec, window >= 1, "--window", window, "an integer >= 1");
     require(
         spec,
@@ -222,41 +270,15 @@ final class LoadTestCommand implements Callable<Integer> {
         spec, pressureThreshold >= 0, "--pressure-threshold", pressureThreshold, "a number >= 0");
   }
 
-  private Path gatewayJar() {
+  private GatewayLaunch gateway() {
     if (jar != null) {
       require(spec, Files.isRegularFile(jar), "--jar", jar, "an existing gateway jar file");
-      return jar;
+      return GatewayLaunch.jar(jar);
     }
-    try {
-      return findJar()
-          .orElseThrow(
-              () ->
-                  CommandLines.badValue(
-                      spec,
-                      "--jar",
-                      "not given",
-                      "a gateway jar, and none is in netty-integration/target (build it: mvn -B -q package -DskipTests)"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return CommandLines.configured(spec, GatewayLaunch::ownClassPath);
   }
 
   private static CpuSet firstN(CpuSet cpus, int n) {
     return CpuSet.of(Arrays.copyOf(cpus.toArray(), n));
-  }
-
-  /** The reactor's gateway jar, from the repository root or a module directory. */
-  static Optional<Path> findJar() throws IOException {
-    List<Path> found = new ArrayList<>();
-    for (Path dir :
-        List.of(Path.of("netty-integration/target"), Path.of("../netty-integration/target"))) {
-      if (Files.isDirectory(dir)) {
-        try (DirectoryStream<Path> s =
-            Files.newDirectoryStream(dir, "netty-integration-*-gateway.jar")) {
-          s.forEach(found::add);
-        }
-      }
-    }
-    return found.stream().findFirst();
   }
 }

@@ -7,14 +7,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The load test's options, with defaults sized for about five minutes on a 2-CPU machine.
+ * The load test's options, with defaults sized for at most seven minutes on a 2-CPU machine.
  *
  * <p>Thread safety: immutable.
  *
- * @param gatewayJar the shaded gateway jar
+ * @param gateway how the gateway JVM is launched
  * @param scenarios scenarios, run interleaved
  * @param repeats trials per scenario
- * @param load the client's load (its URI port is a placeholder; each trial gets its own port)
+ * @param load the client's load (its URI port is a placeholder, each gateway gets its own; its rate
+ *     is the one every scenario runs at unless {@code search} calibrates it)
+ * @param search the calibration, capacity ramp and idle window
  * @param serverCpus CPUs of the server (pool of the pinned runs, taskset of the taskset run)
  * @param clientCpus CPUs the client's threads are confined to
  * @param housekeepingCpus CPUs for the pinned gateways' boss, GC, JIT and other threads (empty:
@@ -27,10 +29,11 @@ import java.util.Objects;
  *     exceeds this are flagged too (100: never; the test's own threads raise it)
  */
 public record LoadTestOptions(
-    Path gatewayJar,
+    GatewayLaunch gateway,
     List<Scenario> scenarios,
     int repeats,
     LoadConfig load,
+    LoadSearch search,
     CpuSet serverCpus,
     CpuSet clientCpus,
     CpuSet housekeepingCpus,
@@ -41,7 +44,8 @@ public record LoadTestOptions(
 
   /** Validates. */
   public LoadTestOptions {
-    Objects.requireNonNull(gatewayJar, "gatewayJar");
+    Objects.requireNonNull(gateway, "gateway");
+    Objects.requireNonNull(search, "search");
     scenarios = List.copyOf(scenarios);
     if (scenarios.isEmpty()) {
       throw new IllegalArgumentException("--scenarios: \"\" (expected: at least one)");
@@ -72,9 +76,30 @@ public record LoadTestOptions(
     Objects.requireNonNull(out, "out");
   }
 
-  /** Returns the trials' total expected duration, for progress. */
+  /** Returns the expected duration of one trial, for progress. */
+  Duration expectedPerTrial() {
+    return load.warmup()
+        .plus(load.duration())
+        .plus(search.idleWindow())
+        .plus(LoadSearch.probeTime(search.capacityProbe()).multipliedBy(search.capacityProbes()))
+        .plusSeconds(3); // gateway start and stop, connections, drain
+  }
+
+  /** Returns the expected duration of the calibration (zero without one), for progress. */
+  Duration expectedCalibration() {
+    if (!search.calibrate()) {
+      return Duration.ZERO;
+    }
+    Duration probes =
+        LoadSearch.probeTime(search.calibrationProbe()).multipliedBy(search.calibrationProbes());
+    Duration bounded =
+        probes.compareTo(search.calibrationBudget()) < 0 ? probes : search.calibrationBudget();
+    return bounded.plusSeconds(2);
+  }
+
+  /** Returns the whole run's expected duration, for progress. */
   Duration expectedTotal() {
-    Duration perTrial = load.warmup().plus(load.duration()).plusSeconds(4); // start, drain, stop
-    return perTrial.multipliedBy((long) repeats * scenarios.size());
+    return expectedCalibration()
+        .plus(expectedPerTrial().multipliedBy((long) repeats * scenarios.size()));
   }
 }

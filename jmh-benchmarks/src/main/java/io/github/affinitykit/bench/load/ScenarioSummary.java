@@ -39,7 +39,7 @@ record ScenarioSummary(
 
   /** {median, min, max} of {@code metric} over the trials. */
   double[] stats(ToDoubleFunction<Trial> metric) {
-    double[] v = trials.stream().mapToDouble(metric).sorted().toArray();
+    double[] v = trials.stream().mapToDouble(metric).filter(Double::isFinite).sorted().toArray();
     if (v.length == 0) {
       return new double[] {Double.NaN, Double.NaN, Double.NaN};
     }

@@ -22,6 +22,9 @@ import java.util.Objects;
  * @param othersCpuPercent CPU other processes (neither the server, the client nor kernel threads)
  *     used during the window, 100 = one CPU
  * @param contaminated whether other processes used more than the threshold: reported apart
+ * @param idleCpuPercent server CPU with its connections open and no traffic, 100 = one CPU (NaN
+ *     without an idle window)
+ * @param capacity the capacity ramp that followed the measurement on the same gateway
  */
 public record Trial(
     Scenario scenario,
@@ -35,23 +38,28 @@ public record Trial(
     double migrationsPerSecond,
     double pressurePercent,
     double othersCpuPercent,
-    boolean contaminated) {
+    boolean contaminated,
+    double idleCpuPercent,
+    CapacityRamp.Result capacity) {
 
   /** Validates. */
   public Trial {
     Objects.requireNonNull(scenario, "scenario");
     Objects.requireNonNull(load, "load");
+    Objects.requireNonNull(capacity, "capacity");
   }
 
-  /** Derives a trial from the server counters at the window's edges. */
+  /** Derives a trial from the server counters at the windows' edges and its capacity ramp. */
   static Trial of(
       Scenario scenario,
       int repeat,
-      LoadResult load,
-      ServerStats from,
-      ServerStats to,
+      Measurement m,
+      CapacityRamp.Result capacity,
       double noiseThresholdPercent,
       double pressureThresholdPercent) {
+    LoadResult load = m.load();
+    ServerStats from = m.from();
+    ServerStats to = m.to();
     double seconds = Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;
     long cpuNs = to.cpuNs() - from.cpuNs();
     long vol = to.voluntary() - from.voluntary();
@@ -76,6 +84,13 @@ public record Trial(
         (to.migrations() - from.migrations()) / seconds,
         pressure,
         othersPercent,
-        othersPercent > noiseThresholdPercent || pressure > pressureThresholdPercent);
+        othersPercent > noiseThresholdPercent || pressure > pressureThresholdPercent,
+        m.idleCpuPercent(),
+        capacity);
+  }
+
+  /** Returns the highest sustained rate of the capacity ramp, msg/s (0: none sustained). */
+  double capacityRate() {
+    return capacity.rate();
   }
 }

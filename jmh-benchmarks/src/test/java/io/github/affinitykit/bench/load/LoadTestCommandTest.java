@@ -80,7 +80,13 @@ class LoadTestCommandTest {
     assertOneLine(run("--rate", "fast"), "--rate: fast (expected: an integer)");
     assertOneLine(
         run("--scenarios", "pinnned"),
-        "--scenarios: pinnned (expected: unpinned, taskset, pinned, exclusive)");
+        "--scenarios: pinnned (expected: unpinned, taskset, pinned, exclusive, pinned-spin)");
+    assertOneLine(run("--slo", "5"), "--slo: 5 (expected: " + DurationConverter.RULE + ")");
+    assertOneLine(run("--slo", "0ms"), "--slo: 0ms (expected: a duration > 0)");
+    assertOneLine(
+        run("--target-cpu", "120"), "--target-cpu: 120 (expected: a number > 0 and <= 100)");
+    assertOneLine(
+        run("--capacity-probes", "-1"), "--capacity-probes: -1 (expected: an integer >= 0)");
     assertOneLine(run("--warmup", "5"), "--warmup: 5 (expected: " + DurationConverter.RULE + ")");
     assertOneLine(run("--duration", "0s"), "--duration: 0s (expected: a duration > 0)");
     assertOneLine(
@@ -139,13 +145,61 @@ class LoadTestCommandTest {
             "--noise-threshold",
             "--pressure-threshold",
             "--client-threads",
+            "--target-cpu",
+            "--slo",
+            "--capacity-probes",
+            "--quick",
             "--help",
             "--version")) {
       assertThat(help.out()).contains(option);
     }
-    assertThat(help.out()).startsWith("Usage: LoadTest").contains("(default 20000)");
+    assertThat(help.out())
+        .startsWith("Usage: LoadTest")
+        .contains("(default 5ms)")
+        .contains("default: calibrated");
     assertThat(version.status()).isZero();
     assertThat(version.out()).startsWith("LoadTest (Affinity Kit ");
+  }
+
+  @Test
+  void shouldCalibrateUnlessTheRateIsGivenAndShortenEverythingInQuickMode() {
+    LoadTestOptions calibrated = parse("--slo", "2ms", "--target-cpu", "70");
+    LoadTestOptions fixed = parse("--rate", "1000");
+    LoadTestOptions quick = parse("--quick");
+    LoadTestOptions quickButLong = parse("--quick", "--duration", "9s", "--repeats", "4");
+
+    assertThat(calibrated.search().calibrate()).isTrue();
+    assertThat(calibrated.search().slo().toMillis()).isEqualTo(2);
+    assertThat(calibrated.search().targetCpuPercent()).isEqualTo(70);
+    assertThat(calibrated.repeats()).isEqualTo(3);
+    assertThat(calibrated.search().capacityProbes()).isEqualTo(3);
+    assertThat(fixed.search().calibrate()).isFalse();
+    assertThat(fixed.load().ratePerSecond()).isEqualTo(1000);
+    assertThat(quick.repeats()).isEqualTo(2);
+    assertThat(quick.load().duration().toSeconds()).isEqualTo(2);
+    assertThat(quick.expectedTotal()).isLessThan(calibrated.expectedTotal());
+    assertThat(quickButLong.load().duration().toSeconds()).isEqualTo(9);
+    assertThat(quickButLong.repeats()).isEqualTo(4);
+  }
+
+  @Test
+  void shouldExpectTheDefaultRunToEndWithinSevenMinutesOnTwoCpus() {
+    LoadTestOptions o = parse("--server-cpus", "1", "--client-cpus", "0");
+
+    assertThat(o.scenarios()).hasSize(5);
+    assertThat(o.expectedTotal()).isLessThan(java.time.Duration.ofMinutes(7));
+  }
+
+  @Test
+  void shouldLaunchTheGatewayFromItsOwnClassPathByDefault() {
+    LoadTestOptions o = parse();
+
+    assertThat(o.gateway().jar()).isEmpty();
+    List<String> args = o.gateway().mainArgs();
+    assertThat(args).hasSize(3).startsWith("-cp").endsWith(GatewayLaunch.MAIN);
+    assertThat(args.get(1).split(java.io.File.pathSeparator))
+        .allSatisfy(entry -> assertThat(Path.of(entry)).isAbsolute())
+        .hasSameSizeAs(System.getProperty("java.class.path").split(java.io.File.pathSeparator));
   }
 
   private static void assertOneLine(CliRun r, String start) {
