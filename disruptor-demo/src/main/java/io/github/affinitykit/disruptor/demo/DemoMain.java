@@ -43,7 +43,10 @@ public final class DemoMain {
   /** Runs the command line {@code args} on the kit {@code kits} supplies; the exit status. */
   static int execute(
       Supplier<AffinityKit> kits, List<String> args, PrintStream out, PrintStream err) {
-    return CommandLines.execute(new CommandLine(new DemoCommand(kits, out)), args, out, err);
+    CommandLine cli =
+        new CommandLine(new DemoCommand(kits, out))
+            .addSubcommand(new CommandLine(new CompareCommand(kits, out)));
+    return CommandLines.execute(cli, args, out, err);
   }
 
   /** Runs every scenario of {@code o}, printing as it goes; returns whether no event was lost. */
