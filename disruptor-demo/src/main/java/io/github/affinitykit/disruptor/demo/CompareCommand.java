@@ -1,16 +1,12 @@
 package io.github.affinitykit.disruptor.demo;
 
-import static io.github.affinitykit.core.cli.CommandLines.require;
-
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
-import io.github.affinitykit.disruptor.Pinning;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -106,57 +102,20 @@ final class CompareCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
    */
   CompareOptions options() {
-    long ringSize = atLeast("--ring", ring, 1024, 1024, 2);
-    require(
-        spec,
-        Long.bitCount(ringSize) == 1 && ringSize <= 1 << 30,
-        "--ring",
-        ringSize,
-        "a power of two, at most 1073741824");
+    int ringSize = DemoFlags.ring(spec, ring);
     return new CompareOptions(
-        atLeast("--burst-ms", burstMs, 400, 40, 1),
-        atLeast("--paced-events", pacedEvents, 4_000, 300, 1),
-        atLeast("--rate", rate, 10_000, 10_000, 1),
-        atLeast("--warmup-ms", warmupMs, 3_000, 200, 0),
-        (int) ringSize,
-        shapes(),
-        pinnings(),
+        atLeast("--burst-ms", burstMs, 400, 40),
+        atLeast("--paced-events", pacedEvents, 4_000, 300),
+        atLeast("--rate", rate, 10_000, 10_000),
+        DemoFlags.atLeast(spec, quick, "--warmup-ms", warmupMs, 3_000, 200, 0),
+        ringSize,
+        DemoFlags.shapes(spec, shapes),
+        DemoFlags.pinnings(spec, pinnings),
         contenders());
   }
 
-  private long atLeast(String name, Long value, long normal, long quickly, long min) {
-    long v = value != null ? value : quick ? quickly : normal;
-    require(spec, v >= min, name, v, "an integer >= " + min);
-    return v;
-  }
-
-  private List<Integer> shapes() {
-    List<Integer> out = new ArrayList<>();
-    for (String s : shapes.split(",")) {
-      try {
-        int n = Integer.parseInt(s.strip());
-        if (n >= 1) {
-          out.add(n);
-          continue;
-        }
-      } catch (NumberFormatException e) {
-        // refused below with the rule
-      }
-      throw CommandLines.badValue(spec, "--shapes", shapes, "consumer counts >= 1, such as 1,3");
-    }
-    return out;
-  }
-
-  private List<Pinning> pinnings() {
-    List<Pinning> out = new ArrayList<>();
-    for (String p : pinnings.split(",")) {
-      try {
-        out.add(Pinning.valueOf(p.strip().toUpperCase(Locale.ROOT)));
-      } catch (IllegalArgumentException e) {
-        throw CommandLines.badValue(spec, "--pinning", pinnings, "none, consumers or all");
-      }
-    }
-    return out;
+  private long atLeast(String name, Long value, long normal, long quickly) {
+    return DemoFlags.atLeast(spec, quick, name, value, normal, quickly, 1);
   }
 
   private List<Contender> contenders() {

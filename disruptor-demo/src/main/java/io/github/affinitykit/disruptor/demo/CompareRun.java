@@ -1,7 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.disruptor.Pinning;
 import java.io.PrintStream;
 import java.time.ZonedDateTime;
@@ -20,19 +19,8 @@ final class CompareRun {
   /** Runs every row of {@code o}, printing as it goes; returns whether no event was lost. */
   static boolean run(AffinityKit kit, CompareOptions o, PrintStream out)
       throws InterruptedException {
-    HostCpus host = kit.host();
     out.println("# Disruptor against queues, " + ZonedDateTime.now().withNano(0));
-    out.println(
-        "host: cpus "
-            + host.reachable()
-            + ", isolated "
-            + (host.isolatedCpus().isEmpty() ? "none" : host.isolatedCpus())
-            + ", pool "
-            + kit.pool().cpus()
-            + " ("
-            + kit.pool().reason()
-            + ")");
-    out.println("jvm: " + Runtime.version() + "; backend: " + kit.backend().reason());
+    DemoMain.printHost(kit, out);
     out.printf(
         "per row: burst %d ms flat out; %d events at %d/s for latency; ring/capacity %d; %d rows%n",
         o.burstMs(), o.pacedEvents(), o.rate(), o.ringSize(), o.rows());

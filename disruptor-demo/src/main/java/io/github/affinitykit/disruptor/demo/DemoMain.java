@@ -51,19 +51,8 @@ public final class DemoMain {
 
   /** Runs every scenario of {@code o}, printing as it goes; returns whether no event was lost. */
   static boolean run(AffinityKit kit, DemoOptions o, PrintStream out) throws InterruptedException {
-    HostCpus host = kit.host();
     out.println("# Disruptor 4 demo, " + ZonedDateTime.now().withNano(0));
-    out.println(
-        "host: cpus "
-            + host.reachable()
-            + ", isolated "
-            + (host.isolatedCpus().isEmpty() ? "none" : host.isolatedCpus())
-            + ", pool "
-            + kit.pool().cpus()
-            + " ("
-            + kit.pool().reason()
-            + ")");
-    out.println("jvm: " + Runtime.version() + "; backend: " + kit.backend().reason());
+    printHost(kit, out);
     out.println(
         "per row: burst "
             + o.burstMs()
@@ -91,6 +80,22 @@ public final class DemoMain {
     out.println("Placement-chosen strategies:");
     out.print(ResultTable.choices(results));
     return results.stream().allMatch(r -> r.errors() == 0);
+  }
+
+  /** Prints the host's CPUs, isolated set and pool, the JVM and the backend: two lines. */
+  static void printHost(AffinityKit kit, PrintStream out) {
+    HostCpus host = kit.host();
+    out.println(
+        "host: cpus "
+            + host.reachable()
+            + ", isolated "
+            + (host.isolatedCpus().isEmpty() ? "none" : host.isolatedCpus())
+            + ", pool "
+            + kit.pool().cpus()
+            + " ("
+            + kit.pool().reason()
+            + ")");
+    out.println("jvm: " + Runtime.version() + "; backend: " + kit.backend().reason());
   }
 
   private static void warmUp(AffinityKit kit, DemoOptions o) throws InterruptedException {
