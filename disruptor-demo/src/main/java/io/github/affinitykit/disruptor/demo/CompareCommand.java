@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description =
         "The Disruptor against the queues people write instead, 1P→1C and 1P→3C, unpinned and"
-            + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About 1.5 minutes"
+            + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
             + " on 2 CPUs.",
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {

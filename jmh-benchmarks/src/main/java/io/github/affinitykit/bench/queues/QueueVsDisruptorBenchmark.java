@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar benchmarks.jar QueueVsDisruptor -prof
  * io.github.affinitykit.bench.ThreadStatsProfiler} ({@code consumer.cs/op} × ops/s = consumer
- * context switches/s; {@code consumer.cpu.ms/op} its CPU). About 5 minutes for all 48
+ * context switches/s; {@code consumer.cpu.ms/op} its CPU). About 5.5 minutes for all 48
  * configurations with the defaults below.
  */
 @State(Scope.Thread)
