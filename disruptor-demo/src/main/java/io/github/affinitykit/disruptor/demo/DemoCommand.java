@@ -1,7 +1,5 @@
 package io.github.affinitykit.disruptor.demo;
 
-import static io.github.affinitykit.core.cli.CommandLines.require;
-
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
@@ -117,62 +115,32 @@ final class DemoCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
    */
   DemoOptions options() {
-    long ringSize = atLeast("--ring", ring, 1024, 1024, 1);
-    require(
-        spec,
-        Long.bitCount(ringSize) == 1 && ringSize <= 1 << 30,
-        "--ring",
-        ringSize,
-        "a power of two, at most 1073741824");
+    int ringSize = DemoFlags.ring(spec, ring);
     return new DemoOptions(
         atLeast("--burst-ms", burstMs, 400, 60, 1),
         atLeast("--paced-events", pacedEvents, 5_000, 500, 1),
         atLeast("--rate", rate, 10_000, 10_000, 1),
         atLeast("--idle-ms", idleMs, 300, 60, 1),
         atLeast("--warmup-ms", warmupMs, 2_000, 300, 0),
-        (int) ringSize,
+        ringSize,
         atLeast("--audit-ms", auditMs, 0, 0, 0),
         rows());
   }
 
   private long atLeast(String name, Long value, long normal, long quickly, long min) {
-    long v = value != null ? value : quick ? quickly : normal;
-    require(spec, v >= min, name, v, "an integer >= " + min);
-    return v;
+    return DemoFlags.atLeast(spec, quick, name, value, normal, quickly, min);
   }
 
   private List<Scenario> rows() {
     List<Scenario> out = new ArrayList<>();
-    for (String shape : shapes.split(",")) {
-      int consumers = consumers(shape);
-      for (String p : pinnings.split(",")) {
-        Pinning pinning = pinning(p);
+    for (int consumers : DemoFlags.shapes(spec, shapes)) {
+      for (Pinning pinning : DemoFlags.pinnings(spec, pinnings)) {
         for (String s : strategies.split(",")) {
           out.add(new Scenario(consumers, pinning, strategy(s)));
         }
       }
     }
     return List.copyOf(out);
-  }
-
-  private int consumers(String shape) {
-    try {
-      int n = Integer.parseInt(shape.strip());
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // refused below with the rule
-    }
-    throw CommandLines.badValue(spec, "--shapes", shapes, "consumer counts >= 1, such as 1,3");
-  }
-
-  private Pinning pinning(String name) {
-    try {
-      return Pinning.valueOf(name.strip().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw CommandLines.badValue(spec, "--pinning", pinnings, "none, consumers or all");
-    }
   }
 
   private Optional<WaitKind> strategy(String name) {

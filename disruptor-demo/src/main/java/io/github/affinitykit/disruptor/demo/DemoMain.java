@@ -43,24 +43,16 @@ public final class DemoMain {
   /** Runs the command line {@code args} on the kit {@code kits} supplies; the exit status. */
   static int execute(
       Supplier<AffinityKit> kits, List<String> args, PrintStream out, PrintStream err) {
-    return CommandLines.execute(new CommandLine(new DemoCommand(kits, out)), args, out, err);
+    CommandLine cli =
+        new CommandLine(new DemoCommand(kits, out))
+            .addSubcommand(new CommandLine(new CompareCommand(kits, out)));
+    return CommandLines.execute(cli, args, out, err);
   }
 
   /** Runs every scenario of {@code o}, printing as it goes; returns whether no event was lost. */
   static boolean run(AffinityKit kit, DemoOptions o, PrintStream out) throws InterruptedException {
-    HostCpus host = kit.host();
     out.println("# Disruptor 4 demo, " + ZonedDateTime.now().withNano(0));
-    out.println(
-        "host: cpus "
-            + host.reachable()
-            + ", isolated "
-            + (host.isolatedCpus().isEmpty() ? "none" : host.isolatedCpus())
-            + ", pool "
-            + kit.pool().cpus()
-            + " ("
-            + kit.pool().reason()
-            + ")");
-    out.println("jvm: " + Runtime.version() + "; backend: " + kit.backend().reason());
+    printHost(kit, out);
     out.println(
         "per row: burst "
             + o.burstMs()
@@ -88,6 +80,22 @@ public final class DemoMain {
     out.println("Placement-chosen strategies:");
     out.print(ResultTable.choices(results));
     return results.stream().allMatch(r -> r.errors() == 0);
+  }
+
+  /** Prints the host's CPUs, isolated set and pool, the JVM and the backend: two lines. */
+  static void printHost(AffinityKit kit, PrintStream out) {
+    HostCpus host = kit.host();
+    out.println(
+        "host: cpus "
+            + host.reachable()
+            + ", isolated "
+            + (host.isolatedCpus().isEmpty() ? "none" : host.isolatedCpus())
+            + ", pool "
+            + kit.pool().cpus()
+            + " ("
+            + kit.pool().reason()
+            + ")");
+    out.println("jvm: " + Runtime.version() + "; backend: " + kit.backend().reason());
   }
 
   private static void warmUp(AffinityKit kit, DemoOptions o) throws InterruptedException {

@@ -59,7 +59,7 @@ final class ScenarioRunner {
   private static List<StageHandler> wire(PinnedDisruptor<DemoEvent> pd, int n) {
     List<StageHandler> stages = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      stages.add(new StageHandler(i, i == n - 1));
+      stages.add(new StageHandler(i));
     }
     EventHandlerGroup<DemoEvent> g = pd.disruptor().handleEventsWith(stages.get(0));
     for (int i = 1; i < n; i++) {

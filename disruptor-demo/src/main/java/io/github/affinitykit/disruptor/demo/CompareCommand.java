@@ -1,0 +1,141 @@
+package io.github.affinitykit.disruptor.demo;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.cli.KitVersion;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code disruptor-demo compare-queues}: the same 1P→1C and 1P→3C pipelines on the queues people
+ * write instead (ArrayBlockingQueue, LinkedBlockingQueue, Agrona's OneToOneConcurrentArrayQueue
+ * busy-polled and parked) beside the Disruptor's strategies, unpinned and pinned, in one run.
+ *
+ * <p>Thread safety: one instance per run.
+ */
+@Command(
+    name = "compare-queues",
+    mixinStandardHelpOptions = true,
+    versionProvider = KitVersion.class,
+    sortOptions = false,
+    description =
+        "The Disruptor against the queues people write instead, 1P→1C and 1P→3C, unpinned and"
+            + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
+            + " on 2 CPUs.",
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:every event reached every consumer, in order",
+      "1:an event was lost or reordered",
+      "2:a bad option or pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
+    })
+final class CompareCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--quick", description = "a few seconds: the defaults after the semicolons")
+  private boolean quick;
+
+  @Option(names = "--burst-ms", paramLabel = "N", description = "flat out per row (400; 40)")
+  private Long burstMs;
+
+  @Option(
+      names = "--paced-events",
+      paramLabel = "N",
+      description = "events per row at --rate, for latency (4000; 300)")
+  private Long pacedEvents;
+
+  @Option(names = "--rate", paramLabel = "N/s", description = "paced events per second (10000)")
+  private Long rate;
+
+  @Option(
+      names = "--warmup-ms",
+      paramLabel = "N",
+      description = "JIT warm-up before the table (3000; 200)")
+  private Long warmupMs;
+
+  @Option(
+      names = "--ring",
+      paramLabel = "N",
+      description = "ring slots and queue capacity, a power of two (1024)")
+  private Long ring;
+
+  @Option(names = "--shapes", paramLabel = "LIST", description = "consumers per pipeline (1,3)")
+  private String shapes = "1,3";
+
+  @Option(names = "--pinning", paramLabel = "LIST", description = "none,consumers,all (all three)")
+  private String pinnings = "none,consumers,all";
+
+  @Option(
+      names = "--contenders",
+      paramLabel = "LIST",
+      description = "abq,lbq,agrona-spin,... (all)")
+  private String contenders = "";
+
+  private final Supplier<AffinityKit> kits;
+  private final PrintStream console;
+
+  /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
+  CompareCommand(Supplier<AffinityKit> kits, PrintStream console) {
+    this.kits = Objects.requireNonNull(kits, "kits");
+    this.console = Objects.requireNonNull(console, "console");
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    CompareOptions o = options();
+    AffinityKit kit = CommandLines.configured(spec, kits);
+    return CompareRun.run(kit, o, console) ? 0 : 1;
+  }
+
+  /**
+   * Returns the checked options.
+   *
+   * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
+   */
+  CompareOptions options() {
+    int ringSize = DemoFlags.ring(spec, ring);
+    return new CompareOptions(
+        atLeast("--burst-ms", burstMs, 400, 40),
+        atLeast("--paced-events", pacedEvents, 4_000, 300),
+        atLeast("--rate", rate, 10_000, 10_000),
+        DemoFlags.atLeast(spec, quick, "--warmup-ms", warmupMs, 3_000, 200, 0),
+        ringSize,
+        DemoFlags.shapes(spec, shapes),
+        DemoFlags.pinnings(spec, pinnings),
+        contenders());
+  }
+
+  private long atLeast(String name, Long value, long normal, long quickly) {
+    return DemoFlags.atLeast(spec, quick, name, value, normal, quickly, 1);
+  }
+
+  private List<Contender> contenders() {
+    if (contenders.isBlank()) {
+      return List.of(Contender.values());
+    }
+    List<Contender> out = new ArrayList<>();
+    for (String c : contenders.split(",")) {
+      out.add(
+          Contender.parse(c)
+              .orElseThrow(
+                  () ->
+                      CommandLines.badValue(
+                          spec,
+                          "--contenders",
+                          contenders,
+                          Arrays.stream(Contender.values())
+                              .map(Contender::label)
+                              .collect(Collectors.joining(", ")))));
+    }
+    return out;
+  }
+}
