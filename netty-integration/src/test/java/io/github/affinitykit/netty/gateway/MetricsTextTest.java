@@ -7,11 +7,15 @@ import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PlacementReport;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.TransportChoice;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -104,10 +108,18 @@ class MetricsTextTest {
             "mt-short-lived");
     t.start();
     assertThat(seen.await(20, TimeUnit.SECONDS)).isTrue();
+    Matcher tid = Pattern.compile("thread=\"mt-short-lived\",tid=\"(\\d+)\"").matcher(first.get());
+    assertThat(tid.find()).as("the live thread's series").isTrue();
     end.countDown();
     t.join(20_000);
+    // Java's join returns before the kernel task is gone from /proc: wait for that, bounded.
+    Path task = Path.of("/proc/self/task", tid.group(1));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (Files.exists(task) && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
 
-    assertThat(first.get()).contains("thread=\"mt-short-lived\"");
+    assertThat(Files.exists(task)).as(task.toString()).isFalse();
     assertThat(text.render()).doesNotContain("mt-short-lived");
   }
 
