@@ -6,7 +6,7 @@ package io.github.affinitykit.core;
  *
  * <p>Obtain the platform's backend with {@link #detect()}, which probes when called (never in a
  * static initialiser) and returns a {@link NoopAffinityBackend} rather than failing where pinning
- * is impossible. Tests use {@link RecordingAffinityBackend}.
+ * is impossible. Tests use {@code RecordingAffinityBackend} from affinity-core's test-jar.
  *
  * <p>Thread ids ({@code tid}) are kernel thread ids ({@code gettid()}, the {@code nid} of {@code
  * jcmd Thread.print}); {@code 0} means the calling thread. On a virtual thread they name the

@@ -39,7 +39,9 @@ public enum Transport {
 
   /**
    * Returns why this transport cannot be used here, or empty if it can. NIO and AUTO are always
-   * available.
+   * available. The native transports are optional dependencies: when one's jar is missing (or has
+   * another platform's classifier), the reason says which artifact to add, e.g. {@code add
+   * netty-transport-native-epoll with your classifier (linux-x86_64, linux-aarch_64)}.
    */
   public Optional<String> unavailability() {
     try {
@@ -48,16 +50,29 @@ public enum Transport {
         case EPOLL -> cause(Epoll.isAvailable(), Epoll.unavailabilityCause());
         case NIO, AUTO -> Optional.empty();
       };
-    } catch (LinkageError | RuntimeException e) {
-      return Optional.of(name().toLowerCase(Locale.ROOT) + " classes missing: " + e);
+    } catch (LinkageError e) {
+      // Not even the classes jar: the application did not add the native transport.
+      return Optional.of(addNative());
+    } catch (RuntimeException e) {
+      return Optional.of(name().toLowerCase(Locale.ROOT) + " failed to load: " + e);
     }
   }
 
-  private static Optional<String> cause(boolean available, Throwable cause) {
+  private Optional<String> cause(boolean available, Throwable cause) {
     if (available) {
       return Optional.empty();
     }
+    if (cause instanceof UnsatisfiedLinkError) {
+      // Netty found no native library for this platform in its jars.
+      return Optional.of(addNative() + ": " + cause.getMessage());
+    }
     return Optional.of(cause == null ? "unavailable" : String.valueOf(cause));
+  }
+
+  private String addNative() {
+    return "add netty-transport-native-"
+        + name().toLowerCase(Locale.ROOT)
+        + " with your classifier (linux-x86_64, linux-aarch_64)";
   }
 
   /**

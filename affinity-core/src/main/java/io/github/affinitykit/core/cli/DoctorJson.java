@@ -1,5 +1,10 @@
 package io.github.affinitykit.core.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuInfo;
 import io.github.affinitykit.core.CpuPool;
@@ -9,83 +14,81 @@ import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.HostWarning;
 import io.github.affinitykit.core.IrqAffinity;
 import io.github.affinitykit.core.Planner;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The doctor's report as a JSON document for machines: every set as a kernel cpu list string.
+ * Written with Jackson, an optional dependency of affinity-core that only this package uses (it is
+ * shaded into the {@code -cli} jar and never reaches library users).
  *
- * <p>Thread safety: stateless.
+ * <p>Thread safety: stateless; the mapper is thread-safe once configured.
  */
 final class DoctorJson {
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
   private DoctorJson() {}
 
   static String render(HostCpus host, String root, AffinityBackend backend) {
-    Map<String, Object> doc = new LinkedHashMap<>();
+    ObjectNode doc = MAPPER.createObjectNode();
     doc.put("root", root);
-    doc.put(
-        "backend",
-        map(
-            "name", backend.getClass().getSimpleName(),
-            "supported", backend.isSupported(),
-            "reason", backend.reason()));
-    doc.put("topology", topology(host.topology()));
-    doc.put("sets", sets(host));
-    doc.put("cgroup", cgroup(host));
-    doc.put("cmdline", cmdline(host));
-    doc.put("irqs", irqs(host));
-    doc.put("pool", pool(host));
-    List<Object> warnings = new ArrayList<>();
+    doc.putObject("backend")
+        .put("name", backend.getClass().getSimpleName())
+        .put("supported", backend.isSupported())
+        .put("reason", backend.reason());
+    topology(doc.putObject("topology"), host.topology());
+    sets(doc.putObject("sets"), host);
+    cgroup(doc.putObject("cgroup"), host);
+    cmdline(doc.putObject("cmdline"), host);
+    irqs(doc.putObject("irqs"), host);
+    pool(doc.putObject("pool"), host);
+    ArrayNode warnings = doc.putArray("warnings");
     for (HostWarning w : host.warnings()) {
-      warnings.add(map("kind", w.kind().name(), "message", w.message()));
+      warnings.addObject().put("kind", w.kind().name()).put("message", w.message());
     }
-    doc.put("warnings", warnings);
-    return Json.write(doc);
+    try {
+      return MAPPER.writeValueAsString(doc) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e); // a tree of strings, numbers and booleans always writes
+    }
   }
 
-  private static Map<String, Object> topology(CpuTopology t) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  private static void topology(ObjectNode m, CpuTopology t) {
     m.put("source", t.source());
     m.put("cpus", t.known().size());
-    m.put("packages", strings(t.packages()));
-    m.put("cores", strings(t.cores()));
+    strings(m.putArray("packages"), t.packages());
+    strings(m.putArray("cores"), t.cores());
     m.put("smt", t.smt());
-    Map<String, Object> nodes = new LinkedHashMap<>();
-    Map<String, Object> distances = new LinkedHashMap<>();
+    ObjectNode nodes = m.putObject("numaNodes");
+    ObjectNode distances = m.putObject("numaDistances");
     for (Map.Entry<Integer, CpuSet> e : t.numaNodes().entrySet()) {
       nodes.put(String.valueOf(e.getKey()), e.getValue().toString());
-      List<Object> row = new ArrayList<>();
+      ArrayNode row = distances.putArray(String.valueOf(e.getKey()));
       for (int to : t.numaNodes().keySet()) {
         row.add(t.distance(e.getKey(), to));
       }
-      distances.put(String.valueOf(e.getKey()), row);
     }
-    m.put("numaNodes", nodes);
-    m.put("numaDistances", distances);
-    m.put("l3Groups", strings(t.l3Groups()));
-    m.put("l2Groups", strings(t.l2Groups()));
-    List<Object> cpus = new ArrayList<>();
+    strings(m.putArray("l3Groups"), t.l3Groups());
+    strings(m.putArray("l2Groups"), t.l2Groups());
+    ArrayNode cpus = m.putArray("perCpu");
     for (CpuInfo c : t.cpus()) {
-      Map<String, Object> cpu = new LinkedHashMap<>();
-      cpu.put("cpu", c.cpu());
-      cpu.put("package", c.packageId());
-      cpu.put("die", c.dieId());
-      cpu.put("cluster", c.clusterId());
-      cpu.put("core", c.core().toString());
-      cpu.put("node", c.node());
-      cpu.put("l2", c.l2().toString());
-      cpu.put("l3", c.l3().toString());
-      cpu.put("coreType", c.coreType().name());
-      cpus.add(cpu);
+      cpus.addObject()
+          .put("cpu", c.cpu())
+          .put("package", c.packageId())
+          .put("die", c.dieId())
+          .put("cluster", c.clusterId())
+          .put("core", c.core().toString())
+          .put("node", c.node())
+          .put("l2", c.l2().toString())
+          .put("l3", c.l3().toString())
+          .put("coreType", c.coreType().name());
     }
-    m.put("perCpu", cpus);
-    return m;
   }
 
-  private static Map<String, Object> sets(HostCpus h) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  private static void sets(ObjectNode m, HostCpus h) {
     CpuTopology t = h.topology();
     m.put("possible", t.possible().toString());
     m.put("present", t.present().toString());
@@ -101,70 +104,54 @@ final class DoctorJson {
     m.put("isolatedAll", h.isolatedCpus().toString());
     m.put("exclusive", h.exclusive().toString());
     m.put("isolatedWithSharedCore", h.isolatedWithSharedCore().toString());
-    return m;
   }
 
-  private static Map<String, Object> cgroup(HostCpus h) {
-    return map(
-        "version", h.cgroup().version(),
-        "path", h.cgroup().path(),
-        "effective", h.cgroup().effective().toString(),
-        "partition", h.cgroup().partition(),
-        "isolatedPartitions", h.cgroup().isolatedPartitions().toString(),
-        "source", h.cgroup().source());
+  private static void cgroup(ObjectNode m, HostCpus h) {
+    m.put("version", h.cgroup().version())
+        .put("path", h.cgroup().path())
+        .put("effective", h.cgroup().effective().toString())
+        .put("partition", h.cgroup().partition())
+        .put("isolatedPartitions", h.cgroup().isolatedPartitions().toString())
+        .put("source", h.cgroup().source());
   }
 
-  private static Map<String, Object> cmdline(HostCpus h) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  private static void cmdline(ObjectNode m, HostCpus h) {
     m.put("isolcpus", h.cmdline().isolcpus().toString());
-    m.put("isolcpusFlags", new ArrayList<Object>(h.cmdline().isolcpusFlags()));
+    texts(m.putArray("isolcpusFlags"), h.cmdline().isolcpusFlags());
     m.put("nohzFull", h.cmdline().nohzFull().toString());
     m.put("rcuNocbs", h.cmdline().rcuNocbs().toString());
     m.put("irqAffinity", h.cmdline().irqAffinity().toString());
-    m.put("problems", new ArrayList<Object>(h.cmdline().problems()));
-    return m;
+    texts(m.putArray("problems"), h.cmdline().problems());
   }
 
-  private static Map<String, Object> irqs(HostCpus h) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  private static void irqs(ObjectNode m, HostCpus h) {
     m.put("defaultAffinity", h.irqDefault().toString());
-    List<Object> list = new ArrayList<>();
+    ArrayNode list = m.putArray("irqs");
     for (IrqAffinity irq : h.irqs()) {
-      list.add(
-          map(
-              "irq", irq.irq(),
-              "effective", irq.effective().toString(),
-              "affinity", irq.affinity().toString()));
+      list.addObject()
+          .put("irq", irq.irq())
+          .put("effective", irq.effective().toString())
+          .put("affinity", irq.affinity().toString());
     }
-    m.put("irqs", list);
-    return m;
   }
 
-  private static Map<String, Object> pool(HostCpus h) {
+  private static void pool(ObjectNode m, HostCpus h) {
     try {
       CpuPool p = h.pool();
-      return map(
-          "cpus", p.cpus().toString(),
-          "housekeeping", p.housekeeping().toString(),
-          "order", new ArrayList<Object>(new Planner(h.topology()).order(p.cpus())),
-          "source", p.source().name(),
-          "reason", p.reason());
+      m.put("cpus", p.cpus().toString()).put("housekeeping", p.housekeeping().toString());
+      ArrayNode order = m.putArray("order");
+      new Planner(h.topology()).order(p.cpus()).forEach(order::add);
+      m.put("source", p.source().name()).put("reason", p.reason());
     } catch (IllegalArgumentException e) {
-      return map("error", e.getMessage());
+      m.removeAll().put("error", e.getMessage());
     }
   }
 
-  private static List<Object> strings(List<CpuSet> sets) {
-    List<Object> out = new ArrayList<>();
+  private static void strings(ArrayNode out, List<CpuSet> sets) {
     sets.forEach(s -> out.add(s.toString()));
-    return out;
   }
 
-  private static Map<String, Object> map(Object... kv) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (int i = 0; i < kv.length; i += 2) {
-      m.put((String) kv[i], kv[i + 1]);
-    }
-    return m;
+  private static void texts(ArrayNode out, Collection<String> texts) {
+    texts.forEach(out::add);
   }
 }

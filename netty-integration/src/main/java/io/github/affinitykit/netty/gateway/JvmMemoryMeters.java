@@ -1,0 +1,67 @@
+package io.github.affinitykit.netty.gateway;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The memory part of {@code /metrics}: JVM heap and non-heap use and limits, the JDK's direct
+ * buffer pool, and what Netty's default allocator holds, so that a client who makes the gateway
+ * buffer shows up before it hurts. Each gauge reads its MX bean when scraped.
+ *
+ * <p>Thread safety: stateless; the MX beans are thread-safe.
+ */
+final class JvmMemoryMeters {
+  private JvmMemoryMeters() {}
+
+  static void register(MeterRegistry registry) {
+    MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+    String used = "jvm_memory_used_bytes";
+    String usedHelp = "Memory used by the JVM, by area.";
+    String max = "jvm_memory_max_bytes";
+    String maxHelp = "Most memory the JVM may use, by area (-1: none).";
+    gauge(registry, used, usedHelp, mem, m -> m.getHeapMemoryUsage().getUsed(), "area", "heap");
+    gauge(
+        registry, used, usedHelp, mem, m -> m.getNonHeapMemoryUsage().getUsed(), "area", "nonheap");
+    gauge(registry, max, maxHelp, mem, m -> m.getHeapMemoryUsage().getMax(), "area", "heap");
+    gauge(registry, max, maxHelp, mem, m -> m.getNonHeapMemoryUsage().getMax(), "area", "nonheap");
+    for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
+      String help = "Memory of the JDK's buffer pools.";
+      gauge(
+          registry,
+          "jvm_buffer_memory_used_bytes",
+          help,
+          pool,
+          BufferPoolMXBean::getMemoryUsed,
+          "pool",
+          pool.getName());
+    }
+    if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider p) {
+      ByteBufAllocatorMetric m = p.metric();
+      String name = "affinitykit_netty_allocator_used_bytes";
+      String help = "Memory held by Netty's default buffer allocator, by kind.";
+      gauge(registry, name, help, m, ByteBufAllocatorMetric::usedDirectMemory, "kind", "direct");
+      gauge(registry, name, help, m, ByteBufAllocatorMetric::usedHeapMemory, "kind", "heap");
+    }
+  }
+
+  private static <T> void gauge(
+      MeterRegistry registry,
+      String name,
+      String help,
+      T source,
+      ToDoubleFunction<T> value,
+      String... tags) {
+    Gauge.builder(name, source, value)
+        .description(help)
+        .tags(tags)
+        .strongReference(true)
+        .register(registry);
+  }
+}

@@ -1,0 +1,137 @@
+package io.github.affinitykit.netty.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.netty.LoopAssignment;
+import io.github.affinitykit.netty.PlacementReport;
+import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.netty.TransportChoice;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * {@code /metrics} through Micrometer keeps every name and type it had, and forgets dead threads.
+ */
+@EnabledOnOs(OS.LINUX)
+class MetricsTextTest {
+  /** Every family {@code /metrics} exposed before Micrometer, with its type. */
+  private static final Map<String, String> TODAY =
+      Map.ofEntries(
+          Map.entry("affinitykit_gateway_info", "gauge"),
+          Map.entry("affinitykit_gateway_connections", "gauge"),
+          Map.entry("affinitykit_gateway_connections_accepted_total", "counter"),
+          Map.entry("affinitykit_gateway_messages_received_total", "counter"),
+          Map.entry("affinitykit_gateway_messages_sent_total", "counter"),
+          Map.entry("affinitykit_gateway_messages_send_failed_total", "counter"),
+          Map.entry("affinitykit_gateway_bytes_received_total", "counter"),
+          Map.entry("affinitykit_gateway_bytes_sent_total", "counter"),
+          Map.entry("affinitykit_gateway_reads_paused_total", "counter"),
+          Map.entry("affinitykit_gateway_messages_dropped_after_close_total", "counter"),
+          Map.entry("affinitykit_gateway_pending_bytes_max", "gauge"),
+          Map.entry("affinitykit_gateway_pending_bytes", "gauge"),
+          Map.entry("affinitykit_gateway_pongs_sent_total", "counter"),
+          Map.entry("affinitykit_gateway_pings_coalesced_total", "counter"),
+          Map.entry("affinitykit_gateway_closes_sent_total", "counter"),
+          Map.entry("affinitykit_gateway_http_responses_total", "counter"),
+          Map.entry("process_cpu_seconds_total", "counter"),
+          Map.entry("affinitykit_process_cpu_percent", "gauge"),
+          Map.entry("affinitykit_process_live_thread_context_switches", "gauge"),
+          Map.entry("affinitykit_process_threads", "gauge"),
+          Map.entry("jvm_memory_used_bytes", "gauge"),
+          Map.entry("jvm_memory_max_bytes", "gauge"),
+          Map.entry("jvm_buffer_memory_used_bytes", "gauge"),
+          Map.entry("affinitykit_netty_allocator_used_bytes", "gauge"),
+          Map.entry("affinitykit_thread_cpu_seconds_total", "counter"),
+          Map.entry("affinitykit_thread_context_switches_total", "counter"),
+          Map.entry("affinitykit_thread_last_cpu", "gauge"),
+          Map.entry("affinitykit_loop_cpu", "gauge"));
+
+  private final GatewayMetrics metrics = new GatewayMetrics();
+  private final PlacementReport report =
+      new PlacementReport(
+          new TransportChoice(Transport.AUTO, Transport.NIO, "IO_URING unavailable: \"x\""),
+          List.of(
+              new LoopAssignment("worker", 0, 1, LeaseStatus.PINNED, "ok", "w-0", 42, 1, true)));
+
+  @Test
+  void shouldExposeEveryNameAndTypeOfBeforeWithTheGatewayCounts() {
+    metrics.opened();
+    metrics.received(5);
+    metrics.closeSent(1000);
+    metrics.httpResponse(404);
+
+    Map<String, PromParser.Family> f = render();
+
+    TODAY.forEach((name, type) -> assertThat(f.get(name)).as(name).isNotNull());
+    TODAY.forEach((name, type) -> assertThat(f.get(name).type()).as(name).isEqualTo(type));
+    assertThat(f.get("affinitykit_gateway_messages_received_total").samples().get(0).value())
+        .isEqualTo(1);
+    assertThat(f.get("affinitykit_gateway_bytes_received_total").samples().get(0).value())
+        .isEqualTo(5);
+    assertThat(f.get("affinitykit_gateway_closes_sent_total").samples().get(0).labels())
+        .containsEntry("code", "1000");
+    assertThat(f.get("affinitykit_gateway_info").samples().get(0).labels())
+        .containsEntry("transport", "NIO")
+        .containsEntry("pin", "pinned")
+        .containsEntry("transport_reason", "IO_URING unavailable: \"x\"");
+    assertThat(f.get("affinitykit_loop_cpu").samples().get(0).labels())
+        .containsEntry("loop", "worker-0")
+        .containsEntry("tid", "42");
+  }
+
+  @Test
+  @Timeout(30)
+  void shouldDropTheSeriesOfAThreadThatEndedAtTheNextScrape() throws Exception {
+    MetricsText text = new MetricsText(metrics, () -> report, "pinned");
+    CountDownLatch seen = new CountDownLatch(1);
+    CountDownLatch end = new CountDownLatch(1);
+    AtomicReference<String> first = new AtomicReference<>();
+    Thread t =
+        new Thread(
+            () -> {
+              first.set(text.render());
+              seen.countDown();
+              awaitQuietly(end);
+            },
+            "mt-short-lived");
+    t.start();
+    assertThat(seen.await(20, TimeUnit.SECONDS)).isTrue();
+    Matcher tid = Pattern.compile("thread=\"mt-short-lived\",tid=\"(\\d+)\"").matcher(first.get());
+    assertThat(tid.find()).as("the live thread's series").isTrue();
+    end.countDown();
+    t.join(20_000);
+    // Java's join returns before the kernel task is gone from /proc: wait for that, bounded.
+    Path task = Path.of("/proc/self/task", tid.group(1));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (Files.exists(task) && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+
+    assertThat(Files.exists(task)).as(task.toString()).isFalse();
+    assertThat(text.render()).doesNotContain("mt-short-lived");
+  }
+
+  private Map<String, PromParser.Family> render() {
+    return PromParser.parse(new MetricsText(metrics, () -> report, "pinned").render());
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(20, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
