@@ -129,6 +129,27 @@ class TaskReaderTest {
   }
 
   @Test
+  void shouldReadOnlyTheStatFileWhenAskedForTheStatAlone(@TempDir Path root) {
+    new FakeHostFiles(root)
+        .file("proc/2/task/2/stat", "2 (kthreadd) S" + REST.replace(" 4194624 ", " 2129984 "))
+        .file("proc/2/task/2/schedstat", "5000 700 3")
+        .file("proc/2/task/2/status", "voluntary_ctxt_switches:\t9\nCpus_allowed_list:\t0-1");
+    TaskReader reader = TaskReader.at(root);
+
+    TaskSample t = reader.readStat(2, 2).orElseThrow();
+
+    assertThat(t.isKernelThread()).isTrue();
+    assertThat(t.cpuNs()).isEqualTo(280 * TaskReader.NS_PER_TICK);
+    assertThat(t.lastCpu()).isEqualTo(1);
+    assertThat(t.runNs()).isEqualTo(-1);
+    assertThat(t.voluntarySwitches()).isEqualTo(-1);
+    assertThat(t.migrations()).isEqualTo(-1);
+    assertThat(t.allowed().isEmpty()).isTrue();
+    assertThat(reader.read(2, 2).orElseThrow().runNs()).isEqualTo(5000);
+    assertThat(reader.readStat(2, 3)).isEmpty();
+  }
+
+  @Test
   void shouldSumUserAndSystemTimeWhenReadingAProcessStat(@TempDir Path root) {
     new FakeHostFiles(root).file("proc/42/stat", "42 (java) S" + REST);
 

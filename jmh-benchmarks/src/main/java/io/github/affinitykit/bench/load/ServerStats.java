@@ -75,7 +75,11 @@ record ServerStats(
     long ns = 0;
     for (int pid : tasks.processIds()) { // a kernel thread is a process of one task
       ns +=
-          tasks.read(pid, pid).filter(TaskSample::isKernelThread).map(TaskSample::cpuNs).orElse(0L);
+          tasks
+              .readStat(pid, pid)
+              .filter(TaskSample::isKernelThread)
+              .map(TaskSample::cpuNs)
+              .orElse(0L);
     }
     return ns;
   }
