@@ -35,10 +35,9 @@ final class HostProbe {
   /** The calling thread's mask: {@code thread-self} first, {@code self} is the main thread's. */
   private Optional<CpuSet> allowedMask() {
     for (String file : List.of("/proc/thread-self/status", "/proc/self/status")) {
-      for (String line : fs.lines(file)) {
-        if (line.startsWith("Cpus_allowed_list:")) {
-          return Optional.of(CpuSet.parse(line.substring("Cpus_allowed_list:".length()).trim()));
-        }
+      Optional<String> list = TaskStatus.parse(fs.lines(file)).allowedList();
+      if (list.isPresent()) {
+        return Optional.of(CpuSet.parse(list.get())); // it bounds the usable CPUs: strict
       }
     }
     return Optional.empty();

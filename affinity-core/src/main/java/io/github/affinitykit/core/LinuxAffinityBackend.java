@@ -4,10 +4,6 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.BitSet;
 
 /**
@@ -73,12 +69,12 @@ final class LinuxAffinityBackend implements AffinityBackend {
     if (hasGettid) {
       return libc.gettid();
     }
-    try {
-      Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "<pid>/task/<tid>"
-      return Integer.parseInt(self.getFileName().toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("readlink /proc/thread-self", e);
-    }
+    return TaskReader.live()
+        .currentThreadId()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "/proc/thread-self: unreadable (expected: a link <pid>/task/<tid>)"));
   }
 
   @Override

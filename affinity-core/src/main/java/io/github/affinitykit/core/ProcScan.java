@@ -33,21 +33,12 @@ final class ProcScan {
     long now = System.nanoTime();
     TaskReader reader = new TaskReader(fs);
     List<TaskSample> tasks = new ArrayList<>();
-    for (String pid : fs.list("/proc")) {
-      if (!isNumber(pid)) {
-        continue;
-      }
-      for (String tid : fs.list("/proc/" + pid + "/task")) {
-        if (isNumber(tid)) {
-          reader.read(Integer.parseInt(pid), Integer.parseInt(tid)).ifPresent(tasks::add);
-        }
+    for (int pid : reader.processIds()) {
+      for (int tid : reader.threadIds(pid)) {
+        reader.read(pid, tid).ifPresent(tasks::add);
       }
     }
     return of(now, tasks);
-  }
-
-  private static boolean isNumber(String s) {
-    return !s.isEmpty() && s.chars().allMatch(Character::isDigit);
   }
 
   long nanoTime() {

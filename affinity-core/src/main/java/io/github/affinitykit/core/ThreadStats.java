@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -36,29 +35,18 @@ public final class ThreadStats {
     return snapshot(Path.of("/"), (int) ProcessHandle.current().pid());
   }
 
-  /** Snapshots process {@code pid} from the procfs under {@code root}. */
+  /**
+   * Snapshots process {@code pid} from the procfs under {@code root} (through {@link TaskReader}):
+   * threads whose files are gone or garbled are left out, a garbled process CPU time reads 0.
+   */
   public static ThreadStats snapshot(Path root, int pid) {
-    SysFs fs = new SysFs(Objects.requireNonNull(root, "root"));
+    TaskReader reader = TaskReader.at(root);
     long now = System.nanoTime();
-    TaskReader reader = new TaskReader(fs);
     Map<Integer, TaskSample> threads = new TreeMap<>();
-    for (String name : fs.list("/proc/" + pid + "/task")) {
-      if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
-        int tid = Integer.parseInt(name);
-        reader.read(pid, tid).ifPresent(t -> threads.put(tid, t));
-      }
+    for (int tid : reader.threadIds(pid)) {
+      reader.read(pid, tid).ifPresent(t -> threads.put(tid, t));
     }
-    return new ThreadStats(now, processCpuNs(fs, pid), threads);
-  }
-
-  private static long processCpuNs(SysFs fs, int pid) {
-    Optional<String> stat = fs.read("/proc/" + pid + "/stat");
-    if (stat.isEmpty()) {
-      return 0;
-    }
-    String s = stat.get();
-    String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-    return (Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3])) * TaskReader.NS_PER_TICK;
+    return new ThreadStats(now, reader.processCpuNs(pid).orElse(0), threads);
   }
 
   /** Returns {@link System#nanoTime()} when the snapshot was taken. */

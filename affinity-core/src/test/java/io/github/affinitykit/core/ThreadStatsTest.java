@@ -2,8 +2,6 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -81,7 +79,7 @@ class ThreadStatsTest {
         new Thread(
             () -> {
               try {
-                tid.set(currentTid());
+                tid.set(currentTidOrFail());
                 measuring.await();
                 for (int i = 0; i < 5; i++) {
                   // the subject, not synchronisation: a timed block is always a voluntary switch
@@ -99,7 +97,7 @@ class ThreadStatsTest {
                 sink = x; // keeps the loop from being optimised away
                 done.countDown();
                 release.await();
-              } catch (InterruptedException | IOException e) {
+              } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
             },
@@ -124,18 +122,8 @@ class ThreadStatsTest {
     }
   }
 
-  /** Like {@link #currentTid()}, failing the test on an I/O error. */
+  /** This thread's Linux TID (core's {@link TaskReader}), failing the test where it is unknown. */
   static int currentTidOrFail() {
-    try {
-      return currentTid();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  /** This thread's Linux TID, from /proc/thread-self (no native code needed). */
-  static int currentTid() throws IOException {
-    String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
-    return Integer.parseInt(link.substring(link.lastIndexOf('/') + 1));
+    return TaskReader.live().currentThreadId().orElseThrow();
   }
 }

@@ -1,10 +1,7 @@
 package io.github.affinitykit.bench;
 
+import io.github.affinitykit.core.TaskReader;
 import io.github.affinitykit.core.TaskSample;
-import io.github.affinitykit.core.ThreadStats;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -39,10 +36,7 @@ public final class ThreadRoles {
    * the profiler still counts the thread after it ends.
    */
   public static void finish() {
-    int tid = currentTid();
-    if (tid > 0) {
-      ThreadStats.snapshot().thread(tid).ifPresent(t -> DEPARTED.put(tid, t));
-    }
+    TaskReader.live().readCurrentThread().ifPresent(t -> DEPARTED.put(t.tid(), t));
   }
 
   /** Returns the last counters recorded by {@link #finish()} since the last clear, by TID. */
@@ -74,13 +68,8 @@ public final class ThreadRoles {
     return "other";
   }
 
-  /** The calling thread's Linux TID, from {@code /proc/thread-self}; -1 elsewhere. */
+  /** The calling thread's Linux TID (core's {@link TaskReader}); -1 elsewhere. */
   static int currentTid() {
-    try {
-      String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
-      return Integer.parseInt(link.substring(link.lastIndexOf('/') + 1));
-    } catch (IOException | UnsupportedOperationException | NumberFormatException e) {
-      return -1;
-    }
+    return TaskReader.live().currentThreadId().orElse(-1);
   }
 }

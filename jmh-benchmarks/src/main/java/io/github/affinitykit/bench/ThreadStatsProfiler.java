@@ -1,10 +1,8 @@
 package io.github.affinitykit.bench;
 
+import io.github.affinitykit.core.Pressure;
 import io.github.affinitykit.core.TaskSample;
 import io.github.affinitykit.core.ThreadStats;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -106,15 +104,6 @@ public final class ThreadStatsProfiler implements InternalProfiler {
 
   /** Returns {@code some total=} of {@code /proc/pressure/cpu} in µs; 0 where PSI is absent. */
   public static long psiSomeTotalUs() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/pressure/cpu"))) {
-        if (line.startsWith("some ")) {
-          return Long.parseLong(line.substring(line.indexOf("total=") + 6).trim());
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-    return 0;
+    return Pressure.cpu().map(p -> p.some().totalUs()).orElse(0L);
   }
 }

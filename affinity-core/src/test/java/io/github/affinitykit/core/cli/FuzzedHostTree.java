@@ -32,7 +32,10 @@ import java.util.stream.Stream;
  * <p>Thread safety: not thread-safe; one fuzz input at a time.
  */
 final class FuzzedHostTree {
-  /** The files a fuzz input may replace: every file the probe reads that decides something. */
+  /**
+   * The files a fuzz input may replace: every file the probe reads that decides something, then the
+   * observation readers' files ({@code /proc/stat}, PSI, one task of process 1).
+   */
   static final List<String> FILES =
       List.of(
           "sys/devices/system/cpu/online",
@@ -73,7 +76,14 @@ final class FuzzedHostTree {
           "sys/fs/cgroup/cpuset.cpus.isolated",
           "sys/fs/cgroup/cpuset.cpus.partition",
           "sys/fs/cgroup/cpuset/cpuset.effective_cpus",
-          "sys/fs/cgroup/cpuset/cpuset.cpus");
+          "sys/fs/cgroup/cpuset/cpuset.cpus",
+          "proc/stat",
+          "proc/pressure/cpu",
+          "proc/1/stat",
+          "proc/1/task/1/stat",
+          "proc/1/task/1/status",
+          "proc/1/task/1/schedstat",
+          "proc/1/task/1/sched");
 
   /** The CPUs whose directories the copy keeps. */
   static final String KEPT = "0-1,7,12-13,19";

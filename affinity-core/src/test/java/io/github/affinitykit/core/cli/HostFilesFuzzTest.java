@@ -7,8 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuPool;
 import io.github.affinitykit.core.CpuSetFormatException;
+import io.github.affinitykit.core.CpuTimes;
 import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.NoopAffinityBackend;
+import io.github.affinitykit.core.Pressure;
+import io.github.affinitykit.core.TaskReader;
+import io.github.affinitykit.core.ThreadStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -19,7 +23,9 @@ import java.nio.file.Path;
  * FuzzedHostTree} says which and how), probed through {@link HostCpus#probe(Path)}. The probe
  * either returns a model whose derived facts, pool and doctor reports (text and JSON) can all be
  * computed, or throws one of the exceptions it documents; nothing else (no NPE, no index or number
- * format error, no invalid path, no hang).
+ * format error, no invalid path, no hang). The observation readers ({@link CpuTimes}, {@link
+ * Pressure}, {@link TaskReader}, {@link ThreadStats}) read the same tree first and must return a
+ * value or empty.
  *
  * <p>{@code mvn verify} replays {@code HostFilesFuzzTestInputs/<method>/} (test resources) as
  * regression tests; {@code JAZZER_FUZZ=1} fuzzes (see {@code affinity-core/README-fuzzing.md}).
@@ -34,10 +40,22 @@ class HostFilesFuzzTest {
     FuzzedHostTree tree = FuzzedHostTree.shared();
     tree.write(data);
     try {
+      observe(tree.root());
       probeAndExplain(tree.root());
     } finally {
       tree.restore();
     }
+  }
+
+  /** The observation readers: a value or empty, never an exception, whatever the files hold. */
+  private static void observe(Path root) {
+    CpuTimes.read(root).ifPresent(t -> assertThat(t.idleNs()).isNotNegative());
+    Pressure.read(root, Pressure.Resource.CPU)
+        .ifPresent(p -> assertThat(p.some().totalUs()).isNotNegative());
+    TaskReader tasks = TaskReader.at(root);
+    tasks.read(1, 1).ifPresent(t -> assertThat(t.cpuNs()).isNotNegative());
+    assertThat(tasks.processCpuNs(1).orElse(0)).isNotNegative();
+    assertThat(ThreadStats.snapshot(root, 1).threads()).hasSizeLessThanOrEqualTo(1);
   }
 
   private static void probeAndExplain(Path root) {

@@ -2,16 +2,15 @@ package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.Pressure;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -111,12 +110,18 @@ public final class DemoMain {
     }
   }
 
-  /** The first line of {@code /proc/pressure/cpu}, or why not. */
+  /** The {@code some} line of {@code /proc/pressure/cpu} as the kernel prints it, or why not. */
   static String pressure() {
-    try {
-      return Files.readAllLines(Path.of("/proc/pressure/cpu")).get(0);
-    } catch (IOException | IndexOutOfBoundsException e) {
-      return "unavailable (" + e.getMessage() + ")";
-    }
+    return Pressure.cpu()
+        .map(
+            p ->
+                String.format(
+                    Locale.ROOT,
+                    "some avg10=%.2f avg60=%.2f avg300=%.2f total=%d",
+                    p.some().avg10(),
+                    p.some().avg60(),
+                    p.some().avg300(),
+                    p.some().totalUs()))
+        .orElse("unavailable (no readable /proc/pressure/cpu)");
   }
 }

@@ -1,8 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.github.affinitykit.core.CpuTimes;
 
 /**
  * The whole machine's busy CPU time from {@code /proc/stat} (all CPUs, every process and the
@@ -15,22 +13,10 @@ import java.nio.file.Path;
  * @param busyNs busy time of all CPUs (user, nice, system, irq, softirq, steal), -1 if unknown
  */
 record HostLoad(long nanoTime, long busyNs) {
-  private static final long NS_PER_TICK = 10_000_000L; // USER_HZ = 100 on Linux
-
-  /** Reads {@code /proc/stat} now. */
+  /** Reads {@code /proc/stat} now (through core's {@link CpuTimes}). */
   static HostLoad read() {
     long now = System.nanoTime();
-    try {
-      String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
-      String[] f = cpu.trim().split("\\s+");
-      long busy = 0;
-      for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
-        busy += Long.parseLong(f[i]);
-      }
-      return new HostLoad(now, busy * NS_PER_TICK);
-    } catch (IOException | RuntimeException e) {
-      return new HostLoad(now, -1);
-    }
+    return new HostLoad(now, CpuTimes.read().map(CpuTimes::busyNs).orElse(-1L));
   }
 
   /**

@@ -1,10 +1,10 @@
 package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.bench.ThreadStatsProfiler;
+import io.github.affinitykit.core.CpuTimes;
+import io.github.affinitykit.core.TaskReader;
 import io.github.affinitykit.core.TaskSample;
 import io.github.affinitykit.core.ThreadStats;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -58,46 +58,29 @@ record ServerStats(
         readKernelThreadsCpuNs());
   }
 
-  /** Busy CPU time of the machine from the {@code cpu} line of {@code /proc/stat}, ns. */
+  /**
+   * Busy CPU time of the machine from {@code /proc/stat} (core's {@link CpuTimes}), ns: user, nice,
+   * system, steal; not irq/softirq: loopback traffic of the test itself is processed there, charged
+   * to no process. 0 where unreadable.
+   */
   static long readMachineBusyNs() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
-        if (line.startsWith("cpu ")) {
-          String[] f = line.trim().split("\\s+");
-          long ticks = 0;
-          // user, nice, system, steal; not irq/softirq: loopback traffic of the test itself
-          // is processed there, charged to no process
-          for (int i : new int[] {1, 2, 3, 8}) {
-            ticks += Long.parseLong(f[i]);
-          }
-          return ticks * 10_000_000L;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-    return 0;
+    return CpuTimes.read()
+        .map(t -> t.userNs() + t.niceNs() + t.systemNs() + t.stealNs())
+        .orElse(0L);
   }
 
   /** Sum of utime + stime of every kernel thread ({@code PF_KTHREAD}), ns. */
   static long readKernelThreadsCpuNs() {
-    long ticks = 0;
-    try (java.nio.file.DirectoryStream<Path> procs =
-        Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-      for (Path p : procs) {
-        try {
-          String st = Files.readString(p.resolve("stat"));
-          String[] f = st.substring(st.lastIndexOf(')') + 2).split(" ");
-          if ((Long.parseLong(f[9 - 3]) & TaskSample.PF_KTHREAD) != 0) {
-            ticks += Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
-          }
-        } catch (IOException | RuntimeException gone) {
-          // the process ended while we read it
-        }
-      }
-    } catch (IOException e) {
-      return 0;
+    TaskReader tasks = TaskReader.live();
+    long ns = 0;
+    for (int pid : tasks.processIds()) { // a kernel thread is a process of one task
+      ns +=
+          tasks
+              .readStat(pid, pid)
+              .filter(TaskSample::isKernelThread)
+              .map(TaskSample::cpuNs)
+              .orElse(0L);
     }
-    return ticks * 10_000_000L;
+    return ns;
   }
 }
