@@ -135,7 +135,10 @@ public final class Seat implements AutoCloseable {
     starts.incrementAndGet();
     thread = Thread.currentThread().getName();
     AffinityBackend backend = kit.map(AffinityKit::backend).orElse(OFF);
-    tid = backend.isSupported() ? backend.currentThreadId() : ThreadIds.current();
+    tid =
+        backend.isSupported()
+            ? backend.currentThreadId()
+            : TaskReader.live().currentThreadId().orElse(-1);
     if (closed.get() || kit.isEmpty()) {
       return CpuLease.unbound(backend, tid, status, reason, onClose);
     }
