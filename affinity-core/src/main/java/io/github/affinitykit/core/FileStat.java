@@ -30,11 +30,21 @@ record FileStat(long dev, long ino, int mode, int nlink) {
   private static final int S_IFIFO = 0010000;
   private static final int S_IFSOCK = 0140000;
   private static final String UNIX = "unix:dev,ino,mode,nlink";
+  private static final byte[] EMPTY = {0};
 
   /** The file {@code path} names, its last component not followed; empty if there is none. */
   static Optional<FileStat> lstat(Path path) throws IOException {
+    return lstat(path, null);
+  }
+
+  /**
+   * As {@link #lstat(Path)}, with the path already encoded ({@link StatCalls#cString(String)}) for
+   * callers that check the same path again and again; null to encode it here.
+   */
+  static Optional<FileStat> lstat(Path path, byte[] cpath) throws IOException {
     if (StatCalls.usable()) {
-      return statx(StatCalls.AT_FDCWD, path.toString(), StatCalls.AT_SYMLINK_NOFOLLOW);
+      byte[] c = cpath != null ? cpath : StatCalls.cString(path.toString());
+      return statx(StatCalls.AT_FDCWD, c, path, StatCalls.AT_SYMLINK_NOFOLLOW);
     }
     try {
       if (!hasUnixView()) {
@@ -49,21 +59,22 @@ record FileStat(long dev, long ino, int mode, int nlink) {
   /** The file open as descriptor {@code fd} of this process (Linux: its /proc/self/fd link). */
   static FileStat ofDescriptor(int fd) throws IOException {
     if (StatCalls.usable()) {
-      return statx(fd, "", StatCalls.AT_EMPTY_PATH)
+      return statx(fd, EMPTY, Path.of("/proc/self/fd/" + fd), StatCalls.AT_EMPTY_PATH)
           .orElseThrow(() -> new NoSuchFileException("/proc/self/fd/" + fd));
     }
     return of(Files.readAttributes(Path.of("/proc/self/fd/" + fd), UNIX));
   }
 
-  private static Optional<FileStat> statx(int dirfd, String path, int flags) throws IOException {
+  private static Optional<FileStat> statx(int dirfd, byte[] cpath, Path path, int flags)
+      throws IOException {
     byte[] buf = new byte[StatCalls.BUFFER_BYTES];
     try {
-      StatCalls.statx(dirfd, path, flags, StatCalls.MASK, buf);
+      StatCalls.statx(dirfd, cpath, flags, StatCalls.MASK, buf);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == StatCalls.ENOENT) {
         return Optional.empty();
       }
-      throw new FileSystemException(path, null, Errno.describe(e.getErrorCode()));
+      throw new FileSystemException(path.toString(), null, Errno.describe(e.getErrorCode()));
     }
     return Optional.of(StatCalls.read(buf));
   }

@@ -23,6 +23,7 @@ final class NativeLockFile implements LockFile {
   private final Path path;
   private String refused = "";
   private final String cpath;
+  private byte[] statPath; // the path encoded for statx, once
   private final byte[] flock = new byte[32];
   private byte[] seen = new byte[64];
   private int fd = -1;
@@ -161,7 +162,10 @@ final class NativeLockFile implements LockFile {
   @Override
   public Check check() {
     try {
-      Optional<FileStat> now = FileStat.lstat(path);
+      if (statPath == null) {
+        statPath = StatCalls.cString(cpath);
+      }
+      Optional<FileStat> now = FileStat.lstat(path, statPath);
       if (now.isEmpty()) {
         return Check.UNLINKED;
       }

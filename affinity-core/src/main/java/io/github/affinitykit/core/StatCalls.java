@@ -43,7 +43,7 @@ final class StatCalls {
   private static boolean register() {
     try {
       Native.register(StatCalls.class, NativeLibrary.getInstance("c"));
-      statx(AT_FDCWD, "/", 0, MASK, new byte[BUFFER_BYTES]); // ENOSYS before Linux 4.11
+      statx(AT_FDCWD, cString("/"), 0, MASK, new byte[BUFFER_BYTES]); // ENOSYS before Linux 4.11
       return true;
     } catch (LinkageError | RuntimeException e) {
       return false;
@@ -69,6 +69,15 @@ final class StatCalls {
     return new FileStat(dev, ino, mode, nlink);
   }
 
-  static native int statx(int dirfd, String path, int flags, int mask, byte[] buf)
+  /** {@code path} as {@code statx} takes it: JNA's string encoding, NUL-terminated. */
+  static byte[] cString(String path) {
+    return Native.toByteArray(path);
+  }
+
+  /**
+   * {@code statx(2)}; {@code path} from {@link #cString(String)}, {@code buf} of {@link
+   * #BUFFER_BYTES}.
+   */
+  static native int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf)
       throws LastErrorException;
 }
