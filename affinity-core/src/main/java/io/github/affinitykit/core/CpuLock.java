@@ -2,7 +2,6 @@ package io.github.affinitykit.core;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -58,11 +57,11 @@ final class CpuLock {
   }
 
   /**
-   * Locks both files and writes {@code newText} into them.
+   * Locks both files and writes the holder's text into them.
    *
    * @return null when locked, else the failure
    */
-  ReservationResult tryLock(int cpu, String newText) {
+  ReservationResult tryLock(int cpu, HolderText holder) {
     ReservationResult failure = own.tryLock(cpu);
     if (failure != null) {
       return failure;
@@ -72,7 +71,7 @@ final class CpuLock {
       own.unlock();
       return failure;
     }
-    byte[] bytes = newText.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = holder.bytes();
     try {
       own.write(bytes);
       compat.write(bytes);
@@ -82,7 +81,7 @@ final class CpuLock {
       return LockOutcomes.unavailable(
           cpu, "cannot write " + compat.path() + ": " + LockText.describe(e));
     }
-    text = newText;
+    text = holder.text();
     lost = false;
     return null;
   }

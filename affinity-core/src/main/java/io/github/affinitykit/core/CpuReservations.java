@@ -3,7 +3,6 @@ package io.github.affinitykit.core;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -55,6 +54,8 @@ public final class CpuReservations {
   private final Function<Path, LockFile> opener;
   private final Map<Integer, CpuLock> files = new HashMap<>(); // guarded by this
   private final AtomicLong lost = new AtomicLong();
+  private final HolderText holder = HolderText.ofThisProcess(); // guarded by this
+  private boolean directoryMade; // guarded by this
 
   private CpuReservations(Path directory, Function<Path, LockFile> opener) {
     this.directory = directory;
@@ -120,25 +121,48 @@ public final class CpuReservations {
    *     CpuSet#MAX_CPUS}
    */
   public synchronized ReservationResult tryReserve(int cpu) {
-    Path path = lockFile(cpu);
-    CpuLock file =
-        files.computeIfAbsent(
-            cpu,
-            c ->
-                new CpuLock(
-                    opener.apply(
-                        path.resolveSibling(CpuLock.ownName(path.getFileName().toString()))),
-                    opener.apply(path)));
-    long pid = ProcessHandle.current().pid();
+    CpuLock file = files.get(checkCpu(cpu));
+    if (file == null) {
+      Path path = lockFile(cpu);
+      file =
+          new CpuLock(
+              opener.apply(path.resolveSibling(CpuLock.ownName(path.getFileName().toString()))),
+              opener.apply(path));
+      files.put(cpu, file);
+    }
     if (file.isLocked()) {
+      long pid = ProcessHandle.current().pid();
       return ReservationResult.failed(
           cpu,
           ReservationStatus.HELD_BY_THIS_JVM,
           pid,
-          "cpu " + cpu + ": already reserved by this JVM (pid " + pid + ") in " + path);
+          "cpu " + cpu + ": already reserved by this JVM (pid " + pid + ") in " + file.path());
     }
+    ReservationResult failure = directoryMade ? null : makeDirectory(cpu);
+    if (failure == null) {
+      failure = file.tryLock(cpu, holder.now());
+      if (failure != null
+          && failure.status() == ReservationStatus.UNAVAILABLE
+          && !Files.isDirectory(directory)) {
+        failure = makeDirectory(cpu); // removed since it was made: make it again, then retry
+        failure = failure != null ? failure : file.tryLock(cpu, holder.now());
+      }
+    }
+    return failure != null
+        ? failure
+        : ReservationResult.reserved(new Reservation(this, cpu, file.path()));
+  }
+
+  /**
+   * Creates the directory (once per instance while it stays there, not on every reservation).
+   *
+   * @return null when it exists, else the failure for {@code cpu}
+   */
+  private ReservationResult makeDirectory(int cpu) {
     try {
       Files.createDirectories(directory);
+      directoryMade = true;
+      return null;
     } catch (IOException e) {
       return ReservationResult.failed(
           cpu,
@@ -146,8 +170,6 @@ public final class CpuReservations {
           -1,
           "cpu " + cpu + ": cannot create directory " + directory + ": " + LockText.describe(e));
     }
-    ReservationResult failure = file.tryLock(cpu, LockText.forHolder(pid, ZonedDateTime.now()));
-    return failure != null ? failure : ReservationResult.reserved(new Reservation(this, cpu, path));
   }
 
   /**

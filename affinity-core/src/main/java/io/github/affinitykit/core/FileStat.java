@@ -1,6 +1,8 @@
 package io.github.affinitykit.core;
 
+import com.sun.jna.LastErrorException;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -12,10 +14,11 @@ import java.util.Optional;
 
 /**
  * What {@code lstat}/{@code fstat} say of a lock file that matters to a reservation: its identity
- * (device and inode), its type and its number of hard links. Read through the JDK's {@code unix}
- * attribute view, so no {@code struct stat} layout is assumed; a descriptor is read through its
- * {@code /proc/self/fd} link. Where the JDK has no {@code unix} view the identity is unknown
- * ({@code -1}) and only the type is checked.
+ * (device and inode), its type and its number of hard links. Read with one {@code statx} call
+ * ({@link StatCalls}) where it can be called; otherwise through the JDK's {@code unix} attribute
+ * view, so no {@code struct stat} layout is assumed, a descriptor being read through its {@code
+ * /proc/self/fd} link. Where the JDK has no {@code unix} view the identity is unknown ({@code -1})
+ * and only the type is checked.
  *
  * <p>Thread safety: immutable; the readers are stateless.
  */
@@ -27,9 +30,22 @@ record FileStat(long dev, long ino, int mode, int nlink) {
   private static final int S_IFIFO = 0010000;
   private static final int S_IFSOCK = 0140000;
   private static final String UNIX = "unix:dev,ino,mode,nlink";
+  private static final byte[] EMPTY = {0};
 
   /** The file {@code path} names, its last component not followed; empty if there is none. */
   static Optional<FileStat> lstat(Path path) throws IOException {
+    return lstat(path, null);
+  }
+
+  /**
+   * As {@link #lstat(Path)}, with the path already encoded ({@link StatCalls#cString(String)}) for
+   * callers that check the same path again and again; null to encode it here.
+   */
+  static Optional<FileStat> lstat(Path path, byte[] cpath) throws IOException {
+    if (StatCalls.usable()) {
+      byte[] c = cpath != null ? cpath : StatCalls.cString(path.toString());
+      return statx(StatCalls.AT_FDCWD, c, path, StatCalls.AT_SYMLINK_NOFOLLOW);
+    }
     try {
       if (!hasUnixView()) {
         return Optional.of(basic(path));
@@ -42,7 +58,25 @@ record FileStat(long dev, long ino, int mode, int nlink) {
 
   /** The file open as descriptor {@code fd} of this process (Linux: its /proc/self/fd link). */
   static FileStat ofDescriptor(int fd) throws IOException {
+    if (StatCalls.usable()) {
+      return statx(fd, EMPTY, Path.of("/proc/self/fd/" + fd), StatCalls.AT_EMPTY_PATH)
+          .orElseThrow(() -> new NoSuchFileException("/proc/self/fd/" + fd));
+    }
     return of(Files.readAttributes(Path.of("/proc/self/fd/" + fd), UNIX));
+  }
+
+  private static Optional<FileStat> statx(int dirfd, byte[] cpath, Path path, int flags)
+      throws IOException {
+    byte[] buf = new byte[StatCalls.BUFFER_BYTES];
+    try {
+      StatCalls.statx(dirfd, cpath, flags, StatCalls.MASK, buf);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == StatCalls.ENOENT) {
+        return Optional.empty();
+      }
+      throw new FileSystemException(path.toString(), null, Errno.describe(e.getErrorCode()));
+    }
+    return Optional.of(StatCalls.read(buf));
   }
 
   private static boolean hasUnixView() {

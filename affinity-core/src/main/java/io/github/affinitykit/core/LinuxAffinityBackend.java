@@ -1,16 +1,16 @@
 package io.github.affinitykit.core;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 import java.util.BitSet;
 
 /**
- * Linux affinity through JNA calls into libc: {@code sched_getaffinity}/{@code sched_setaffinity}
- * by thread id, {@code sched_getcpu}, {@code gettid}. Masks are sized for the host, not for glibc's
- * 1024-CPU {@code cpu_set_t}: the buffer starts at 1024 bits and doubles while the kernel answers
- * {@code EINVAL} (its mask is larger), up to {@link CpuSet#MAX_CPUS} bits.
+ * Linux affinity through JNA direct-mapped calls into libc ({@link AffinityCalls}): {@code
+ * sched_getaffinity}/{@code sched_setaffinity} by thread id, {@code sched_getcpu}, {@code gettid}.
+ * Masks are sized for the host, not for glibc's 1024-CPU {@code cpu_set_t}: the buffer starts at
+ * 1024 bits and doubles while the kernel answers {@code EINVAL} (its mask is larger), up to {@link
+ * CpuSet#MAX_CPUS} bits.
  *
  * <p>OpenHFT's {@code Affinity} is not used: it is limited to 1024 CPUs, works on the calling
  * thread only, loses the error text, and its class initialisation probes the platform.
@@ -21,12 +21,10 @@ final class LinuxAffinityBackend implements AffinityBackend {
   private static final int MIN_MASK_BYTES = 1024 / 8;
   private static final int MAX_MASK_BYTES = CpuSet.MAX_CPUS / 8;
 
-  private final LibC libc;
   private final boolean hasGettid;
   private volatile int maskBytes = MIN_MASK_BYTES;
 
-  private LinuxAffinityBackend(LibC libc, boolean hasGettid) {
-    this.libc = libc;
+  private LinuxAffinityBackend(boolean hasGettid) {
     this.hasGettid = hasGettid;
   }
 
@@ -37,14 +35,7 @@ final class LinuxAffinityBackend implements AffinityBackend {
    * @throws AffinityException if the kernel refuses {@code sched_getaffinity}
    */
   static LinuxAffinityBackend load() {
-    LibC libc = Native.load("c", LibC.class);
-    boolean hasGettid;
-    try {
-      hasGettid = libc.gettid() > 0;
-    } catch (UnsatisfiedLinkError e) {
-      hasGettid = false; // libc older than glibc 2.30: read /proc/thread-self instead
-    }
-    LinuxAffinityBackend backend = new LinuxAffinityBackend(libc, hasGettid);
+    LinuxAffinityBackend backend = new LinuxAffinityBackend(AffinityCalls.load());
     backend.getAffinity(0);
     return backend;
   }
@@ -67,7 +58,7 @@ final class LinuxAffinityBackend implements AffinityBackend {
   @Override
   public int currentThreadId() {
     if (hasGettid) {
-      return libc.gettid();
+      return AffinityCalls.Gettid.gettid();
     }
     return TaskReader.live()
         .currentThreadId()
@@ -80,7 +71,7 @@ final class LinuxAffinityBackend implements AffinityBackend {
   @Override
   public int currentCpu() {
     try {
-      int cpu = libc.sched_getcpu();
+      int cpu = AffinityCalls.sched_getcpu();
       return cpu >= 0 ? cpu : -1;
     } catch (LastErrorException e) {
       return -1;
@@ -92,11 +83,11 @@ final class LinuxAffinityBackend implements AffinityBackend {
     Backends.checkTid(tid);
     int bytes = maskBytes;
     while (true) {
-      try (Memory mask = new Memory(bytes)) {
-        mask.clear();
-        libc.sched_getaffinity(tid, new NativeLong(bytes), mask);
+      byte[] mask = new byte[bytes];
+      try {
+        AffinityCalls.sched_getaffinity(tid, new NativeLong(bytes), mask);
         maskBytes = Math.max(maskBytes, bytes);
-        return read(mask, bytes);
+        return read(mask);
       } catch (LastErrorException e) {
         if (e.getErrorCode() != Errno.EINVAL || bytes >= MAX_MASK_BYTES) {
           throw new AffinityException("sched_getaffinity", tid, CpuSet.empty(), e.getErrorCode());
@@ -111,40 +102,28 @@ final class LinuxAffinityBackend implements AffinityBackend {
     Backends.checkTid(tid);
     Backends.checkCpus(cpus);
     int words = cpus.last() / (NativeLong.SIZE * 8) + 1;
-    int bytes = Math.max(maskBytes, words * NativeLong.SIZE);
-    try (Memory mask = new Memory(bytes)) {
-      mask.clear();
-      write(mask, cpus.toBitSet());
-      libc.sched_setaffinity(tid, new NativeLong(bytes), mask);
+    byte[] mask = new byte[Math.max(maskBytes, words * NativeLong.SIZE)];
+    for (int cpu = cpus.first(); cpu >= 0; cpu = cpus.next(cpu + 1)) {
+      mask[AffinityCalls.byteOf(cpu)] |= (byte) (1 << (cpu & 7));
+    }
+    try {
+      AffinityCalls.sched_setaffinity(tid, new NativeLong(mask.length), mask);
     } catch (LastErrorException e) {
       throw new AffinityException("sched_setaffinity", tid, cpus, e.getErrorCode());
     }
   }
 
-  /** Reads a kernel mask: {@code unsigned long} words, bit {@code n % bits} of word {@code n}. */
-  private static CpuSet read(Memory mask, int bytes) {
+  /** Reads a kernel mask ({@link AffinityCalls#byteOf(int)}). */
+  private static CpuSet read(byte[] mask) {
     BitSet bits = new BitSet();
-    int wordBits = NativeLong.SIZE * 8;
-    for (int w = 0; w < bytes / NativeLong.SIZE; w++) {
-      long word = mask.getNativeLong((long) w * NativeLong.SIZE).longValue();
-      if (wordBits == 32) {
-        word &= 0xFFFF_FFFFL;
-      }
-      while (word != 0) {
-        bits.set(w * wordBits + Long.numberOfTrailingZeros(word));
-        word &= word - 1;
+    for (int i = 0; i < mask.length; i++) {
+      int b = mask[i] & 0xFF;
+      int first = b == 0 ? 0 : AffinityCalls.firstCpuOf(i);
+      while (b != 0) {
+        bits.set(first + Integer.numberOfTrailingZeros(b));
+        b &= b - 1;
       }
     }
     return CpuSet.of(bits);
-  }
-
-  private static void write(Memory mask, BitSet cpus) {
-    int wordBits = NativeLong.SIZE * 8;
-    for (int cpu = cpus.nextSetBit(0); cpu >= 0; cpu = cpus.nextSetBit(cpu + 1)) {
-      long offset = (long) (cpu / wordBits) * NativeLong.SIZE;
-      long word = mask.getNativeLong(offset).longValue() | (1L << (cpu % wordBits));
-      // NativeLong checks the value fits its width: sign-extend 32-bit words
-      mask.setNativeLong(offset, new NativeLong(wordBits == 32 ? (int) word : word));
-    }
   }
 }

@@ -23,7 +23,9 @@ final class NativeLockFile implements LockFile {
   private final Path path;
   private String refused = "";
   private final String cpath;
+  private byte[] statPath; // the path encoded for statx, once
   private final byte[] flock = new byte[32];
+  private byte[] seen = new byte[64];
   private int fd = -1;
   private FileStat opened;
   private boolean locked;
@@ -109,18 +111,38 @@ final class NativeLockFile implements LockFile {
     return r;
   }
 
+  /**
+   * Reads the file first and writes nothing when it already holds {@code text} (this JVM held the
+   * CPU before, within the same second); else writes it over the old text and truncates only if the
+   * old text was longer. {@code ftruncate} on ext4 costs more than everything else on the reserve
+   * path, and a {@code pread} costs less than a {@code pwrite}.
+   */
   @Override
   public void write(byte[] text) throws IOException {
     try {
-      LockCalls.ftruncate(fd, 0);
+      byte[] seen = seen(text.length + 1);
+      long had = LockCalls.pread(fd, seen, seen.length, 0);
+      if (had == text.length && Arrays.equals(seen, 0, text.length, text, 0, text.length)) {
+        return;
+      }
       long written = 0;
       while (written < text.length) {
-        byte[] rest = Arrays.copyOfRange(text, (int) written, text.length);
+        byte[] rest = written == 0 ? text : Arrays.copyOfRange(text, (int) written, text.length);
         written += LockCalls.pwrite(fd, rest, rest.length, written);
+      }
+      if (had > text.length) {
+        LockCalls.ftruncate(fd, text.length);
       }
     } catch (LastErrorException e) {
       throw new IOException("write " + path + ": " + Errno.describe(e.getErrorCode()), e);
     }
+  }
+
+  private byte[] seen(int bytes) {
+    if (seen.length < bytes) {
+      seen = new byte[bytes];
+    }
+    return seen;
   }
 
   @Override
@@ -140,7 +162,10 @@ final class NativeLockFile implements LockFile {
   @Override
   public Check check() {
     try {
-      Optional<FileStat> now = FileStat.lstat(path);
+      if (statPath == null) {
+        statPath = StatCalls.cString(cpath);
+      }
+      Optional<FileStat> now = FileStat.lstat(path, statPath);
       if (now.isEmpty()) {
         return Check.UNLINKED;
       }
