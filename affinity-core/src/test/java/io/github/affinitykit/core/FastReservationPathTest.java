@@ -60,16 +60,6 @@ class FastReservationPathTest {
   }
 
   @Test
-  void shouldMapEveryCpuToOneBitOfTheKernelMask() {
-    assertThat(AffinityCalls.byteOf(0)).isZero();
-    assertThat(AffinityCalls.byteOf(9)).isEqualTo(1); // little-endian words, as on x86 and arm
-    for (int cpu = 0; cpu < CpuSet.MAX_CPUS; cpu++) {
-      int at = AffinityCalls.byteOf(cpu);
-      assertThat(AffinityCalls.firstCpuOf(at) + cpu % 8).as("cpu %d", cpu).isEqualTo(cpu);
-    }
-  }
-
-  @Test
   void shouldFormatTheHolderTextOncePerSecond() {
     AtomicLong millis = new AtomicLong(1_769_860_800_100L);
     HolderText holder = new HolderText(42, millis::get);
