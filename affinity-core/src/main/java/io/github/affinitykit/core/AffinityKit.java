@@ -1,5 +1,14 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.host.CpuPool;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.JvmThreads;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.placement.Planner;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.reservation.ReservationResult;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

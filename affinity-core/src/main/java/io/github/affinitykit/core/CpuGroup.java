@@ -1,5 +1,14 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.internal.RunOutReason;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.core.placement.Plan;
+import io.github.affinitykit.core.placement.Planner;
+import io.github.affinitykit.core.placement.RunOutPolicy;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.reservation.ReservationResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

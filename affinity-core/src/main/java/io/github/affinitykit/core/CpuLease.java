@@ -1,5 +1,8 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.os.AffinityException;
+import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.internal.Printable;
 import java.util.BitSet;
 import java.util.Objects;
 

@@ -1,5 +1,7 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.internal.Printable;
+
 /**
  * A cpu list or cpu mask that the kernel's grammar rejects: names the input, the position of the
  * offending character (0-based) and the rule it broke. The input often comes from a file or an

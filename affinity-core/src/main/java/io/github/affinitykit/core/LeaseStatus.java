@@ -1,5 +1,7 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.reservation.CpuReservations;
+
 /**
  * What became of a request to pin a thread.
  *

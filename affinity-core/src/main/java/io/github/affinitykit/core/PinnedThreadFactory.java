@@ -1,5 +1,7 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,9 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.observe.TaskReader;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

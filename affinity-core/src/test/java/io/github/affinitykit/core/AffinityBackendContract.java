@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.os.AffinityException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -17,27 +19,27 @@ import org.junit.jupiter.api.Timeout;
  * The contract every {@link AffinityBackend} keeps: one suite, run against each implementation by a
  * subclass. Tests that need pinning are skipped on an unsupported backend and vice versa.
  */
-abstract class AffinityBackendContract {
+public abstract class AffinityBackendContract {
   private static final int NO_SUCH_TID = Integer.MAX_VALUE;
   private static final int NO_SUCH_CPU = 100_000;
 
   private AffinityBackend backend;
 
   /** Returns a fresh backend under test. */
-  abstract AffinityBackend newBackend();
+  public abstract AffinityBackend newBackend();
 
   @BeforeEach
-  void setUpBackend() {
+  public void setUpBackend() {
     backend = newBackend();
   }
 
   @Test
-  void shouldExplainItselfInReason() {
+  public void shouldExplainItselfInReason() {
     assertThat(backend.reason()).isNotBlank();
   }
 
   @Test
-  void shouldRejectNegativeTid() {
+  public void shouldRejectNegativeTid() {
     assertThatThrownBy(() -> backend.getAffinity(-1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("tid: -1 (expected: >= 0, 0 = calling thread)");
@@ -47,7 +49,7 @@ abstract class AffinityBackendContract {
   }
 
   @Test
-  void shouldRejectNullOrEmptyCpus() {
+  public void shouldRejectNullOrEmptyCpus() {
     assertThatThrownBy(() -> backend.setAffinity(0, null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("cpus");
@@ -57,7 +59,7 @@ abstract class AffinityBackendContract {
   }
 
   @Test
-  void shouldReportSentinelsAndRefuseMasksWhenUnsupported() {
+  public void shouldReportSentinelsAndRefuseMasksWhenUnsupported() {
     assumeFalse(backend.isSupported(), "backend is supported");
     assertThat(backend.currentThreadId()).isEqualTo(-1);
     assertThat(backend.currentCpu()).isEqualTo(-1);
@@ -71,7 +73,7 @@ abstract class AffinityBackendContract {
   }
 
   @Test
-  void shouldPinCallingThreadToEachAllowedCpuAndReadItBack() {
+  public void shouldPinCallingThreadToEachAllowedCpuAndReadItBack() {
     assumeTrue(backend.isSupported(), backend.reason());
     CpuSet original = backend.getAffinity(0);
     assertThat(original.isEmpty()).isFalse();
@@ -89,7 +91,7 @@ abstract class AffinityBackendContract {
   }
 
   @Test
-  void shouldKeepOnlyCpusTheThreadMayUse() {
+  public void shouldKeepOnlyCpusTheThreadMayUse() {
     assumeTrue(backend.isSupported(), backend.reason());
     CpuSet original = backend.getAffinity(0);
     try {
@@ -101,7 +103,7 @@ abstract class AffinityBackendContract {
   }
 
   @Test
-  void shouldFailWithEinvalNamingTheCpusWhenNoneIsUsable() {
+  public void shouldFailWithEinvalNamingTheCpusWhenNoneIsUsable() {
     assumeTrue(backend.isSupported(), backend.reason());
     CpuSet original = backend.getAffinity(0);
     assertThatThrownBy(() -> backend.setAffinity(0, CpuSet.of(NO_SUCH_CPU)))
@@ -119,7 +121,7 @@ abstract class AffinityBackendContract {
   }
 
   @Test
-  void shouldFailWithEsrchForAnUnknownThread() {
+  public void shouldFailWithEsrchForAnUnknownThread() {
     assumeTrue(backend.isSupported(), backend.reason());
     assertThatThrownBy(() -> backend.getAffinity(NO_SUCH_TID))
         .isInstanceOf(AffinityException.class)
@@ -131,7 +133,7 @@ abstract class AffinityBackendContract {
 
   @Test
   @Timeout(30)
-  void shouldGiveEachThreadItsOwnStableId() throws Exception {
+  public void shouldGiveEachThreadItsOwnStableId() throws Exception {
     assumeTrue(backend.isSupported(), backend.reason());
     int mine = backend.currentThreadId();
     assertThat(mine).isPositive().isEqualTo(backend.currentThreadId());
@@ -141,7 +143,7 @@ abstract class AffinityBackendContract {
 
   @Test
   @Timeout(30)
-  void shouldPinAnotherThreadByItsId() throws Exception {
+  public void shouldPinAnotherThreadByItsId() throws Exception {
     assumeTrue(backend.isSupported(), backend.reason());
     int target = backend.getAffinity(0).last();
     CompletableFuture<Integer> tid = new CompletableFuture<>();
@@ -173,7 +175,7 @@ abstract class AffinityBackendContract {
 
   @Test
   @Timeout(30)
-  void shouldLetNewThreadsInheritTheCreatorsMask() throws Exception {
+  public void shouldLetNewThreadsInheritTheCreatorsMask() throws Exception {
     assumeTrue(backend.isSupported(), backend.reason());
     CpuSet original = backend.getAffinity(0);
     try {

@@ -3,6 +3,11 @@ package io.github.affinitykit.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * A separate JVM running a test main class on the test class path, talked to through lines on its
  * stdin and stdout; stderr goes to a file that failures quote. {@link #close()} kills it.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
   private final Process process;
   private final BufferedReader out;
   private final PrintWriter in;
@@ -31,7 +31,7 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Starts {@code main} with {@code jvmArgs} and {@code args}; stderr to {@code workDir}. */
-  static ChildJvm start(Path workDir, List<String> jvmArgs, Class<?> main, String... args)
+  public static ChildJvm start(Path workDir, List<String> jvmArgs, Class<?> main, String... args)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -47,12 +47,12 @@ final class ChildJvm implements AutoCloseable {
     return new ChildJvm(p, err);
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
   /** Reads stdout until a line starting with {@code prefix}; returns the words after it. */
-  String[] awaitLine(String prefix) throws IOException {
+  public String[] awaitLine(String prefix) throws IOException {
     for (String line = out.readLine(); line != null; line = out.readLine()) {
       if (line.startsWith(prefix)) {
         return line.substring(prefix.length()).trim().split(" ");
@@ -63,12 +63,12 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Sends one line to the child's stdin. */
-  void send(String line) {
+  public void send(String line) {
     in.println(line);
   }
 
   /** Asks the child to exit ("exit" on stdin) and returns its exit code. */
-  int exit() throws InterruptedException {
+  public int exit() throws InterruptedException {
     send("exit");
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("child " + pid() + " did not exit; stderr:\n" + stderr());
@@ -77,12 +77,12 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Kills the child with SIGKILL and waits for it to be gone. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
-  String stderr() {
+  public String stderr() {
     try {
       return Files.readString(err);
     } catch (IOException e) {

@@ -1,5 +1,8 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.reservation.ReservationResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,7 +25,7 @@ import net.openhft.affinity.AffinityLock;
  * clock for every process), start taken after the lock, end before the release. Prints {@code DONE
  * <holds> <attempts> <lost>}.
  */
-final class ChurnHolderMain {
+public final class ChurnHolderMain {
   private ChurnHolderMain() {}
 
   public static void main(String[] args) throws IOException {

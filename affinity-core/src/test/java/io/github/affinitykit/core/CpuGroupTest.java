@@ -4,6 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.core.placement.RunOutPolicy;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.reservation.ReservationStatus;
+import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.affinitykit.core.CpuListReferenceModel.Category;
 import io.github.affinitykit.core.CpuListReferenceModel.Result;
+import io.github.affinitykit.core.internal.Printable;
 import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.Map;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.github.affinitykit.core.internal.Printable;
 import java.util.BitSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;

@@ -3,6 +3,9 @@ package io.github.affinitykit.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.host.CpuInfo;
+import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,9 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.host.CoreType;
+import io.github.affinitykit.core.host.CpuInfo;
+import io.github.affinitykit.core.host.CpuTopology;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,10 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.reservation.ReservationResult;
+import io.github.affinitykit.core.reservation.ReservationStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

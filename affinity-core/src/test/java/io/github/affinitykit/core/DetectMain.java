@@ -1,5 +1,7 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.os.AffinityBackend;
+
 /** Child process: prints {@code SUPPORTED <bool> <reason>} for {@link AffinityBackend#detect()}. */
 final class DetectMain {
   private DetectMain() {}

@@ -2,6 +2,7 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

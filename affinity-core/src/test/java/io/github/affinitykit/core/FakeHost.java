@@ -1,19 +1,20 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.host.HostCpus;
 import java.nio.file.Path;
 
 /**
  * Writes a small synthetic {@code sys/} + {@code proc/} tree: {@code cpus} CPUs, {@code smt}
  * threads per core (sibling of cpu c is c + cores, Intel-style), one package, one NUMA node.
  */
-final class FakeHost {
+public final class FakeHost {
   private final Path root;
 
   private FakeHost(Path root) {
     this.root = root;
   }
 
-  static FakeHost create(Path root, int cpus, int smt) {
+  public static FakeHost create(Path root, int cpus, int smt) {
     FakeHost h = new FakeHost(root);
     int cores = cpus / smt;
     CpuSet all = CpuSet.range(0, cpus - 1);
@@ -47,32 +48,32 @@ final class FakeHost {
     return h;
   }
 
-  FakeHost allowed(String list) {
+  public FakeHost allowed(String list) {
     return file("proc/self/status", "Name:\tjava\nCpus_allowed_list:\t" + list + "\n");
   }
 
-  FakeHost isolated(String list) {
+  public FakeHost isolated(String list) {
     file("sys/devices/system/cpu/isolated", list);
     return file("proc/cmdline", "ro isolcpus=" + list);
   }
 
-  FakeHost cgroupV2(String path, String effective) {
+  public FakeHost cgroupV2(String path, String effective) {
     file("proc/self/mounts", "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n");
     file("proc/self/cgroup", "0::" + path + "\n");
     file("sys/fs/cgroup/cpuset.cpus.effective", "0-1023");
     return file("sys/fs/cgroup" + path + "/cpuset.cpus.effective", effective);
   }
 
-  FakeHost file(String relative, String text) {
+  public FakeHost file(String relative, String text) {
     new FakeHostFiles(root).file(relative, text);
     return this;
   }
 
-  Path root() {
+  public Path root() {
     return root;
   }
 
-  HostCpus probe() {
+  public HostCpus probe() {
     return HostCpus.probe(root);
   }
 }

@@ -7,14 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes arbitrary files of a fake kernel tree under a root. */
-final class FakeHostFiles {
+public final class FakeHostFiles {
   private final Path root;
 
-  FakeHostFiles(Path root) {
+  public FakeHostFiles(Path root) {
     this.root = root;
   }
 
-  FakeHostFiles file(String relative, String text) {
+  public FakeHostFiles file(String relative, String text) {
     try {
       Path p = root.resolve(relative);
       Files.createDirectories(p.getParent());

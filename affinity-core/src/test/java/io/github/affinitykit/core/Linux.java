@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Reads of the live kernel, written independently of the code under test. */
-final class Linux {
+public final class Linux {
   private Linux() {}
 
   /** The calling thread's Cpus_allowed_list from /proc/thread-self/status. */
-  static String cpusAllowedList() {
+  public static String cpusAllowedList() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
         if (line.startsWith("Cpus_allowed_list:")) {

@@ -2,6 +2,13 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.observe.ConfineReport;
+import io.github.affinitykit.core.observe.CpuVerdict;
+import io.github.affinitykit.core.observe.JvmThreads;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.os.AffinityException;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;

@@ -3,6 +3,12 @@ package io.github.affinitykit.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.placement.RunOutPolicy;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

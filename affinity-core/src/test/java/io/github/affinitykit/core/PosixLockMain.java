@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  * classic POSIX write lock (Java's {@code FileChannel}), without writing to it. Prints {@code
  * READY}, holds until "exit" or end of stdin.
  */
-final class PosixLockMain {
+public final class PosixLockMain {
   private PosixLockMain() {}
 
   public static void main(String[] args) throws IOException {

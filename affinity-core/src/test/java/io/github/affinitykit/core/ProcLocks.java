@@ -11,14 +11,14 @@ import java.util.stream.Stream;
  * The kernel's view of file locks ({@code /proc/locks}), read without opening the locked file: the
  * evidence of which lock a process holds.
  */
-final class ProcLocks {
+public final class ProcLocks {
   private ProcLocks() {}
 
   /**
    * Returns the granted locks on {@code file}'s inode as {@code "POSIX ADVISORY WRITE <pid> 0 EOF"}
    * (lock class, mode, type, pid, range).
    */
-  static List<String> on(Path file) throws IOException {
+  public static List<String> on(Path file) throws IOException {
     long inode = (Long) Files.getAttribute(file, "unix:ino");
     try (Stream<String> lines = Files.lines(Path.of("/proc/locks"))) {
       return lines
@@ -31,7 +31,7 @@ final class ProcLocks {
   }
 
   /** Returns how many descriptors of this process have {@code file} open (its path, exactly). */
-  static long descriptorsOf(Path file) throws IOException {
+  public static long descriptorsOf(Path file) throws IOException {
     try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
       return fds.filter(fd -> file.toString().equals(readLink(fd))).count();
     }

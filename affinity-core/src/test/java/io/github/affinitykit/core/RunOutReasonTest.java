@@ -2,6 +2,12 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.LockTextTest;
+import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

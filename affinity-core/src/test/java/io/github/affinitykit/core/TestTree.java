@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes small synthetic sysfs/procfs trees for tests: {@code file("sys/...", "0-3")}. */
-final class TestTree {
-  static final String CPU = "sys/devices/system/cpu";
-  static final String NODE = "sys/devices/system/node";
+public final class TestTree {
+  public static final String CPU = "sys/devices/system/cpu";
+  public static final String NODE = "sys/devices/system/node";
 
   private final Path root;
 
@@ -17,16 +17,16 @@ final class TestTree {
     this.root = root;
   }
 
-  static TestTree at(Path root) {
+  public static TestTree at(Path root) {
     return new TestTree(root);
   }
 
-  Path root() {
+  public Path root() {
     return root;
   }
 
   /** Writes {@code content} plus a newline, as the kernel does. */
-  TestTree file(String relative, String content) {
+  public TestTree file(String relative, String content) {
     try {
       Path p = root.resolve(relative);
       Files.createDirectories(p.getParent());
@@ -38,7 +38,7 @@ final class TestTree {
   }
 
   /** Creates a directory: stands for the kernel's symlinks ({@code cpuN/nodeM}) in listings. */
-  TestTree dir(String relative) {
+  public TestTree dir(String relative) {
     try {
       Files.createDirectories(root.resolve(relative));
       return this;
@@ -48,7 +48,7 @@ final class TestTree {
   }
 
   /** Writes one CPU's topology: its package id, core CPUs and package CPUs as lists. */
-  TestTree cpu(int cpu, int packageId, String coreCpus, String packageCpus) {
+  public TestTree cpu(int cpu, int packageId, String coreCpus, String packageCpus) {
     String t = CPU + "/cpu" + cpu + "/topology/";
     return file(t + "physical_package_id", Integer.toString(packageId))
         .file(t + "core_id", Integer.toString(cpu))
@@ -57,7 +57,7 @@ final class TestTree {
   }
 
   /** Writes one CPU's per-CPU attribute, e.g. {@code cpu_capacity}. */
-  TestTree cpuFile(int cpu, String name, String content) {
+  public TestTree cpuFile(int cpu, String name, String content) {
     return file(CPU + "/cpu" + cpu + "/" + name, content);
   }
 }

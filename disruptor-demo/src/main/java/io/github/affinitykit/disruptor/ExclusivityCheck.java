@@ -1,12 +1,12 @@
 package io.github.affinitykit.disruptor;
 
-import io.github.affinitykit.core.AffinityException;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.ConfineReport;
-import io.github.affinitykit.core.CpuAudit;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuTopology;
-import io.github.affinitykit.core.JvmThreads;
+import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.observe.ConfineReport;
+import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.JvmThreads;
+import io.github.affinitykit.core.os.AffinityException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;

@@ -1,11 +1,11 @@
 package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuTopology;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.Plan;
-import io.github.affinitykit.core.SpinAdvice;
-import io.github.affinitykit.core.SpinRule;
+import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.placement.Plan;
+import io.github.affinitykit.core.placement.SpinAdvice;
+import io.github.affinitykit.core.placement.SpinRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

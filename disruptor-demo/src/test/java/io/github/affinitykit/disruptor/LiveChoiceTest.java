@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.RunOutPolicy;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.placement.RunOutPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;

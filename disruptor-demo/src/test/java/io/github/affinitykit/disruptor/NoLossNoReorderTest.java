@@ -2,10 +2,10 @@ package io.github.affinitykit.disruptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuReservations;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

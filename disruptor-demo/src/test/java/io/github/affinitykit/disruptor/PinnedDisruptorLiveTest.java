@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuReservations;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.Fixtures;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

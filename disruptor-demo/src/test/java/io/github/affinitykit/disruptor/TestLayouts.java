@@ -2,12 +2,12 @@ package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
-import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.Placement;
-import io.github.affinitykit.core.RecordingAffinityBackend;
-import io.github.affinitykit.core.RunOutPolicy;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.core.placement.RunOutPolicy;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.RunOutPolicy;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -182,7 +182,8 @@ class WaitAdvisorTest {
   void shouldPlanTheSameLayoutTwiceAndFollowTheRunOutPolicy() {
     TestLayouts p = TestLayouts.on(E5);
     CpuSet pool = CpuSet.parse("20-21");
-    List<io.github.affinitykit.core.Placement> any = PinnedDisruptorBuilder.DEFAULT_PLACEMENTS;
+    List<io.github.affinitykit.core.placement.Placement> any =
+        PinnedDisruptorBuilder.DEFAULT_PLACEMENTS;
 
     Layout a = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
     Layout b = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);

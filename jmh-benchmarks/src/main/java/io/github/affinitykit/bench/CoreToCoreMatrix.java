@@ -1,8 +1,8 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.PrintStream;
 
 /**

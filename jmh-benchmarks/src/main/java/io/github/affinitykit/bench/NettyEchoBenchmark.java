@@ -1,11 +1,11 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.JvmThreads;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.observe.JvmThreads;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.netty.PinnedIoEventLoopGroup;
 import io.github.affinitykit.netty.PinningSpec;
 import io.netty.bootstrap.Bootstrap;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.util.ArrayList;
 import java.util.List;
 

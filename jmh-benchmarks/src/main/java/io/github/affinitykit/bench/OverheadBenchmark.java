@@ -1,12 +1,12 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.PinnedThreadFactory;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import net.openhft.affinity.AffinityLock;

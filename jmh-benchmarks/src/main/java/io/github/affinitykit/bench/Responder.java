@@ -1,7 +1,7 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.os.AffinityBackend;
 
 /**
  * The far end of a ping-pong: a thread bound to one CPU that copies {@link #ping} to {@link #pong}

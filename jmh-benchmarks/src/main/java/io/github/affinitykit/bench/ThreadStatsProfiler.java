@@ -1,8 +1,8 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.Pressure;
-import io.github.affinitykit.core.TaskSample;
-import io.github.affinitykit.core.ThreadStats;
+import io.github.affinitykit.core.observe.Pressure;
+import io.github.affinitykit.core.observe.TaskSample;
+import io.github.affinitykit.core.observe.ThreadStats;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.SpinAdvice;
-import io.github.affinitykit.core.SpinRule;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.placement.SpinAdvice;
+import io.github.affinitykit.core.placement.SpinRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.PinnedThreadFactory;
-import io.github.affinitykit.core.Placement;
+import io.github.affinitykit.core.placement.Placement;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Objects;
 

@@ -1,9 +1,9 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuAudit;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuVerdict;
+import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.CpuVerdict;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;

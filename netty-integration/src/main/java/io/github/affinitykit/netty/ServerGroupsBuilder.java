@@ -2,8 +2,8 @@ package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.Placement;
-import io.github.affinitykit.core.RunOutPolicy;
+import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
 import java.util.List;
 import java.util.Objects;
 

@@ -3,9 +3,9 @@ package io.github.affinitykit.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.Fixtures;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.testkit.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.github.affinitykit.netty;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuReservations;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Path;
 
 /** A kit on this host's real backend, pool = every CPU this process may use, private locks. */

@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuPool;
-import io.github.affinitykit.core.CpuReservations;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.CpuPool;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

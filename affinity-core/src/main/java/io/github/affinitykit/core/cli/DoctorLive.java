@@ -1,10 +1,10 @@
 package io.github.affinitykit.core.cli;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuAudit;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.TaskSample;
-import io.github.affinitykit.core.ThreadStats;
+import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.TaskSample;
+import io.github.affinitykit.core.observe.ThreadStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

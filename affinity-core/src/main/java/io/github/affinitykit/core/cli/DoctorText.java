@@ -1,14 +1,14 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.AffinityBackend;
-import io.github.affinitykit.core.CoreType;
-import io.github.affinitykit.core.CpuInfo;
-import io.github.affinitykit.core.CpuPool;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuTopology;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.HostWarning;
-import io.github.affinitykit.core.IrqAffinity;
+import io.github.affinitykit.core.host.CoreType;
+import io.github.affinitykit.core.host.CpuInfo;
+import io.github.affinitykit.core.host.CpuPool;
+import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.host.HostWarning;
+import io.github.affinitykit.core.host.IrqAffinity;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,7 @@ package io.github.affinitykit.core.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.testkit.CliRun;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -3,7 +3,7 @@ package io.github.affinitykit.core.cli;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.Fixtures;
+import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.TaskSample;
-import io.github.affinitykit.core.ThreadStats;
+import io.github.affinitykit.core.observe.TaskSample;
+import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.disruptor.Pinning;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
-import io.github.affinitykit.core.CpuTimes;
+import io.github.affinitykit.core.observe.CpuTimes;
 
 /**
  * The whole machine's busy CPU time from {@code /proc/stat} (all CPUs, every process and the

@@ -1,8 +1,8 @@
 package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuTopology;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.host.HostCpus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package io.github.affinitykit.bench.load;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

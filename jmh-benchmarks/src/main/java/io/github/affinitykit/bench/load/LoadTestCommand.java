@@ -3,9 +3,9 @@ package io.github.affinitykit.bench.load;
 import static io.github.affinitykit.core.cli.CommandLines.require;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
+import io.github.affinitykit.core.host.HostCpus;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;

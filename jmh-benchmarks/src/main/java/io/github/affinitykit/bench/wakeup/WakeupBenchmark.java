@@ -1,9 +1,9 @@
 package io.github.affinitykit.bench.wakeup;
 
 import io.github.affinitykit.bench.ThreadRoles;
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

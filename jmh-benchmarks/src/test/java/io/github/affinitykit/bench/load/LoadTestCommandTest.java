@@ -2,9 +2,9 @@ package io.github.affinitykit.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.cli.CliRun;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.DurationConverter;
+import io.github.affinitykit.core.testkit.CliRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,11 +2,11 @@ package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.ConfineReport;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuVerdict;
-import io.github.affinitykit.core.JvmThreads;
+import io.github.affinitykit.core.observe.ConfineReport;
+import io.github.affinitykit.core.observe.CpuVerdict;
+import io.github.affinitykit.core.observe.JvmThreads;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

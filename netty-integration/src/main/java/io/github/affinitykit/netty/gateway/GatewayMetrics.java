@@ -28,6 +28,12 @@ public final class GatewayMetrics {
   private final LongAdder pongs = new LongAdder();
   private final LongAdder pingsCoalesced = new LongAdder();
   private volatile LongSupplier pendingNow = () -> 0;
+
+  /** Creates counters at zero. */
+  public GatewayMetrics() {
+    // counters start at zero
+  }
+
   private final Map<Integer, LongAdder> closes = new ConcurrentHashMap<>();
   private final Map<Integer, LongAdder> http = new ConcurrentHashMap<>();
   private final AtomicLong maxPendingBytes = new AtomicLong();

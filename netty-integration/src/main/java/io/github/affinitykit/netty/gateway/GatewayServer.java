@@ -1,11 +1,11 @@
 package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.ConfineReport;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.JvmThreads;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.Sweeper;
+import io.github.affinitykit.core.observe.ConfineReport;
+import io.github.affinitykit.core.observe.JvmThreads;
+import io.github.affinitykit.core.observe.Sweeper;
 import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;

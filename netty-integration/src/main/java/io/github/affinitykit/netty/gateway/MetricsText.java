@@ -1,7 +1,7 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.TaskSample;
-import io.github.affinitykit.core.ThreadStats;
+import io.github.affinitykit.core.observe.TaskSample;
+import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PlacementReport;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

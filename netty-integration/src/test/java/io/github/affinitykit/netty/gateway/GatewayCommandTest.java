@@ -2,12 +2,12 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuReservations;
-import io.github.affinitykit.core.HostCpus;
-import io.github.affinitykit.core.cli.CliRun;
 import io.github.affinitykit.core.cli.DurationConverter;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.CliRun;
 import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;

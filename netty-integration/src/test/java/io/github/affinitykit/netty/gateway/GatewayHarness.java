@@ -1,10 +1,10 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.AffinityBackend;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuReservations;
-import io.github.affinitykit.core.HostCpus;
 import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.HostCpus;
+import io.github.affinitykit.core.host.HostCpus;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.io.IOException;

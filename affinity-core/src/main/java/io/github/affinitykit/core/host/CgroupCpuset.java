@@ -1,0 +1,56 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import java.util.Objects;
+
+/**
+ * The cgroup cpuset in force for this process: the CPUs the kernel lets it use at all, whatever
+ * {@code sched_setaffinity} asks for (containers, systemd slices, Kubernetes).
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param version 1 or 2 for the hierarchy that holds the cpuset controller, 0 if none was found
+ * @param path the process's cgroup path in that hierarchy ({@code "/"} for the root)
+ * @param effective the effective CPUs of that cgroup; empty when {@code version} is 0
+ * @param partition cgroup v2 {@code cpuset.cpus.partition} of the nearest cgroup that has one
+ *     ({@code member}, {@code root}, {@code isolated}, or {@code "... invalid (reason)"}); empty if
+ *     none
+ * @param isolatedPartitions the CPUs of all cgroup v2 isolated partitions (root {@code
+ *     cpuset.cpus.isolated}, kernel 6.8+); empty if unknown
+ * @param source the file {@code effective} was read from, for the doctor; empty if none
+ */
+public record CgroupCpuset(
+    int version,
+    String path,
+    CpuSet effective,
+    String partition,
+    CpuSet isolatedPartitions,
+    String source) {
+
+  /** Validates. */
+  public CgroupCpuset {
+    if (version < 0 || version > 2) {
+      throw new IllegalArgumentException("version: " + version + " (expected: 0, 1 or 2)");
+    }
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(effective, "effective");
+    Objects.requireNonNull(partition, "partition");
+    Objects.requireNonNull(isolatedPartitions, "isolatedPartitions");
+    Objects.requireNonNull(source, "source");
+  }
+
+  /** No cpuset controller visible: the process is limited only by online CPUs. */
+  public static CgroupCpuset none() {
+    return new CgroupCpuset(0, "/", CpuSet.empty(), "", CpuSet.empty(), "");
+  }
+
+  /** Returns whether a cpuset controller was found for this process. */
+  public boolean present() {
+    return version != 0;
+  }
+
+  /** Returns whether this process sits in a cgroup v2 isolated partition. */
+  public boolean inIsolatedPartition() {
+    return partition.equals("isolated");
+  }
+}

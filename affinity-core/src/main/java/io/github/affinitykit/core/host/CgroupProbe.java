@@ -1,0 +1,135 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.SysFs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Finds the cpuset cgroup of this process under a root: cgroup v1 (a {@code cgroup} mount with the
+ * {@code cpuset} option, or the legacy {@code cpuset} filesystem whose files have no prefix) takes
+ * precedence, since a controller bound to v1 is absent from v2; then cgroup v2.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class CgroupProbe {
+  private record Mount(String point, String type, List<String> options) {}
+
+  private final SysFs fs;
+
+  CgroupProbe(SysFs fs) {
+    this.fs = fs;
+  }
+
+  CgroupCpuset probe() {
+    List<Mount> mounts = mounts();
+    List<String> cgroupLines = fs.lines("/proc/self/cgroup");
+    for (Mount m : mounts) {
+      boolean legacy = m.type().equals("cpuset");
+      if (legacy || (m.type().equals("cgroup") && m.options().contains("cpuset"))) {
+        Optional<CgroupCpuset> v1 = v1(m, legacy || m.options().contains("noprefix"), cgroupLines);
+        if (v1.isPresent()) {
+          return v1.get();
+        }
+      }
+    }
+    for (Mount m : mounts) {
+      if (m.type().equals("cgroup2")) {
+        Optional<CgroupCpuset> v2 = v2(m, cgroupLines);
+        if (v2.isPresent()) {
+          return v2.get();
+        }
+      }
+    }
+    return CgroupCpuset.none();
+  }
+
+  private Optional<CgroupCpuset> v1(Mount m, boolean noPrefix, List<String> cgroupLines) {
+    String path = fs.read("/proc/self/cpuset").orElse("/");
+    for (String line : cgroupLines) {
+      String[] f = line.split(":", 3);
+      if (f.length == 3 && List.of(f[1].split(",")).contains("cpuset")) {
+        path = f[2];
+      }
+    }
+    String dir = join(m.point(), path);
+    if (!fs.exists(dir)) {
+      dir = m.point(); // inside a cgroup namespace the mount root is our own cgroup
+    }
+    String p = noPrefix ? "" : "cpuset.";
+    for (String file : List.of(p + "effective_cpus", p + "cpus")) {
+      String f = join(dir, file);
+      Optional<String> text = fs.read(f);
+      if (text.isPresent()) {
+        return Optional.of(
+            new CgroupCpuset(1, path, CpuSet.parse(text.get()), "", CpuSet.empty(), f));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<CgroupCpuset> v2(Mount m, List<String> cgroupLines) {
+    String path = "/";
+    for (String line : cgroupLines) {
+      if (line.startsWith("0::")) {
+        path = line.substring(3);
+      }
+    }
+    CpuSet isolated =
+        fs.read(join(m.point(), "cpuset.cpus.isolated")).map(CpuSet::parse).orElse(CpuSet.empty());
+    String partition = "";
+    for (String dir = path; dir != null; dir = parent(dir)) {
+      String base = fs.exists(join(m.point(), dir)) ? join(m.point(), dir) : m.point();
+      if (partition.isEmpty()) {
+        partition = fs.read(join(base, "cpuset.cpus.partition")).orElse("");
+      }
+      String f = join(base, "cpuset.cpus.effective");
+      Optional<String> text = fs.read(f);
+      if (text.isPresent()) {
+        return Optional.of(
+            new CgroupCpuset(2, path, CpuSet.parse(text.get()), partition, isolated, f));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private List<Mount> mounts() {
+    List<String> lines = fs.lines("/proc/self/mounts");
+    if (lines.isEmpty()) {
+      lines = fs.lines("/proc/mounts");
+    }
+    List<Mount> out = new ArrayList<>();
+    for (String line : lines) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length >= 4) {
+        out.add(new Mount(unescape(f[1]), f[2], List.of(f[3].split(","))));
+      }
+    }
+    return out;
+  }
+
+  /** {@code /proc/mounts} escapes space, tab, newline and backslash as octal. */
+  private static String unescape(String s) {
+    return s.replace("\\040", " ")
+        .replace("\\011", "\t")
+        .replace("\\012", "\n")
+        .replace("\\134", "\\");
+  }
+
+  private static String parent(String dir) {
+    if (dir.equals("/") || dir.isEmpty()) {
+      return null;
+    }
+    int slash = dir.lastIndexOf('/');
+    return slash <= 0 ? "/" : dir.substring(0, slash);
+  }
+
+  private static String join(String a, String b) {
+    if (b.isEmpty() || b.equals("/")) {
+      return a;
+    }
+    return (a.endsWith("/") ? a.substring(0, a.length() - 1) : a)
+        + (b.startsWith("/") ? b : "/" + b);
+  }
+}

@@ -1,0 +1,21 @@
+package io.github.affinitykit.core.host;
+
+/**
+ * The kind of core a logical CPU runs on, on hybrid parts (Intel P-cores and E-cores, Arm
+ * big.LITTLE).
+ *
+ * <p>Thread safety: an enum; immutable and safe to share.
+ */
+public enum CoreType {
+  /** No difference between cores is visible in sysfs: the CPU is not on a hybrid part. */
+  UNIFORM,
+  /**
+   * A performance core: Intel's {@code cpu_core} PMU, or the most powerful kind of a hybrid part.
+   */
+  PERFORMANCE,
+  /**
+   * An efficiency core: Intel's {@code cpu_atom} or {@code cpu_lowpower} PMU, or any kind but the
+   * most powerful on a hybrid part.
+   */
+  EFFICIENCY
+}

@@ -1,0 +1,44 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.placement.Planner;
+import java.util.Objects;
+
+/**
+ * The CPUs worth handing out to pinned threads, the CPUs left for everything else, and why.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param cpus the CPUs pinned threads may be given; {@link Planner} takes CPUs on cores wholly
+ *     inside the pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose
+ *     sibling does general work) last: {@link Planner#order(CpuSet)}
+ * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads
+ * @param source how the pool was chosen
+ * @param reason one sentence a person can act on
+ */
+public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String reason) {
+  /** How a pool was chosen. */
+  public enum Source {
+    /** Isolated CPUs this process can reach: exclusive cores first. */
+    ISOLATED,
+    /** No isolation: every reachable CPU except the housekeeping core. */
+    ALL_BUT_HOUSEKEEPING,
+    /** Nothing can be pinned (a single core, or nothing reachable). */
+    EMPTY,
+    /** Named by the user: builder, {@code -Daffinitykit.pool} or {@code AFFINITYKIT_POOL}. */
+    OVERRIDE
+  }
+
+  /** Validates. */
+  public CpuPool {
+    Objects.requireNonNull(cpus, "cpus");
+    Objects.requireNonNull(housekeeping, "housekeeping");
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(reason, "reason");
+  }
+
+  /** Returns whether no CPU can be handed out. */
+  public boolean isEmpty() {
+    return cpus.isEmpty();
+  }
+}

@@ -1,0 +1,205 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.CpuSetFormatException;
+import io.github.affinitykit.core.internal.SysFs;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An immutable snapshot of the host's CPUs as this process sees them: topology, the calling
+ * thread's allowed mask, the cgroup cpuset in force, the kernel's isolation state (isolcpus,
+ * nohz_full, cgroup v2 isolated partitions), IRQ routing, and the facts derived from them.
+ *
+ * <p>Take it <em>before</em> pinning anything: the allowed mask is the calling thread's, and a
+ * pinned thread sees only its own CPU (as {@link Runtime#availableProcessors()} does).
+ *
+ * <p>Thread safety: immutable; safe to share between threads.
+ */
+public final class HostCpus {
+  private final CpuTopology topology;
+  private final CpuSet allowed;
+  private final boolean allowedKnown;
+  private final CgroupCpuset cgroup;
+  private final CpuSet isolated;
+  private final CpuSet nohzFull;
+  private final KernelCmdline cmdline;
+  private final List<IrqAffinity> irqs;
+  private final CpuSet irqDefault;
+
+  HostCpus(
+      CpuTopology topology,
+      Optional<CpuSet> allowed,
+      CgroupCpuset cgroup,
+      CpuSet isolated,
+      CpuSet nohzFull,
+      KernelCmdline cmdline,
+      List<IrqAffinity> irqs,
+      CpuSet irqDefault) {
+    this.topology = Objects.requireNonNull(topology, "topology");
+    this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
+    this.allowedKnown = allowed.isPresent();
+    this.allowed = allowed.orElseGet(() -> usable(topology, cgroup));
+    this.isolated = Objects.requireNonNull(isolated, "isolated");
+    this.nohzFull = Objects.requireNonNull(nohzFull, "nohzFull");
+    this.cmdline = Objects.requireNonNull(cmdline, "cmdline");
+    this.irqs = List.copyOf(irqs);
+    this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
+  }
+
+  /**
+   * Probes the running host ({@code /sys}, {@code /proc}).
+   *
+   * @throws IllegalStateException if no online CPU is listed (see {@link #probe(Path)})
+   * @throws CpuSetFormatException if a file that bounds or isolates the CPUs does not parse
+   */
+  public static HostCpus probe() {
+    return probe(Path.of("/"));
+  }
+
+  /**
+   * Probes the host whose {@code sys/} and {@code proc/} trees are under {@code root}. A file the
+   * kernel lacks is a feature absent; a garbled topology, cache, NUMA or core-kind file counts as
+   * absent too, and unparsable kernel command line parameters are kept in {@link
+   * KernelCmdline#problems()}. {@code HostFilesFuzzTest} checks that nothing else escapes.
+   *
+   * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} lists an online CPU
+   * @throws CpuSetFormatException if a file that bounds or isolates the CPUs this process may use
+   *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
+   *     nohz_full}, IRQ affinities): guessing there could hand out CPUs it may not use
+   * @throws java.io.UncheckedIOException if a directory exists but cannot be listed
+   */
+  public static HostCpus probe(Path root) {
+    return new HostProbe(new SysFs(root)).probe();
+  }
+
+  /** Returns the CPU topology. */
+  public CpuTopology topology() {
+    return topology;
+  }
+
+  /**
+   * Returns the calling thread's allowed mask at probe time ({@code Cpus_allowed_list}); {@link
+   * #usable()} when the mask could not be read (see {@link #allowedKnown()}).
+   */
+  public CpuSet allowed() {
+    return allowed;
+  }
+
+  /** Returns whether {@link #allowed()} was read from the kernel rather than assumed. */
+  public boolean allowedKnown() {
+    return allowedKnown;
+  }
+
+  /** Returns the cgroup cpuset in force for this process. */
+  public CgroupCpuset cgroup() {
+    return cgroup;
+  }
+
+  /** Returns {@code /sys/devices/system/cpu/isolated}: CPUs out of the scheduler domains. */
+  public CpuSet isolated() {
+    return isolated;
+  }
+
+  /** Returns {@code /sys/devices/system/cpu/nohz_full}; empty if absent or empty. */
+  public CpuSet nohzFull() {
+    return nohzFull;
+  }
+
+  /** Returns the isolation parameters of the kernel command line. */
+  public KernelCmdline cmdline() {
+    return cmdline;
+  }
+
+  /** Returns every IRQ with its affinities, by IRQ number. */
+  public List<IrqAffinity> irqs() {
+    return irqs;
+  }
+
+  /** Returns {@code /proc/irq/default_smp_affinity}: where new IRQs go; empty if unknown. */
+  public CpuSet irqDefault() {
+    return irqDefault;
+  }
+
+  /** Returns the online CPUs this process's cgroup lets it use at all. */
+  public CpuSet usable() {
+    return usable(topology, cgroup);
+  }
+
+  private static CpuSet usable(CpuTopology topology, CgroupCpuset cgroup) {
+    CpuSet online = topology.online();
+    return cgroup.present() ? online.intersect(cgroup.effective()) : online;
+  }
+
+  /**
+   * Returns whether the allowed mask is the boot default under isolcpus: every usable CPU except
+   * the isolated ones. Then the isolated CPUs are not a restriction of this process but the
+   * kernel's way of keeping ordinary tasks off them, and {@code sched_setaffinity} may still use
+   * them.
+   */
+  public boolean allowedIsIsolationDefault() {
+    CpuSet iso = isolatedCpus();
+    return !iso.isEmpty()
+        && !allowed.intersects(iso)
+        && allowed.union(iso).containsAll(usable())
+        && !allowed.intersect(usable()).isEmpty();
+  }
+
+  /**
+   * Returns the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
+   * allowed mask when something (taskset, numactl, a parent) restricted it, unless that mask is
+   * just the isolcpus boot default.
+   */
+  public CpuSet reachable() {
+    return allowedIsIsolationDefault() ? usable() : usable().intersect(allowed);
+  }
+
+  /**
+   * Returns the CPUs isolated from ordinary scheduling by any mechanism: isolcpus {@code domain}
+   * ({@link #isolated()}), cgroup v2 isolated partitions (all of them from the root's {@code
+   * cpuset.cpus.isolated} on 6.8+; before that, at least this process's own partition when it is
+   * {@code isolated}), and {@code nohz_full}.
+   */
+  public CpuSet isolatedCpus() {
+    CpuSet own = cgroup.inIsolatedPartition() ? cgroup.effective() : CpuSet.empty();
+    return isolated.union(cgroup.isolatedPartitions()).union(own).union(nohzFull);
+  }
+
+  /** Returns the isolated CPUs this process can reach: the exclusive candidates. */
+  public CpuSet exclusive() {
+    return isolatedCpus().intersect(reachable());
+  }
+
+  /**
+   * Returns the isolated CPUs whose physical core also runs a CPU that is not isolated: their
+   * core-mate still runs general work, so they are not exclusive cores.
+   */
+  public CpuSet isolatedWithSharedCore() {
+    CpuSet iso = isolatedCpus();
+    CpuSet[] out = {CpuSet.empty()};
+    iso.forEach(
+        cpu -> {
+          if (topology.known().contains(cpu) && !iso.containsAll(topology.cpu(cpu).core())) {
+            out[0] = out[0].union(CpuSet.of(cpu));
+          }
+        });
+    return out[0];
+  }
+
+  /** Returns the default pool (isolated CPUs first), or the one named by the overrides. */
+  public CpuPool pool() {
+    return PoolPolicy.resolve(this, PoolPolicy.configuredOverride());
+  }
+
+  /** Returns the pool {@code cpus}, checked against {@link #reachable()}. */
+  public CpuPool pool(CpuSet cpus) {
+    return PoolPolicy.explicit(this, Objects.requireNonNull(cpus, "cpus"), "builder");
+  }
+
+  /** Returns what a person running pinned threads on this host should know. */
+  public List<HostWarning> warnings() {
+    return HostWarnings.of(this);
+  }
+}

@@ -1,0 +1,67 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.internal.TaskStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads a {@link HostCpus} snapshot from the kernel files under a root. Missing files mean "feature
+ * absent" (no nohz_full, no IRQ files in a container), never an error.
+ *
+ * <p>Thread safety: stateless apart from the immutable {@link SysFs}.
+ */
+final class HostProbe {
+  private final SysFs fs;
+
+  HostProbe(SysFs fs) {
+    this.fs = fs;
+  }
+
+  HostCpus probe() {
+    CpuTopology topology = CpuTopology.load(fs.root());
+    int nbits = topology.possibleCount();
+    CgroupCpuset cgroup = new CgroupProbe(fs).probe();
+    return new HostCpus(
+        topology,
+        allowedMask(),
+        cgroup,
+        fs.cpuList("/sys/devices/system/cpu/isolated").orElse(CpuSet.empty()),
+        fs.cpuList("/sys/devices/system/cpu/nohz_full").orElse(CpuSet.empty()),
+        KernelCmdline.parse(fs.read("/proc/cmdline").orElse(""), nbits),
+        irqs(),
+        fs.read("/proc/irq/default_smp_affinity").map(CpuSet::parseMask).orElse(CpuSet.empty()));
+  }
+
+  /** The calling thread's mask: {@code thread-self} first, {@code self} is the main thread's. */
+  private Optional<CpuSet> allowedMask() {
+    for (String file : List.of("/proc/thread-self/status", "/proc/self/status")) {
+      Optional<String> list = TaskStatus.parse(fs.lines(file)).allowedList();
+      if (list.isPresent()) {
+        return Optional.of(CpuSet.parse(list.get())); // it bounds the usable CPUs: strict
+      }
+    }
+    return Optional.empty();
+  }
+
+  private List<IrqAffinity> irqs() {
+    List<IrqAffinity> out = new ArrayList<>();
+    for (String name : fs.list("/proc/irq")) {
+      int irq = SysFs.index(name, ""); // ASCII digits only, at most 9 of them
+      if (irq < 0) {
+        continue;
+      }
+      String dir = "/proc/irq/" + name + "/";
+      Optional<CpuSet> affinity = fs.cpuList(dir + "smp_affinity_list");
+      Optional<CpuSet> effective = fs.cpuList(dir + "effective_affinity_list");
+      if (affinity.isPresent() || effective.isPresent()) {
+        CpuSet a = affinity.orElse(effective.orElse(CpuSet.empty()));
+        out.add(new IrqAffinity(irq, effective.orElse(a), a));
+      }
+    }
+    out.sort((x, y) -> Integer.compare(x.irq(), y.irq()));
+    return out;
+  }
+}

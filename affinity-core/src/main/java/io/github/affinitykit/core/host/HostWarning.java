@@ -1,0 +1,39 @@
+package io.github.affinitykit.core.host;
+
+import java.util.Objects;
+
+/**
+ * Something about the host that limits what pinning can achieve, in words a person can act on.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param kind what kind of problem
+ * @param message what was seen, with the CPUs involved, and what to do about it
+ */
+public record HostWarning(Kind kind, String message) {
+  /** The kinds of warning. */
+  public enum Kind {
+    /** An isolated CPU whose SMT sibling is not isolated: the core is shared with general work. */
+    ISOLATED_SIBLING_NOT_ISOLATED,
+    /** IRQs are delivered to isolated CPUs. */
+    IRQ_ON_ISOLATED,
+    /** No CPU is isolated: pinned threads share their CPUs with the rest of the system. */
+    NO_ISOLATION,
+    /** The pool is empty: nothing will be pinned. */
+    POOL_EMPTY,
+    /** A cgroup (container, systemd slice) limits the process to part of the online CPUs. */
+    CGROUP_RESTRICTED,
+    /** The allowed mask (taskset, numactl, a pinned parent) limits the process. */
+    MASK_RESTRICTED,
+    /** Isolated CPUs exist but this process cannot reach them. */
+    ISOLATED_UNREACHABLE,
+    /** A kernel command-line parameter could not be parsed. */
+    CMDLINE
+  }
+
+  /** Validates. */
+  public HostWarning {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(message, "message");
+  }
+}

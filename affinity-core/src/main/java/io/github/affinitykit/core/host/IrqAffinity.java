@@ -1,0 +1,25 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import java.util.Objects;
+
+/**
+ * Where one interrupt may and does land ({@code /proc/irq/N/}).
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param irq the interrupt number
+ * @param effective {@code effective_affinity_list}: the CPUs the interrupt is actually delivered
+ *     to; falls back to {@code affinity} on kernels without the file
+ * @param affinity {@code smp_affinity_list}: the CPUs it is allowed on
+ */
+public record IrqAffinity(int irq, CpuSet effective, CpuSet affinity) {
+  /** Validates. */
+  public IrqAffinity {
+    if (irq < 0) {
+      throw new IllegalArgumentException("irq: " + irq + " (expected: >= 0)");
+    }
+    Objects.requireNonNull(effective, "effective");
+    Objects.requireNonNull(affinity, "affinity");
+  }
+}

@@ -1,0 +1,143 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.SysFs;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.IntConsumer;
+
+/**
+ * The NUMA nodes of {@code /sys/devices/system/node}: each node's CPUs ({@code cpulist}, or {@code
+ * cpumap} on old kernels), its {@code cpuN} links, and its {@code distance} row.
+ *
+ * <p>A CPU belongs to the node whose CPU list holds it. Where no list or several hold it (the
+ * buggynuma fixture lists every CPU in all 8 nodes), the node the CPU is linked with decides: the
+ * kernel links {@code nodeM/cpuN} and {@code cpuN/nodeM} for {@code cpu_to_node(N) == M}. Failing
+ * that, the lowest node listing it.
+ *
+ * <p>Thread safety: immutable after {@link #read}.
+ */
+final class NumaNodes {
+  private static final String NODE_DIR = "/sys/devices/system/node";
+
+  private final SortedMap<Integer, CpuSet> listed;
+  private final Map<Integer, Set<Integer>> linked;
+  private final Map<Integer, Map<Integer, Integer>> distances;
+
+  private NumaNodes(
+      SortedMap<Integer, CpuSet> listed,
+      Map<Integer, Set<Integer>> linked,
+      Map<Integer, Map<Integer, Integer>> distances) {
+    this.listed = listed;
+    this.linked = linked;
+    this.distances = distances;
+  }
+
+  static NumaNodes read(SysFs fs) {
+    SortedMap<Integer, CpuSet> listed = new TreeMap<>();
+    Map<Integer, Set<Integer>> linked = new HashMap<>();
+    for (String name : fs.list(NODE_DIR)) {
+      int node = SysFs.index(name, "node");
+      if (node >= 0) {
+        String dir = NODE_DIR + "/" + name;
+        fs.firstCpus(dir, "cpulist", "cpumap").ifPresent(cpus -> listed.put(node, cpus));
+        links(fs, dir, "cpu", cpu -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
+      }
+    }
+    for (String name : fs.list(CpuPresence.CPU_DIR)) {
+      int cpu = SysFs.index(name, "cpu");
+      if (cpu >= 0) {
+        String dir = CpuPresence.CPU_DIR + "/" + name;
+        links(fs, dir, "node", node -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
+      }
+    }
+    return new NumaNodes(listed, linked, readDistances(fs));
+  }
+
+  /** Calls {@code action} with N for each {@code prefixN} entry of the directory. */
+  private static void links(SysFs fs, String dir, String prefix, IntConsumer action) {
+    for (String entry : fs.list(dir)) {
+      int n = SysFs.index(entry, prefix);
+      if (n >= 0) {
+        action.accept(n);
+      }
+    }
+  }
+
+  /**
+   * Each {@code nodeN/distance} row lists the distances to the online nodes in ascending order
+   * ({@code node/online}; the {@code nodeN} directories where that file is missing).
+   */
+  private static Map<Integer, Map<Integer, Integer>> readDistances(SysFs fs) {
+    Set<Integer> dirs = new TreeSet<>();
+    for (String name : fs.list(NODE_DIR)) {
+      if (SysFs.index(name, "node") >= 0) {
+        dirs.add(SysFs.index(name, "node"));
+      }
+    }
+    List<Integer> order = new ArrayList<>();
+    fs.cpuListOrEmpty(NODE_DIR + "/online").ifPresent(nodes -> nodes.forEach(order::add));
+    if (order.isEmpty()) {
+      order.addAll(dirs);
+    }
+    Map<Integer, Map<Integer, Integer>> distances = new HashMap<>();
+    for (int from : order) {
+      if (!dirs.contains(from)) {
+        continue; // the online list is text and may name 2^20 nodes: read only those that exist
+      }
+      String[] row =
+          fs.read(NODE_DIR + "/node" + from + "/distance").orElse("").trim().split("\\s+");
+      if (row.length != order.size()) {
+        continue; // absent or inconsistent with the node list: unknown
+      }
+      Map<Integer, Integer> to = new HashMap<>();
+      for (int i = 0; i < row.length; i++) {
+        to.put(order.get(i), parseDistance(row[i]));
+      }
+      distances.put(from, to);
+    }
+    return distances;
+  }
+
+  private static int parseDistance(String s) {
+    try {
+      return Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** Returns the node of {@code cpu}, or -1 if no node lists or links it. */
+  int nodeOf(int cpu) {
+    List<Integer> listing = new ArrayList<>();
+    listed.forEach(
+        (node, cpus) -> {
+          if (cpus.contains(cpu)) {
+            listing.add(node);
+          }
+        });
+    Set<Integer> links = linked.getOrDefault(cpu, Set.of());
+    if (listing.size() == 1) {
+      return listing.get(0);
+    }
+    if (links.size() == 1) {
+      return links.iterator().next();
+    }
+    if (!listing.isEmpty()) {
+      return listing.get(0);
+    }
+    return links.isEmpty() ? -1 : Collections.min(links);
+  }
+
+  /** Returns the distance from node to node, or -1 if unknown. */
+  int distance(int from, int to) {
+    return distances.getOrDefault(from, Map.of()).getOrDefault(to, -1);
+  }
+}

@@ -1,0 +1,142 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.CpuSet;
+import java.util.Optional;
+
+/**
+ * The pool policy of DESIGN.md: start from the CPUs this process can reach; if isolated CPUs are
+ * among them, the pool is those; otherwise it is every reachable CPU but the first core (with its
+ * SMT siblings), so that the OS, GC and JIT keep a home. A user override replaces all of that and
+ * is checked against what the process can reach.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class PoolPolicy {
+  /** The system property naming the pool. */
+  static final String PROPERTY = "affinitykit.pool";
+
+  /** The environment variable naming the pool (the property wins). */
+  static final String ENV = "AFFINITYKIT_POOL";
+
+  /** A user override: the text and where it came from. */
+  record Override(String text, String origin) {}
+
+  private PoolPolicy() {}
+
+  /** The override configured by system property or environment, if any (blank means none). */
+  static Optional<Override> configuredOverride() {
+    String p = System.getProperty(PROPERTY);
+    if (p != null && !p.isBlank()) {
+      return Optional.of(new Override(p, "-D" + PROPERTY));
+    }
+    String e = System.getenv(ENV);
+    if (e != null && !e.isBlank()) {
+      return Optional.of(new Override(e, ENV));
+    }
+    return Optional.empty();
+  }
+
+  static CpuPool resolve(HostCpus host, Optional<Override> override) {
+    if (override.isPresent()) {
+      CpuSet cpus;
+      try {
+        cpus = CpuSet.parse(override.get().text().trim(), host.topology().possibleCount());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(override.get().origin() + ": " + e.getMessage(), e);
+      }
+      return explicit(host, cpus, override.get().origin());
+    }
+    return byDefault(host);
+  }
+
+  static CpuPool explicit(HostCpus host, CpuSet cpus, String origin) {
+    CpuSet reachable = host.reachable();
+    if (cpus.isEmpty() || !reachable.containsAll(cpus)) {
+      throw new IllegalArgumentException(
+          origin
+              + ": "
+              + (cpus.isEmpty() ? "\"\"" : cpus)
+              + " (expected: a non-empty subset of the CPUs this process may use: "
+              + reachable
+              + (cpus.isEmpty() ? "" : "; not usable: " + cpus.minus(reachable))
+              + ")");
+    }
+    return new CpuPool(
+        cpus, reachable.minus(cpus), CpuPool.Source.OVERRIDE, "pool set by " + origin);
+  }
+
+  /** The first reachable CPU with its reachable SMT siblings. */
+  private static CpuSet firstCore(HostCpus host, CpuSet reachable) {
+    int first = reachable.first();
+    return host.topology().known().contains(first)
+        ? host.topology().cpu(first).core().intersect(reachable)
+        : CpuSet.of(first);
+  }
+
+  /** The CPUs of {@code pool} whose physical core also holds CPUs outside it. */
+  static CpuSet halfInside(CpuTopology topology, CpuSet pool) {
+    CpuSet out = CpuSet.empty();
+    for (int c = pool.first(); c >= 0; c = pool.next(c + 1)) {
+      if (topology.known().contains(c) && !pool.containsAll(topology.cpu(c).core())) {
+        out = out.union(CpuSet.of(c));
+      }
+    }
+    return out;
+  }
+
+  static CpuPool byDefault(HostCpus host) {
+    CpuSet reachable = host.reachable();
+    CpuSet exclusive = host.exclusive();
+    if (!exclusive.isEmpty() && exclusive.equals(reachable)) {
+      CpuSet home = firstCore(host, reachable);
+      if (!reachable.minus(home).isEmpty()) {
+        return new CpuPool(
+            reachable.minus(home),
+            home,
+            CpuPool.Source.ISOLATED,
+            "every reachable CPU is isolated ("
+                + reachable
+                + "): core "
+                + home
+                + " stays with the JVM's own threads, the rest is the pool");
+      }
+    }
+    if (!exclusive.isEmpty()) {
+      CpuSet halfIsolated = halfInside(host.topology(), exclusive);
+      return new CpuPool(
+          exclusive,
+          reachable.minus(exclusive),
+          CpuPool.Source.ISOLATED,
+          "isolated CPUs "
+              + exclusive
+              + " are reachable: "
+              + (halfIsolated.isEmpty()
+                  ? "exclusive cores first"
+                  : halfIsolated.equals(exclusive)
+                      ? "every one shares its core with a non-isolated CPU"
+                      : "whole isolated cores "
+                          + exclusive.minus(halfIsolated)
+                          + " first, "
+                          + halfIsolated
+                          + " (core shared with non-isolated CPUs) last"));
+    }
+    if (reachable.isEmpty()) {
+      return new CpuPool(
+          CpuSet.empty(), CpuSet.empty(), CpuPool.Source.EMPTY, "no CPU is reachable");
+    }
+    CpuSet home = firstCore(host, reachable);
+    CpuSet rest = reachable.minus(home);
+    if (rest.isEmpty()) {
+      return new CpuPool(
+          CpuSet.empty(),
+          home,
+          CpuPool.Source.EMPTY,
+          "only one core (" + home + ") is reachable: it stays with the OS, GC and JIT");
+    }
+    return new CpuPool(
+        rest,
+        home,
+        CpuPool.Source.ALL_BUT_HOUSEKEEPING,
+        "no isolated CPUs: every reachable CPU but housekeeping core " + home);
+  }
+}

@@ -1,0 +1,58 @@
+package io.github.affinitykit.core.internal;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.PinnedThreadFactory;
+import io.github.affinitykit.core.reservation.ReservationResult;
+import io.github.affinitykit.core.reservation.ReservationStatus;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * Says why a {@link PinnedThreadFactory} found no CPU for a thread, so that an empty pool, a pool
+ * whose every CPU is held, and lock files that could not be used (I/O errors, refused files) read
+ * differently: {@code the pool is empty}, {@code every CPU is held: ...}, {@code cannot reserve
+ * (I/O error or refused lock file): ...}.
+ *
+ * <p>Thread safety: stateless.
+ */
+public final class RunOutReason {
+  private RunOutReason() {}
+
+  /**
+   * The reason, without the thread's name.
+   *
+   * @param pool the factory's pool
+   * @param live the CPUs this group holds
+   * @param placement the planner's reason when CPUs were free but none matched the placements,
+   *     empty when none was free
+   * @param failures the reservations tried and refused, in order
+   */
+  public static String of(
+      CpuSet pool, CpuSet live, String placement, List<ReservationResult> failures) {
+    if (pool.isEmpty()) {
+      return "the pool is empty";
+    }
+    StringJoiner failed = new StringJoiner("; ");
+    failures.forEach(f -> failed.add(f.reason()));
+    boolean io = failures.stream().anyMatch(f -> f.status() == ReservationStatus.UNAVAILABLE);
+    String held = live.isEmpty() ? "" : "cpu " + live + " by this group";
+    if (!placement.isEmpty()) {
+      return join(placement, held, failed.toString());
+    }
+    if (io) {
+      return "cannot reserve (I/O error or refused lock file): "
+          + join("", held, failed.toString());
+    }
+    return "every CPU is held: " + join("", held, failed.toString());
+  }
+
+  private static String join(String... parts) {
+    StringJoiner out = new StringJoiner("; ");
+    for (String p : parts) {
+      if (!p.isEmpty()) {
+        out.add(p);
+      }
+    }
+    return out.toString();
+  }
+}

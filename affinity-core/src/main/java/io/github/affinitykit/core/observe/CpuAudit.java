@@ -1,0 +1,138 @@
+package io.github.affinitykit.core.observe;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.internal.SysFs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+
+/**
+ * Proves or disproves that CPUs are exclusive: for each CPU, who else may run there (tasks whose
+ * mask includes it), who did run there during a window ({@code /proc/*}{@code /task/*}{@code /stat}
+ * field 39 and {@code schedstat}), which IRQs land there, and whether its SMT sibling was busy.
+ * Binding a thread to a CPU is a permission, not a reservation: this is how to see the difference.
+ *
+ * <p>The owners of a CPU (the threads that are supposed to be there) are, unless given, the threads
+ * of this JVM whose mask is exactly that CPU.
+ *
+ * <p>Thread safety: {@link #of} blocks the calling thread for the window and may be called from any
+ * thread; results are immutable.
+ */
+public final class CpuAudit {
+  private final Duration window;
+  private final List<CpuVerdict> verdicts;
+
+  private CpuAudit(Duration window, List<CpuVerdict> verdicts) {
+    this.window = window;
+    this.verdicts = List.copyOf(verdicts);
+  }
+
+  /**
+   * Audits {@code cpus} of this host over {@code window}, owners being this JVM's pinned threads.
+   */
+  public static CpuAudit of(CpuSet cpus, Duration window) {
+    return run(Path.of("/"), HostCpus.probe(), cpus, window, Set.of());
+  }
+
+  /**
+   * Audits {@code cpus} over {@code window}; {@code ownerTids} are the threads meant to be there.
+   */
+  public static CpuAudit of(CpuSet cpus, Duration window, Set<Integer> ownerTids) {
+    Objects.requireNonNull(ownerTids, "ownerTids");
+    return run(Path.of("/"), HostCpus.probe(), cpus, window, ownerTids);
+  }
+
+  /**
+   * Audits {@code cpus} of the host whose {@code /proc} and {@code /sys} are under {@code root}
+   * over {@code window}, {@code owners} being the threads meant to be there.
+   */
+  public static CpuAudit run(
+      Path root, HostCpus host, CpuSet cpus, Duration window, Set<Integer> owners) {
+    Objects.requireNonNull(cpus, "cpus");
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("window: " + window + " (expected: > 0)");
+    }
+    SysFs fs = new SysFs(root);
+    int samples = (int) Math.max(2, Math.min(20, window.toMillis() / 25));
+    long stepNs = window.toNanos() / (samples - 1);
+    List<ProcScan> scans = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int i = 0; i < samples; i++) {
+      long wait = start + i * stepNs - System.nanoTime();
+      if (wait > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      scans.add(ProcScan.read(fs));
+    }
+    return evaluate(host, cpus, window, scans, owners, (int) ProcessHandle.current().pid());
+  }
+
+  static CpuAudit evaluate(
+      HostCpus host,
+      CpuSet cpus,
+      Duration window,
+      List<ProcScan> scans,
+      Set<Integer> owners,
+      int selfPid) {
+    IntFunction<Set<Integer>> ownersOf =
+        owners.isEmpty() ? cpu -> pinnedHere(scans, selfPid, cpu) : cpu -> owners;
+    AuditRules rules = new AuditRules(host, scans, ownersOf);
+    List<CpuVerdict> out = new ArrayList<>();
+    cpus.forEach(cpu -> out.add(rules.verdict(cpu)));
+    return new CpuAudit(window, out);
+  }
+
+  private static Set<Integer> pinnedHere(List<ProcScan> scans, int selfPid, int cpu) {
+    Set<Integer> tids = new HashSet<>();
+    CpuSet only = CpuSet.of(cpu);
+    for (TaskSample t : scans.get(scans.size() - 1).tasks().values()) {
+      if (t.pid() == selfPid && t.allowed().equals(only)) {
+        tids.add(t.tid());
+      }
+    }
+    return tids;
+  }
+
+  /** Returns the window observed. */
+  public Duration window() {
+    return window;
+  }
+
+  /** Returns one verdict per audited CPU, ascending. */
+  public List<CpuVerdict> verdicts() {
+    return verdicts;
+  }
+
+  /** Returns the verdict for {@code cpu}. */
+  public CpuVerdict verdict(int cpu) {
+    return verdicts.stream()
+        .filter(v -> v.cpu() == cpu)
+        .findFirst()
+        .orElseThrow(
+            () -> new IllegalArgumentException("cpu: " + cpu + " (expected: an audited CPU)"));
+  }
+
+  /** Returns one line per CPU: verdict and a count of each kind of intruder. */
+  public String summary() {
+    StringBuilder sb = new StringBuilder();
+    for (CpuVerdict v : verdicts) {
+      sb.append("cpu ").append(v.cpu()).append(": ").append(v.verdict());
+      for (CpuVerdict.Kind k : CpuVerdict.Kind.values()) {
+        long n = v.intruders().stream().filter(i -> i.kind() == k).count();
+        if (n > 0) {
+          sb.append(", ").append(n).append(' ').append(k.name().toLowerCase(java.util.Locale.ROOT));
+        }
+      }
+      v.notes().forEach(n -> sb.append("; ").append(n));
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+}

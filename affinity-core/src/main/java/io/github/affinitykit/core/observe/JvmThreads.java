@@ -1,0 +1,93 @@
+package io.github.affinitykit.core.observe;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.os.AffinityException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * JVM hygiene: moves every thread of this JVM that is not pinned (GC workers, JIT compilers, the VM
+ * thread, other Java threads) onto the housekeeping CPUs, so that pinned threads get their CPUs to
+ * themselves as far as this JVM is concerned, at runtime, without a reboot. Other processes are not
+ * touched: only isolation ({@code isolcpus}, cgroup partitions) keeps them off.
+ *
+ * <p>New threads inherit their creator's mask, and the JVM starts threads lazily (GC and compiler
+ * threads, {@code ForkJoinPool.commonPool} workers): {@link #sweepEvery(Duration)} repeats the move
+ * in the background.
+ *
+ * <p>Thread safety: safe for concurrent use.
+ */
+public final class JvmThreads {
+  private final AffinityKit kit;
+  private final Path root;
+
+  /** Works on this JVM with {@code kit}'s backend, leaving {@code kit}'s pinned threads alone. */
+  public JvmThreads(AffinityKit kit) {
+    this(kit, Path.of("/"));
+  }
+
+  JvmThreads(AffinityKit kit, Path root) {
+    this.kit = Objects.requireNonNull(kit, "kit");
+    this.root = Objects.requireNonNull(root, "root");
+  }
+
+  /** Confines every unpinned thread of this JVM to the kit's housekeeping CPUs. */
+  public ConfineReport confine() {
+    return confine(kit.pool().housekeeping(), Set.of());
+  }
+
+  /**
+   * Confines every thread of this JVM to {@code housekeeping}, except the kit's pinned threads and
+   * {@code keep}.
+   *
+   * @throws IllegalArgumentException if {@code housekeeping} is empty
+   */
+  public ConfineReport confine(CpuSet housekeeping, Set<Integer> keep) {
+    if (housekeeping.isEmpty()) {
+      throw new IllegalArgumentException(
+          "housekeeping: \"\" (expected: at least one CPU for the rest of the JVM)");
+    }
+    Set<Integer> pinned = new HashSet<>(kit.pinnedThreadIds());
+    pinned.addAll(keep);
+    List<ConfineReport.Entry> moved = new ArrayList<>();
+    List<ConfineReport.Entry> already = new ArrayList<>();
+    List<ConfineReport.Entry> kept = new ArrayList<>();
+    List<ConfineReport.Entry> failed = new ArrayList<>();
+    AffinityBackend backend = kit.backend();
+    int pid = (int) ProcessHandle.current().pid();
+    for (TaskSample t : ThreadStats.snapshot(root, pid).threads()) {
+      if (pinned.contains(t.tid())) {
+        kept.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), "pinned"));
+      } else if (t.allowed().equals(housekeeping)) {
+        already.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), "already there"));
+      } else if (!backend.isSupported()) {
+        failed.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), backend.reason()));
+      } else {
+        try {
+          backend.setAffinity(t.tid(), housekeeping);
+          moved.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), "moved"));
+        } catch (AffinityException e) {
+          failed.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), e.getMessage()));
+        }
+      }
+    }
+    return new ConfineReport(housekeeping, moved, already, kept, failed);
+  }
+
+  /**
+   * Starts a daemon thread that calls {@link #confine()} now and every {@code period}, until the
+   * returned handle is closed.
+   *
+   * @throws IllegalArgumentException if {@code period} is not positive
+   */
+  public Sweeper sweepEvery(Duration period) {
+    return new Sweeper(this::confine, period);
+  }
+}

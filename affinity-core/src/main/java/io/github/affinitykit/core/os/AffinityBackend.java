@@ -1,0 +1,82 @@
+package io.github.affinitykit.core.os;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.Backends;
+
+/**
+ * The system calls behind pinning: read and set the CPU mask of a thread by its Linux thread id,
+ * learn the calling thread's id and the CPU it runs on.
+ *
+ * <p>Obtain the platform's backend with {@link #detect()}, which probes when called (never in a
+ * static initialiser) and returns a {@link NoopAffinityBackend} rather than failing where pinning
+ * is impossible. Tests use {@code RecordingAffinityBackend} from affinity-core's test-jar.
+ *
+ * <p>Thread ids ({@code tid}) are kernel thread ids ({@code gettid()}, the {@code nid} of {@code
+ * jcmd Thread.print}); {@code 0} means the calling thread. On a virtual thread they name the
+ * carrier it runs on at that moment.
+ *
+ * <p>Thread safety: every implementation is safe for concurrent use by any number of threads.
+ */
+public interface AffinityBackend {
+
+  /**
+   * Probes the platform now and returns the backend it supports: the Linux backend (JNA calls into
+   * libc) when the OS is Linux and libc answers {@code sched_getaffinity}, otherwise a {@link
+   * NoopAffinityBackend} whose {@link #reason()} says why. Never throws for a missing capability.
+   * Each call probes again: call it once and keep the result.
+   *
+   * <p>On JDK 22+ run with {@code --enable-native-access=ALL-UNNAMED} (JNA is a native library);
+   * under {@code --illegal-native-access=deny} the probe fails and the result is the no-op backend.
+   *
+   * @return the platform's backend; thread-safe
+   */
+  static AffinityBackend detect() {
+    return Backends.detect(System.getProperty("os.name", ""));
+  }
+
+  /** Returns whether this backend can read and set CPU masks. */
+  boolean isSupported();
+
+  /**
+   * Returns what this backend uses when supported, or why it is not supported: never empty.
+   *
+   * @return a one-line human-readable description
+   */
+  String reason();
+
+  /**
+   * Returns the kernel thread id (TID) of the calling thread, or {@code -1} if unknown (no-op
+   * backend).
+   */
+  int currentThreadId();
+
+  /**
+   * Returns the CPU the calling thread is running on at this instant ({@code sched_getcpu}), or
+   * {@code -1} if unknown. Without a single-CPU mask it may be stale as soon as it returns.
+   */
+  int currentCpu();
+
+  /**
+   * Returns the CPU mask of a thread.
+   *
+   * @param tid kernel thread id, {@code 0} for the calling thread
+   * @return the CPUs the thread may run on, never empty
+   * @throws IllegalArgumentException if {@code tid < 0}
+   * @throws AffinityException if the kernel refuses (no such thread: {@code ESRCH})
+   * @throws UnsupportedOperationException if {@link #isSupported()} is false
+   */
+  CpuSet getAffinity(int tid);
+
+  /**
+   * Sets the CPU mask of a thread. The kernel keeps only the CPUs the thread may use (cgroup
+   * cpuset, online CPUs): read the mask back with {@link #getAffinity(int)} to see what it kept.
+   *
+   * @param tid kernel thread id, {@code 0} for the calling thread
+   * @param cpus the CPUs to allow, not empty
+   * @throws IllegalArgumentException if {@code tid < 0} or {@code cpus} is empty
+   * @throws AffinityException if the kernel refuses: {@code EINVAL} when no CPU of {@code cpus} is
+   *     usable, {@code ESRCH} for an unknown thread, {@code EPERM} for another user's thread
+   * @throws UnsupportedOperationException if {@link #isSupported()} is false
+   */
+  void setAffinity(int tid, CpuSet cpus);
+}

@@ -1,0 +1,69 @@
+package io.github.affinitykit.core.os;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.Errno;
+import java.util.Objects;
+
+/**
+ * A system call on a CPU mask failed: carries the call, the thread id, the CPU set and the errno,
+ * and says all of them in its message, as in {@code sched_setaffinity(tid 1234, 5): EINVAL (22)
+ * Invalid argument}.
+ *
+ * <p>Thread safety: immutable.
+ */
+public final class AffinityException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final String call;
+  private final int tid;
+  private final transient CpuSet cpus;
+  private final int errno;
+
+  /**
+   * Creates the exception.
+   *
+   * @param call the system call, as {@code "sched_setaffinity"}
+   * @param tid the thread id passed to it ({@code 0}: the calling thread)
+   * @param cpus the CPU set passed to it, empty for calls that take none
+   * @param errno the {@code errno} it failed with
+   */
+  public AffinityException(String call, int tid, CpuSet cpus, int errno) {
+    super(message(call, tid, cpus, errno));
+    this.call = call;
+    this.tid = tid;
+    this.cpus = cpus;
+    this.errno = errno;
+  }
+
+  private static String message(String call, int tid, CpuSet cpus, int errno) {
+    Objects.requireNonNull(call, "call");
+    Objects.requireNonNull(cpus, "cpus");
+    String args = cpus.isEmpty() ? "" : ", " + cpus;
+    return call + "(tid " + tid + args + "): " + Errno.describe(errno);
+  }
+
+  /** Returns the failed system call's name. */
+  public String call() {
+    return call;
+  }
+
+  /** Returns the thread id the call was made for ({@code 0}: the calling thread). */
+  public int tid() {
+    return tid;
+  }
+
+  /** Returns the CPU set the call was given; empty for calls that take none. */
+  public CpuSet cpus() {
+    return cpus == null ? CpuSet.empty() : cpus;
+  }
+
+  /** Returns the {@code errno} value. */
+  public int errno() {
+    return errno;
+  }
+
+  /** Returns the symbolic name of {@link #errno()} ({@code EINVAL}), or {@code errno N}. */
+  public String errnoName() {
+    return Errno.name(errno);
+  }
+}

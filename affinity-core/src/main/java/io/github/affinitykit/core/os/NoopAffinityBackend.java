@@ -1,0 +1,87 @@
+package io.github.affinitykit.core.os;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.Backends;
+import java.util.Objects;
+
+/**
+ * The backend of a platform that cannot pin: {@link #isSupported()} is false, {@link #reason()}
+ * says why, ids and CPUs are the {@code -1} sentinel, and reading or setting a mask throws {@link
+ * UnsupportedOperationException} naming the reason: pinning that silently did nothing would be a
+ * lie. Callers check {@link #isSupported()} and report {@code UNSUPPORTED}.
+ *
+ * <p>Thread safety: immutable; safe to share.
+ */
+public final class NoopAffinityBackend implements AffinityBackend {
+  private final String reason;
+
+  /**
+   * Creates a backend that is unsupported for the given reason.
+   *
+   * @param reason why pinning is impossible, as {@code "os.name Mac OS X: only Linux is
+   *     supported"}; not blank
+   */
+  public NoopAffinityBackend(String reason) {
+    Objects.requireNonNull(reason, "reason");
+    if (reason.isBlank()) {
+      throw new IllegalArgumentException("reason: blank (expected: why pinning is unsupported)");
+    }
+    this.reason = reason;
+  }
+
+  /** Returns false. */
+  @Override
+  public boolean isSupported() {
+    return false;
+  }
+
+  /** Returns why pinning is unsupported. */
+  @Override
+  public String reason() {
+    return reason;
+  }
+
+  /** Returns {@code -1}: unknown. */
+  @Override
+  public int currentThreadId() {
+    return -1;
+  }
+
+  /** Returns {@code -1}: unknown. */
+  @Override
+  public int currentCpu() {
+    return -1;
+  }
+
+  /**
+   * Checks the argument, then throws.
+   *
+   * @throws UnsupportedOperationException always, naming the reason
+   */
+  @Override
+  public CpuSet getAffinity(int tid) {
+    Backends.checkTid(tid);
+    throw unsupported("getAffinity(tid " + tid + ")");
+  }
+
+  /**
+   * Checks the arguments, then throws.
+   *
+   * @throws UnsupportedOperationException always, naming the reason
+   */
+  @Override
+  public void setAffinity(int tid, CpuSet cpus) {
+    Backends.checkTid(tid);
+    Backends.checkCpus(cpus);
+    throw unsupported("setAffinity(tid " + tid + ", " + cpus + ")");
+  }
+
+  private UnsupportedOperationException unsupported(String call) {
+    return new UnsupportedOperationException(call + ": CPU affinity is unsupported: " + reason);
+  }
+
+  @Override
+  public String toString() {
+    return "NoopAffinityBackend[" + reason + "]";
+  }
+}

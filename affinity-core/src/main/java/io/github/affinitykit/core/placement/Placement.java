@@ -1,0 +1,96 @@
+package io.github.affinitykit.core.placement;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.host.CpuInfo;
+import io.github.affinitykit.core.host.CpuTopology;
+
+/**
+ * Where the next thread goes relative to the one placed before it, evaluated against {@link
+ * CpuTopology} (never OpenHFT's {@code /proc/cpuinfo} layout). The first five have the semantics of
+ * OpenHFT's {@code AffinityStrategies}, so that its values map one to one; the last three use what
+ * OpenHFT does not know: NUMA nodes and L3 caches (an L3 is not a package on AMD CCX or Intel SNC
+ * parts).
+ *
+ * <p>{@link #DIFFERENT_CORE} is stronger than OpenHFT's: the candidate's physical core must not
+ * hold any CPU already given to this plan, not just differ from the previous one, so that N threads
+ * get N distinct cores while there are free cores.
+ *
+ * <p>Thread safety: immutable.
+ */
+public enum Placement {
+  /** The SMT sibling of the previous CPU: same physical core, another hardware thread. */
+  SAME_CORE,
+  /** Same package (socket) as the previous CPU, another physical core. */
+  SAME_SOCKET,
+  /** A physical core not used yet by this plan. */
+  DIFFERENT_CORE,
+  /** Another package than the previous CPU. */
+  DIFFERENT_SOCKET,
+  /** Any free CPU of the pool. */
+  ANY,
+  /** Same NUMA node as the previous CPU (unknown nodes count as one node). */
+  SAME_NUMA_NODE,
+  /** Another NUMA node than the previous CPU. */
+  DIFFERENT_NUMA_NODE,
+  /** Shares the previous CPU's L3 cache (its package when the L3 is unknown). */
+  SAME_L3;
+
+  /**
+   * Returns whether {@code candidate} satisfies this placement after {@code previous}, given the
+   * CPUs already assigned by the plan.
+   */
+  boolean matches(CpuTopology t, int candidate, int previous, CpuSet assigned) {
+    CpuInfo c = t.cpu(candidate);
+    CpuInfo p = t.cpu(previous);
+    return switch (this) {
+      case SAME_CORE -> candidate != previous && p.core().contains(candidate);
+      case SAME_SOCKET -> c.packageId() == p.packageId() && !p.core().contains(candidate);
+      case DIFFERENT_CORE -> !c.core().intersects(assigned);
+      case DIFFERENT_SOCKET -> c.packageId() != p.packageId();
+      case ANY -> true;
+      case SAME_NUMA_NODE -> c.node() == p.node();
+      case DIFFERENT_NUMA_NODE -> c.node() != p.node();
+      case SAME_L3 ->
+          p.l3().isEmpty() ? c.packageId() == p.packageId() : p.l3().contains(candidate);
+    };
+  }
+
+  /**
+   * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or any
+   * enum constant named like one of ours).
+   *
+   * @throws IllegalArgumentException naming the value and the accepted names
+   */
+  public static Placement fromName(String name) {
+    for (Placement p : values()) {
+      if (p.name().equals(name)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException(
+        "placement: " + name + " (expected: one of " + java.util.Arrays.toString(values()) + ")");
+  }
+
+  /**
+   * Maps OpenHFT {@code AffinityStrategies} values to placements, to be evaluated against the real
+   * topology.
+   *
+   * @throws IllegalArgumentException for a custom {@code AffinityStrategy} implementation: it reads
+   *     OpenHFT's {@code /proc/cpuinfo} layout, not the real topology
+   */
+  public static java.util.List<Placement> fromStrategies(
+      net.openhft.affinity.AffinityStrategy... strategies) {
+    java.util.List<Placement> out = new java.util.ArrayList<>();
+    for (net.openhft.affinity.AffinityStrategy s : strategies) {
+      if (!(s instanceof Enum<?> e)) {
+        throw new IllegalArgumentException(
+            "strategy: "
+                + s
+                + " (expected: an AffinityStrategies value; a custom AffinityStrategy reads"
+                + " OpenHFT's /proc/cpuinfo layout, not the real topology: use Placement)");
+      }
+      out.add(fromName(e.name()));
+    }
+    return java.util.List.copyOf(out);
+  }
+}

@@ -1,0 +1,298 @@
+package io.github.affinitykit.core.reservation;
+
+import io.github.affinitykit.core.CpuSet;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock}, so
+ * that a JVM using plain OpenHFT's {@code AffinityLock} and a JVM using Affinity Kit exclude each
+ * other, and Affinity Kit's own {@code cpu-<N>.lock.affinitykit}, which no program deletes, so that
+ * two Affinity Kit processes never hold the same CPU. The default directory is {@code
+ * java.io.tmpdir} (OpenHFT's too).
+ *
+ * <p>Each file is opened without following symbolic links and refused unless it is a regular file
+ * with a single name (never truncated or written through); it is locked with an exclusive
+ * whole-file record lock, which the kernel drops when the process dies; then the path must still
+ * name the locked file, else it was replaced or deleted meanwhile and the new one is locked. Only
+ * then is the holder's pid and time written ({@code 1234\n2026.01.31 at 12:00:00 UTC}, OpenHFT's
+ * format). Files are never deleted.
+ *
+ * <p>OpenHFT deletes {@code cpu-<N>.lock} when it releases, and only checks that the name exists
+ * after locking: an OpenHFT process can lock a deleted file while another holds the new one, and
+ * its release can then delete the file under our lock. Such a reservation is <em>lost</em>: {@link
+ * Reservation#verify()} and {@link #verifyHeld()} find it, every release checks it, and {@link
+ * #lostCount()} counts it. Affinity Kit processes still exclude each other through their own file.
+ *
+ * <p>There is one instance per directory in a JVM, and it owns the only descriptor this library
+ * opens on each lock file: closing a descriptor drops the classic POSIX locks this process holds on
+ * the file (OpenHFT's, if it is used in the same JVM). With JNA on 64-bit Linux the locks are open
+ * file description locks, which conflict with OpenHFT's even in the same JVM and survive another
+ * descriptor's close; without JNA, Java's {@code FileChannel} is used, the checks are by path and
+ * the guarantee is weaker (see {@code ChannelLockFile}).
+ *
+ * <p>Failures are results, not exceptions: an unwritable directory, a lock file owned by another
+ * user or one that is not a regular file of its own is {@link ReservationStatus#UNAVAILABLE} with
+ * the reason; text read from a lock file is sanitised before it reaches a reason.
+ *
+ * <p>Thread safety: all methods are safe to call from any thread; they serialise on the instance.
+ */
+public final class CpuReservations {
+  private static final ConcurrentMap<Path, CpuReservations> BY_DIRECTORY =
+      new ConcurrentHashMap<>();
+
+  private final Path directory;
+  private final Function<Path, LockFile> opener;
+  private final Map<Integer, CpuLock> files = new HashMap<>(); // guarded by this
+  private final AtomicLong lost = new AtomicLong();
+  private final HolderText holder = HolderText.ofThisProcess(); // guarded by this
+  private boolean directoryMade; // guarded by this
+
+  private CpuReservations(Path directory, Function<Path, LockFile> opener) {
+    this.directory = directory;
+    this.opener = opener;
+  }
+
+  /**
+   * Returns this JVM's reservations in {@code directory} (created on the first reservation if
+   * missing). Paths naming the same directory through symbolic links give the same instance.
+   *
+   * @param directory where the {@code cpu-<N>.lock} files live
+   */
+  public static CpuReservations inDirectory(Path directory) {
+    Objects.requireNonNull(directory, "directory");
+    return BY_DIRECTORY.computeIfAbsent(
+        canonical(directory), d -> new CpuReservations(d, CpuReservations::openLockFile));
+  }
+
+  /** An unshared instance on Java's {@code FileChannel}, as without JNA (tests). */
+  static CpuReservations withChannelFiles(Path directory) {
+    return new CpuReservations(canonical(directory), ChannelLockFile::new);
+  }
+
+  private static LockFile openLockFile(Path path) {
+    return LockCalls.load().isEmpty() ? new NativeLockFile(path) : new ChannelLockFile(path);
+  }
+
+  /** Returns this JVM's reservations in {@code java.io.tmpdir}, where OpenHFT keeps its own. */
+  public static CpuReservations inTempDirectory() {
+    return inDirectory(Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  /** Resolves symbolic links of the longest existing prefix of {@code dir}. */
+  private static Path canonical(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    Path existing = abs;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    try {
+      return existing == null ? abs : existing.toRealPath().resolve(existing.relativize(abs));
+    } catch (IOException e) {
+      return abs;
+    }
+  }
+
+  /** Returns the (canonical) directory of the lock files. */
+  public Path directory() {
+    return directory;
+  }
+
+  /** Returns the lock file of {@code cpu}: {@code <directory>/cpu-<cpu>.lock}. */
+  public Path lockFile(int cpu) {
+    return directory.resolve("cpu-" + checkCpu(cpu) + ".lock");
+  }
+
+  /**
+   * Tries once to reserve {@code cpu}, without waiting.
+   *
+   * @return {@link ReservationStatus#RESERVED} with the reservation, or why not: held by this JVM,
+   *     held by another process (with its pid), or unavailable (with the I/O error)
+   * @throws IllegalArgumentException if {@code cpu} is negative or not below {@link
+   *     CpuSet#MAX_CPUS}
+   */
+  public synchronized ReservationResult tryReserve(int cpu) {
+    CpuLock file = files.get(checkCpu(cpu));
+    if (file == null) {
+      Path path = lockFile(cpu);
+      file =
+          new CpuLock(
+              opener.apply(path.resolveSibling(CpuLock.ownName(path.getFileName().toString()))),
+              opener.apply(path));
+      files.put(cpu, file);
+    }
+    if (file.isLocked()) {
+      long pid = ProcessHandle.current().pid();
+      return ReservationResult.failed(
+          cpu,
+          ReservationStatus.HELD_BY_THIS_JVM,
+          pid,
+          "cpu " + cpu + ": already reserved by this JVM (pid " + pid + ") in " + file.path());
+    }
+    ReservationResult failure = directoryMade ? null : makeDirectory(cpu);
+    if (failure == null) {
+      failure = file.tryLock(cpu, holder.now());
+      if (failure != null
+          && failure.status() == ReservationStatus.UNAVAILABLE
+          && !Files.isDirectory(directory)) {
+        failure = makeDirectory(cpu); // removed since it was made: make it again, then retry
+        failure = failure != null ? failure : file.tryLock(cpu, holder.now());
+      }
+    }
+    return failure != null
+        ? failure
+        : ReservationResult.reserved(new Reservation(this, cpu, file.path()));
+  }
+
+  /**
+   * Creates the directory (once per instance while it stays there, not on every reservation).
+   *
+   * @return null when it exists, else the failure for {@code cpu}
+   */
+  private ReservationResult makeDirectory(int cpu) {
+    try {
+      Files.createDirectories(directory);
+      directoryMade = true;
+      return null;
+    } catch (IOException e) {
+      return ReservationResult.failed(
+          cpu,
+          ReservationStatus.UNAVAILABLE,
+          -1,
+          "cpu " + cpu + ": cannot create directory " + directory + ": " + LockText.describe(e));
+    }
+  }
+
+  /**
+   * Reserves the lowest CPU of {@code candidates} that {@link #tryReserve(int)} can reserve.
+   *
+   * @return the reservation, or {@link ReservationStatus#NONE_FREE} (cpu {@code -1}) whose reason
+   *     lists why each candidate failed
+   */
+  public ReservationResult reserveFirstFree(CpuSet candidates) {
+    Objects.requireNonNull(candidates, "candidates");
+    return reserveFirstFree(
+        java.util.Arrays.stream(candidates.toArray()).boxed().toList(), candidates.toString());
+  }
+
+  /**
+   * Reserves the first CPU of {@code candidates}, in that order, that no one holds (as {@link
+   * #reserveFirstFree(CpuSet)}).
+   */
+  public ReservationResult reserveFirstFreeInOrder(java.util.List<Integer> candidates) {
+    Objects.requireNonNull(candidates, "candidates");
+    return reserveFirstFree(candidates, candidates.toString());
+  }
+
+  private ReservationResult reserveFirstFree(java.util.List<Integer> candidates, String label) {
+    StringJoiner why = new StringJoiner("; ", "no free cpu among [" + label + "]: ", "");
+    why.setEmptyValue("no free cpu among []: no candidates");
+    for (int cpu : candidates) {
+      ReservationResult r = tryReserve(cpu);
+      if (r.isReserved()) {
+        return r;
+      }
+      why.add(r.reason());
+    }
+    return ReservationResult.failed(-1, ReservationStatus.NONE_FREE, -1, why.toString());
+  }
+
+  /**
+   * Returns the text of {@code cpu}'s lock file for diagnostics, sanitised (see {@link
+   * CpuReservations}): the pid and time of its last holder, who may since have let go ({@link
+   * #tryReserve(int)} tells). Reads through the descriptor this JVM keeps on the file: never opens
+   * it just to read.
+   *
+   * @return the text, or empty if this JVM has not tried to reserve {@code cpu} here or the file is
+   *     empty or unreadable
+   */
+  public synchronized Optional<String> holder(int cpu) {
+    CpuLock file = files.get(checkCpu(cpu));
+    String text = file == null ? "" : file.knownText();
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
+  }
+
+  /**
+   * Checks every reservation this JVM holds here: each file must still be the one its name points
+   * to. A reservation found lost is counted in {@link #lostCount()} once and logged.
+   *
+   * @return the CPUs whose reservation is lost
+   */
+  public synchronized CpuSet verifyHeld() {
+    files.forEach((cpu, file) -> verify(cpu, file));
+    return CpuSet.of(
+        files.entrySet().stream()
+            .filter(e -> e.getValue().isLocked() && e.getValue().isLost())
+            .mapToInt(Map.Entry::getKey)
+            .toArray());
+  }
+
+  /**
+   * Returns how many reservations made here were found lost (a lock file deleted or replaced under
+   * them) since this JVM started: for metrics.
+   */
+  public long lostCount() {
+    return lost.get();
+  }
+
+  /** Checks the files of {@code r} if it is still held; whether it is lost. */
+  synchronized boolean verify(Reservation r) {
+    return r.isHeld() && verify(r.cpu());
+  }
+
+  private boolean verify(int cpu) {
+    CpuLock file = files.get(cpu);
+    return file != null && (verify(cpu, file) || file.isLost());
+  }
+
+  private boolean verify(int cpu, CpuLock file) {
+    boolean newly = file.verify(cpu);
+    if (newly) {
+      lost.incrementAndGet();
+    }
+    return newly;
+  }
+
+  /** Returns the CPUs this JVM holds in this directory. */
+  public synchronized CpuSet reservedHere() {
+    return CpuSet.of(
+        files.entrySet().stream()
+            .filter(e -> e.getValue().isLocked())
+            .mapToInt(Map.Entry::getKey)
+            .toArray());
+  }
+
+  /** Checks, then frees {@code cpu}; whether its reservation was lost. */
+  synchronized boolean release(int cpu) {
+    CpuLock file = files.get(cpu);
+    if (file == null) {
+      return false;
+    }
+    boolean wasLost = verify(cpu);
+    file.release();
+    return wasLost;
+  }
+
+  private static int checkCpu(int cpu) {
+    if (cpu < 0 || cpu >= CpuSet.MAX_CPUS) {
+      throw new IllegalArgumentException(
+          "cpu: " + cpu + " (expected: >= 0 and < " + CpuSet.MAX_CPUS + ")");
+    }
+    return cpu;
+  }
+
+  @Override
+  public String toString() {
+    return "CpuReservations[" + directory + ", held " + reservedHere() + "]";
+  }
+}

@@ -1,0 +1,82 @@
+package io.github.affinitykit.core.reservation;
+
+import io.github.affinitykit.core.internal.Printable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The text of {@code cpu-<N>.lock} files, in OpenHFT's format: the holder's pid on the first line,
+ * the time it took the lock on the second ({@code 1234\n2026.01.31 at 12:00:00 UTC}). Any process
+ * can write anything into such a file, so its text reaches a reason or a log only through {@link
+ * Printable#of(byte[], boolean)}: printable characters only, the rest escaped, bounded length.
+ *
+ * <p>Thread safety: stateless.
+ */
+final class LockText {
+  private static final DateTimeFormatter SINCE =
+      DateTimeFormatter.ofPattern("yyyy.MM.dd 'at' HH:mm:ss z", Locale.ROOT);
+
+  private LockText() {}
+
+  /** The text a holder writes: {@code <pid>\n<yyyy.MM.dd 'at' HH:mm:ss z>}, as OpenHFT does. */
+  static String forHolder(long pid, ZonedDateTime since) {
+    return pid + "\n" + since.format(SINCE);
+  }
+
+  /** The pid on the first line of a lock file's text (OpenHFT's format), or -1. */
+  static long pidOf(byte[] text) {
+    int newline = indexOf(text, (byte) '\n');
+    String first =
+        new String(text, 0, newline < 0 ? text.length : newline, StandardCharsets.US_ASCII).strip();
+    if (first.isEmpty() || first.length() > 19 || !first.chars().allMatch(Character::isDigit)) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(first);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Describes a holder: {@code pid 123 since 2026.01.31 at ...} from a well-formed text; {@code pid
+   * 123 (lock file text: "...")} when only the kernel named it; the sanitised text otherwise.
+   */
+  static String describeHolder(long pid, byte[] text) {
+    if (pid > 0 && pid == pidOf(text)) {
+      int newline = indexOf(text, (byte) '\n');
+      String since =
+          newline < 0
+              ? ""
+              : Printable.of(Arrays.copyOfRange(text, newline + 1, text.length), false);
+      return "pid " + pid + (since.isEmpty() ? "" : " since " + since);
+    }
+    String shown = Printable.of(text, false);
+    String quoted = shown.isEmpty() ? "empty" : "\"" + shown + "\"";
+    return (pid > 0 ? "pid " + pid : "an unknown process") + " (lock file text: " + quoted + ")";
+  }
+
+  private static int indexOf(byte[] bytes, byte b) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Names an I/O failure: {@code FileSystemException (Not a directory)}. */
+  static String describe(IOException e) {
+    String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : null;
+    String kind = e.getClass().getSimpleName();
+    if (e instanceof FileSystemException) {
+      return reason == null ? kind : kind + " (" + reason + ")";
+    }
+    return kind + ": " + e.getMessage();
+  }
+}

@@ -1,0 +1,86 @@
+package io.github.affinitykit.core.reservation;
+
+import io.github.affinitykit.core.os.AffinityBackend;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A CPU reserved across processes: its lock files ({@code cpu-<N>.lock} and {@code
+ * cpu-<N>.lock.affinitykit}, see {@link CpuReservations}) are locked by this JVM until {@link
+ * #close()}, or until the process dies (the kernel drops the lock, {@code kill -9} included).
+ * Reserving does not pin anything: bind a thread with {@link AffinityBackend}.
+ *
+ * <p>Thread safety: safe to use from any thread; {@link #close()} may be called from any thread,
+ * any number of times.
+ */
+public final class Reservation implements AutoCloseable {
+  private final CpuReservations owner;
+  private final int cpu;
+  private final Path lockFile;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean lost;
+
+  Reservation(CpuReservations owner, int cpu, Path lockFile) {
+    this.owner = owner;
+    this.cpu = cpu;
+    this.lockFile = lockFile;
+  }
+
+  /** Returns the reserved CPU. */
+  public int cpu() {
+    return cpu;
+  }
+
+  /** Returns the lock file that holds the reservation. */
+  public Path lockFile() {
+    return lockFile;
+  }
+
+  /** Returns whether this reservation has not been closed yet. */
+  public boolean isHeld() {
+    return !closed.get();
+  }
+
+  /**
+   * Checks that the lock files are still the files their names point to (two {@code lstat} calls):
+   * a file deleted or replaced under a held reservation (OpenHFT deletes {@code cpu-<N>.lock} when
+   * it releases, even one it did not hold) no longer keeps other processes off the CPU. A loss is
+   * counted once in {@link CpuReservations#lostCount()} and logged.
+   *
+   * @return {@link ReservationStatus#RESERVED} while intact, {@link ReservationStatus#LOST} once
+   *     lost (also after {@link #close()})
+   */
+  public ReservationStatus verify() {
+    if (owner.verify(this)) {
+      lost = true;
+    }
+    return lost ? ReservationStatus.LOST : ReservationStatus.RESERVED;
+  }
+
+  /** Returns whether a check ({@link #verify()}, or the one on release) found it lost; no I/O. */
+  public boolean isLost() {
+    return lost;
+  }
+
+  /**
+   * Releases the CPU: checks the files (see {@link #verify()}), unlocks them and keeps them on
+   * disk, naming their last holder. Idempotent; never throws.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true) && owner.release(cpu)) {
+      lost = true;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Reservation[cpu "
+        + cpu
+        + ", "
+        + lockFile
+        + (lost ? ", lost" : "")
+        + (isHeld() ? "" : ", closed")
+        + "]";
+  }
+}

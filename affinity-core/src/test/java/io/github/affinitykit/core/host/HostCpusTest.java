@@ -1,0 +1,262 @@
+package io.github.affinitykit.core.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.FakeHost;
+import io.github.affinitykit.core.Linux;
+import io.github.affinitykit.core.host.HostWarning.Kind;
+import io.github.affinitykit.core.testkit.Fixtures;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+class HostCpusTest {
+  @TempDir Path tmp;
+
+  private static List<Kind> kinds(HostCpus h) {
+    return h.warnings().stream().map(HostWarning::kind).toList();
+  }
+
+  @Test
+  void shouldSeeTheSeedMachinesIsolationWhenProbingTheE5Fixture() {
+    HostCpus h = HostCpus.probe(Fixtures.root(Fixtures.E5));
+
+    assertThat(h.allowed()).hasToString("0-18");
+    assertThat(h.allowedKnown()).isTrue();
+    assertThat(h.allowedIsIsolationDefault()).isTrue();
+    assertThat(h.usable()).hasToString("0-23");
+    assertThat(h.reachable()).hasToString("0-23");
+    assertThat(h.isolated()).hasToString("19-23");
+    assertThat(h.nohzFull()).hasToString("19-23");
+    assertThat(h.exclusive()).hasToString("19-23");
+    assertThat(h.isolatedWithSharedCore()).hasToString("19-23");
+    assertThat(h.cmdline().isolcpusFlags()).containsExactlyInAnyOrder("managed_irq", "domain");
+    assertThat(h.cmdline().rcuNocbs()).hasToString("19-23");
+    assertThat(h.cmdline().irqAffinity()).hasToString("0-18");
+    assertThat(h.cgroup().version()).isEqualTo(2);
+    assertThat(h.cgroup().effective()).hasToString("0-23");
+    assertThat(h.irqs()).extracting(IrqAffinity::irq).containsExactly(0, 8, 9, 24, 25, 26);
+    assertThat(h.irqs().get(3).effective()).hasToString("5");
+    assertThat(h.irqs().get(3).affinity()).hasToString("0-18");
+    assertThat(h.irqDefault()).hasToString("0-18");
+  }
+
+  @Test
+  void shouldPoolTheIsolatedCpusAndWarnAboutTheirBusySiblingsOnTheE5Fixture() {
+    HostCpus h = HostCpus.probe(Fixtures.root(Fixtures.E5));
+
+    CpuPool pool = h.pool(); // no override configured in the test JVM
+    assertThat(pool.cpus()).hasToString("19-23");
+    assertThat(pool.housekeeping()).hasToString("0-18");
+    assertThat(pool.source()).isEqualTo(CpuPool.Source.ISOLATED);
+    assertThat(kinds(h))
+        .contains(Kind.ISOLATED_SIBLING_NOT_ISOLATED)
+        .doesNotContain(Kind.NO_ISOLATION, Kind.IRQ_ON_ISOLATED, Kind.MASK_RESTRICTED);
+    assertThat(h.warnings().get(0).message()).contains("19-23").contains("7-11");
+    assertThat(pool.reason()).contains("every one shares its core with a non-isolated CPU");
+  }
+
+  @Test
+  void shouldSayWholeIsolatedCoresComeFirstAndTheHalfIsolatedCoreLast(@TempDir Path root) {
+    // 4 cores x 2 threads, siblings n and n+4: isolating 1-3,6-7 leaves 1's sibling 5 busy
+    HostCpus h = FakeHost.create(root, 8, 2).isolated("1-3,6-7").probe();
+
+    assertThat(h.pool().cpus()).hasToString("1-3,6-7");
+    assertThat(h.pool().reason()).contains("whole isolated cores 2-3,6-7 first, 1 (core shared");
+  }
+
+  @Test
+  void shouldKeepTheFirstCoreForHousekeepingWhenNothingIsIsolated() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).probe();
+
+    assertThat(h.pool().cpus()).hasToString("1-3");
+    assertThat(h.pool().housekeeping()).hasToString("0");
+    assertThat(h.pool().source()).isEqualTo(CpuPool.Source.ALL_BUT_HOUSEKEEPING);
+    assertThat(kinds(h)).containsExactly(Kind.NO_ISOLATION);
+  }
+
+  @Test
+  void shouldKeepTheWholeFirstCoreWithItsSiblingWhenSmt() {
+    HostCpus h = FakeHost.create(tmp, 8, 2).probe();
+
+    assertThat(h.pool().housekeeping()).hasToString("0,4");
+    assertThat(h.pool().cpus()).hasToString("1-3,5-7");
+  }
+
+  @Test
+  void shouldPinNothingAndSayWhyWhenTheHostHasOneCore() {
+    HostCpus h = FakeHost.create(tmp, 2, 2).probe();
+
+    assertThat(h.pool().isEmpty()).isTrue();
+    assertThat(h.pool().source()).isEqualTo(CpuPool.Source.EMPTY);
+    assertThat(h.pool().reason()).contains("only one core");
+    assertThat(kinds(h)).contains(Kind.POOL_EMPTY);
+  }
+
+  @Test
+  void shouldStayInsideTasksetWhenTheMaskIsRestricted() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).allowed("2-3").probe();
+
+    assertThat(h.reachable()).hasToString("2-3");
+    assertThat(h.pool().cpus()).hasToString("3");
+    assertThat(h.pool().housekeeping()).hasToString("2");
+    assertThat(kinds(h)).contains(Kind.MASK_RESTRICTED);
+    assertThat(h.warnings().stream().filter(w -> w.kind() == Kind.MASK_RESTRICTED))
+        .singleElement()
+        .extracting(HostWarning::message)
+        .asString()
+        .contains("2-3");
+  }
+
+  @Test
+  void shouldNeverHandOutCpusOutsideTheCgroupWhenInAContainer() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).cgroupV2("/kubepods/pod1", "0-1").probe();
+
+    assertThat(h.cgroup().path()).isEqualTo("/kubepods/pod1");
+    assertThat(h.usable()).hasToString("0-1");
+    assertThat(h.reachable()).hasToString("0-1");
+    assertThat(h.pool().cpus()).hasToString("1");
+    assertThat(kinds(h)).contains(Kind.CGROUP_RESTRICTED).doesNotContain(Kind.MASK_RESTRICTED);
+  }
+
+  @Test
+  void shouldSkipIrqDirectoriesWhenTheirNameIsNotAnIrqNumber() {
+    HostCpus h =
+        FakeHost.create(tmp, 2, 1)
+            .file("proc/irq/99999999999/smp_affinity_list", "0") // NumberFormatException before
+            .file("proc/irq/\u0663/smp_affinity_list", "0") // a non-ASCII digit
+            .file("proc/irq/7/smp_affinity_list", "1")
+            .probe();
+
+    assertThat(h.irqs()).extracting(IrqAffinity::irq).containsExactly(7);
+  }
+
+  @Test
+  void shouldPreferIsolatedCpusAndWarnAboutIrqsDeliveredThere() {
+    HostCpus h =
+        FakeHost.create(tmp, 4, 1)
+            .isolated("3")
+            .allowed("0-2")
+            .file("proc/irq/30/smp_affinity_list", "0-3")
+            .file("proc/irq/30/effective_affinity_list", "3")
+            .file("proc/irq/31/smp_affinity_list", "0")
+            .probe();
+
+    assertThat(h.allowedIsIsolationDefault()).isTrue();
+    assertThat(h.pool().cpus()).hasToString("3");
+    assertThat(h.pool().housekeeping()).hasToString("0-2");
+    assertThat(h.irqs()).hasSize(2);
+    assertThat(h.irqs().get(1).effective()).hasToString("0"); // falls back to smp_affinity
+    assertThat(kinds(h)).contains(Kind.IRQ_ON_ISOLATED).doesNotContain(Kind.NO_ISOLATION);
+    assertThat(h.warnings().stream().filter(w -> w.kind() == Kind.IRQ_ON_ISOLATED))
+        .singleElement()
+        .extracting(HostWarning::message)
+        .asString()
+        .contains("30->3");
+  }
+
+  @Test
+  void shouldReportIsolatedCpusTheProcessCannotReach() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).isolated("3").allowed("0-1").probe();
+
+    assertThat(h.allowedIsIsolationDefault()).isFalse();
+    assertThat(h.exclusive().isEmpty()).isTrue();
+    assertThat(h.pool().cpus()).hasToString("1");
+    assertThat(kinds(h)).contains(Kind.ISOLATED_UNREACHABLE, Kind.MASK_RESTRICTED);
+  }
+
+  @Test
+  void shouldUseAnOverrideInsideTheReachableCpus() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).probe();
+
+    CpuPool pool = h.pool(CpuSet.of(0, 2));
+    assertThat(pool.cpus()).hasToString("0,2");
+    assertThat(pool.housekeeping()).hasToString("1,3");
+    assertThat(pool.source()).isEqualTo(CpuPool.Source.OVERRIDE);
+    CpuPool fromProperty =
+        PoolPolicy.resolve(h, Optional.of(new PoolPolicy.Override(" 1-2 ", "-Daffinitykit.pool")));
+    assertThat(fromProperty.cpus()).hasToString("1-2");
+    assertThat(fromProperty.reason()).contains("-Daffinitykit.pool");
+  }
+
+  @Test
+  void shouldRejectAnOverrideNamingTheValueAndTheRule() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).allowed("0-1").probe();
+
+    assertThatThrownBy(() -> h.pool(CpuSet.of(1, 3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1,3")
+        .hasMessageContaining("expected: a non-empty subset of the CPUs this process may use: 0-1")
+        .hasMessageContaining("not usable: 3");
+    assertThatThrownBy(() -> h.pool(CpuSet.empty())).hasMessageContaining("\"\"");
+    assertThatThrownBy(
+            () ->
+                PoolPolicy.resolve(
+                    h, Optional.of(new PoolPolicy.Override("1-x", "AFFINITYKIT_POOL"))))
+        .hasMessageStartingWith("AFFINITYKIT_POOL: cpu list \"1-x\"");
+  }
+
+  @Test
+  void shouldReadTheOverrideFromTheSystemProperty() {
+    String old = System.getProperty(PoolPolicy.PROPERTY);
+    System.setProperty(PoolPolicy.PROPERTY, "2");
+    try {
+      assertThat(FakeHost.create(tmp, 4, 1).probe().pool().cpus()).hasToString("2");
+    } finally {
+      if (old == null) {
+        System.clearProperty(PoolPolicy.PROPERTY);
+      } else {
+        System.setProperty(PoolPolicy.PROPERTY, old);
+      }
+    }
+  }
+
+  @Test
+  void shouldWarnAboutAnUnparsableKernelCommandLine() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).file("proc/cmdline", "ro nohz_full=1-x").probe();
+
+    assertThat(kinds(h)).contains(Kind.CMDLINE);
+  }
+
+  @Test
+  void shouldAssumeTheUsableCpusWhenTheMaskCannotBeRead() {
+    HostCpus h = HostCpus.probe(Fixtures.root("2arm-2c"));
+
+    assertThat(h.allowedKnown()).isFalse();
+    assertThat(h.allowed()).isEqualTo(h.usable());
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  void shouldDescribeThisHostWhenProbingTheLiveSystem() {
+    HostCpus h = HostCpus.probe();
+
+    assertThat(h.allowedKnown()).isTrue();
+    assertThat(h.reachable().isEmpty()).isFalse();
+    assertThat(h.topology().online().containsAll(h.reachable())).isTrue();
+    assertThat(h.allowed()).isEqualTo(CpuSet.parse(Linux.cpusAllowedList()));
+  }
+
+  @Test
+  void shouldTreatItsOwnIsolatedPartitionAsIsolatedAndKeepOneCoreForTheJvm(@TempDir Path root) {
+    // kernel < 6.8: no root cpuset.cpus.isolated, only the process's own partition says isolated
+    HostCpus h =
+        FakeHost.create(root, 8, 2)
+            .cgroupV2("/iso", "2-3,6-7")
+            .file("sys/fs/cgroup/iso/cpuset.cpus.partition", "isolated")
+            .probe();
+
+    assertThat(h.isolatedCpus()).hasToString("2-3,6-7");
+    CpuPool pool = h.pool();
+    assertThat(pool.source()).isEqualTo(CpuPool.Source.ISOLATED);
+    assertThat(pool.cpus()).hasToString("3,7");
+    assertThat(pool.housekeeping()).hasToString("2,6");
+    assertThat(pool.reason()).contains("every reachable CPU is isolated");
+  }
+}
