@@ -78,7 +78,7 @@ final class DoctorCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     HostCpus host;
     try {
-      host = HostCpus.probe(root);
+      host = HostCpus.diagnose(root);
     } catch (IllegalArgumentException e) {
       throw CommandLines.usageError(spec, e);
     } catch (RuntimeException e) {

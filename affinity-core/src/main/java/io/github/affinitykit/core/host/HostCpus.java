@@ -28,6 +28,11 @@ public final class HostCpus {
   private final KernelCmdline cmdline;
   private final List<IrqAffinity> irqs;
   private final CpuSet irqDefault;
+  private final Optional<CpuPool> pool;
+  private final Optional<IllegalArgumentException> poolProblem;
+
+  /** The IRQs' affinities and the default one for new IRQs, as probed. */
+  record IrqRouting(List<IrqAffinity> irqs, CpuSet defaultMask) {}
 
   HostCpus(
       CpuTopology topology,
@@ -36,8 +41,10 @@ public final class HostCpus {
       CpuSet isolated,
       CpuSet nohzFull,
       KernelCmdline cmdline,
-      List<IrqAffinity> irqs,
-      CpuSet irqDefault) {
+      IrqRouting irqRouting,
+      Optional<PoolPolicy.Override> override) {
+    List<IrqAffinity> irqs = irqRouting.irqs();
+    CpuSet irqDefault = irqRouting.defaultMask();
     this.topology = Objects.requireNonNull(topology, "topology");
     this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
     this.allowedKnown = allowed.isPresent();
@@ -47,6 +54,15 @@ public final class HostCpus {
     this.cmdline = Objects.requireNonNull(cmdline, "cmdline");
     this.irqs = List.copyOf(irqs);
     this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
+    Optional<CpuPool> resolved = Optional.empty();
+    Optional<IllegalArgumentException> problem = Optional.empty();
+    try {
+      resolved = Optional.of(PoolPolicy.resolve(this, override));
+    } catch (IllegalArgumentException e) {
+      problem = Optional.of(e);
+    }
+    this.pool = resolved;
+    this.poolProblem = problem;
   }
 
   /**
@@ -70,8 +86,24 @@ public final class HostCpus {
    *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
    *     nohz_full}, IRQ affinities): guessing there could hand out CPUs it may not use
    * @throws java.io.UncheckedIOException if a directory exists but cannot be listed
+   * @throws IllegalArgumentException if the pool override ({@code -Daffinitykit.pool} or {@code
+   *     AFFINITYKIT_POOL}, read once, here) is not a cpu list of CPUs this process may use
    */
   public static HostCpus probe(Path root) {
+    HostCpus host = diagnose(root);
+    host.poolProblem.ifPresent(
+        e -> {
+          throw e;
+        });
+    return host;
+  }
+
+  /**
+   * Probes as {@link #probe(Path)} does, but keeps a bad pool override ({@code -Daffinitykit.pool},
+   * {@code AFFINITYKIT_POOL}) for {@link #pool()} to report instead of failing: for a diagnosis
+   * that must still describe the host (the {@code doctor}).
+   */
+  public static HostCpus diagnose(Path root) {
     return new HostProbe(new SysFs(root)).probe();
   }
 
@@ -188,9 +220,15 @@ public final class HostCpus {
     return out[0];
   }
 
-  /** Returns the default pool (isolated CPUs first), or the one named by the overrides. */
+  /**
+   * Returns the default pool (isolated CPUs first), or the one named by the overrides, as read when
+   * the host was probed.
+   *
+   * @throws IllegalArgumentException only for a host from {@link #diagnose(Path)} whose override
+   *     was bad, with the message {@link #probe(Path)} would have thrown
+   */
   public CpuPool pool() {
-    return PoolPolicy.resolve(this, PoolPolicy.configuredOverride());
+    return pool.orElseThrow(() -> poolProblem.orElseThrow());
   }
 
   /** Returns the pool {@code cpus}, checked against {@link #reachable()}. */

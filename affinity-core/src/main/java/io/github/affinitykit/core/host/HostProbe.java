@@ -31,8 +31,12 @@ final class HostProbe {
         fs.cpuList("/sys/devices/system/cpu/isolated").orElse(CpuSet.empty()),
         fs.cpuList("/sys/devices/system/cpu/nohz_full").orElse(CpuSet.empty()),
         KernelCmdline.parse(fs.read("/proc/cmdline").orElse(""), nbits),
-        irqs(),
-        fs.read("/proc/irq/default_smp_affinity").map(CpuSet::parseMask).orElse(CpuSet.empty()));
+        new HostCpus.IrqRouting(
+            irqs(),
+            fs.read("/proc/irq/default_smp_affinity")
+                .map(CpuSet::parseMask)
+                .orElse(CpuSet.empty())),
+        PoolPolicy.configuredOverride());
   }
 
   /** The calling thread's mask: {@code thread-self} first, {@code self} is the main thread's. */

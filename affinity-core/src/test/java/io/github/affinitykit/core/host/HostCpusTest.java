@@ -218,6 +218,31 @@ class HostCpusTest {
   }
 
   @Test
+  void shouldReadTheOverrideOnceAndFailAtProbeTimeWhenItIsBad() {
+    String old = System.getProperty(PoolPolicy.PROPERTY);
+    FakeHost fake = FakeHost.create(tmp, 4, 1);
+    try {
+      System.setProperty(PoolPolicy.PROPERTY, "2");
+      HostCpus h = fake.probe();
+      System.setProperty(PoolPolicy.PROPERTY, "1-x"); // later changes do not reach a snapshot
+      assertThat(h.pool().cpus()).hasToString("2");
+
+      assertThatThrownBy(fake::probe)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("-Daffinitykit.pool: cpu list \"1-x\"");
+      HostCpus diagnosed = HostCpus.diagnose(tmp);
+      assertThat(diagnosed.topology().known().size()).isEqualTo(4);
+      assertThatThrownBy(diagnosed::pool).hasMessageStartingWith("-Daffinitykit.pool");
+    } finally {
+      if (old == null) {
+        System.clearProperty(PoolPolicy.PROPERTY);
+      } else {
+        System.setProperty(PoolPolicy.PROPERTY, old);
+      }
+    }
+  }
+
+  @Test
   void shouldWarnAboutAnUnparsableKernelCommandLine() {
     HostCpus h = FakeHost.create(tmp, 4, 1).file("proc/cmdline", "ro nohz_full=1-x").probe();
 
