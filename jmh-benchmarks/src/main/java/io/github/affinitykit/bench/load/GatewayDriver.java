@@ -66,12 +66,24 @@ final class GatewayDriver implements AutoCloseable {
 
   /**
    * A calibration probe: the server's CPU% at {@code rate}, or {@code +Infinity} if it did not keep
-   * up (lost messages, or its p99 over the SLO: CPU% says little about a server that falls behind).
+   * up (lost messages, or echoed less than {@link #KEPT_UP} of the offered rate: CPU% says little
+   * about a server that falls behind). Latency is the capacity ramp's criterion, not this one's: a
+   * short probe's p99 carries the JIT's and the collector's first visits.
    */
   double cpuPercentAt(long rate) throws InterruptedException {
     Duration d = o.search().calibrationProbe();
     Measurement m = offer(rate, d.dividedBy(2), d, Duration.ZERO);
-    return sustained(m.load()) ? m.cpuPercent() : Double.POSITIVE_INFINITY;
+    return keptUp(m.load(), rate) ? m.cpuPercent() : Double.POSITIVE_INFINITY;
+  }
+
+  /** The share of the offered rate a calibration probe must echo to count as kept up. */
+  static final double KEPT_UP = 0.95;
+
+  static boolean keptUp(LoadResult r, long rate) {
+    return r.lost() == 0
+        && r.errors() == 0
+        && r.received() > 0
+        && r.messagesPerSecond() >= KEPT_UP * rate;
   }
 
   /** A capacity probe: whether the server sustains {@code rate}. */
