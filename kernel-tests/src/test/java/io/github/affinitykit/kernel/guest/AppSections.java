@@ -120,6 +120,8 @@ final class AppSections {
                 "1s",
                 "--duration",
                 "2s",
+                "--capacity-probes",
+                "0",
                 "--server-cpus",
                 server.toString(),
                 "--client-cpus",
