@@ -168,6 +168,7 @@ class ShapeATest extends BootedShape {
       scenarios.add(t.path("scenario").asText());
       assertThat(t.path("lost").asLong()).as("lost in %s", t.path("scenario")).isZero();
     }
-    assertThat(scenarios).containsExactlyInAnyOrder("unpinned", "taskset", "pinned", "exclusive");
+    assertThat(scenarios)
+        .containsExactlyInAnyOrder("unpinned", "taskset", "pinned", "exclusive", "pinned-spin");
   }
 }
