@@ -10,11 +10,12 @@ import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -58,7 +59,7 @@ public final class CpuGroup implements AutoCloseable {
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
   private final Map<Integer, ReservationResult> refused = new TreeMap<>();
-  private final Map<Seat, Boolean> open = new LinkedHashMap<>();
+  private final Set<Seat> open = new LinkedHashSet<>();
   private int next;
   private int previous = -1;
   private boolean closed;
@@ -227,7 +228,7 @@ public final class CpuGroup implements AutoCloseable {
 
   private Seat add(String member, int cpu, LeaseStatus status, String reason) {
     Seat seat = new Seat(this, next++, member, cpu, status, reason);
-    open.put(seat, Boolean.TRUE);
+    open.add(seat);
     return seat;
   }
 
@@ -246,7 +247,7 @@ public final class CpuGroup implements AutoCloseable {
 
   /** Called by a seat's first close: frees its CPU once no other open seat is on it. */
   synchronized void left(Seat seat) {
-    if (open.remove(seat) == null) {
+    if (!open.remove(seat)) {
       return;
     }
     int cpu = seat.plannedCpu();
@@ -256,29 +257,25 @@ public final class CpuGroup implements AutoCloseable {
     }
   }
 
-  /** Called when a seat's binding ends: a closed group frees the seat then. */
+  /** Called when a seat's binding ends: a closed group frees the seat once no thread is bound. */
   void unbound(Seat seat) {
     boolean free;
     synchronized (this) {
       free = closed;
     }
-    if (free) {
+    if (free && !seat.isBound()) {
       seat.close();
     }
   }
 
-  synchronized boolean isClosed() {
-    return closed;
-  }
-
   /** Returns the open seats' assignments, in joining order. */
   public synchronized List<Assignment> assignments() {
-    return open.keySet().stream().map(Seat::assignment).toList();
+    return open.stream().map(Seat::assignment).toList();
   }
 
   /** Returns the open seats, in joining order. */
   public synchronized List<Seat> seats() {
-    return List.copyOf(open.keySet());
+    return List.copyOf(open);
   }
 
   /** Returns the CPUs the group holds reserved now. */
@@ -304,7 +301,7 @@ public final class CpuGroup implements AutoCloseable {
     List<Seat> idle;
     synchronized (this) {
       closed = true;
-      idle = open.keySet().stream().filter(s -> !s.isBound()).toList();
+      idle = open.stream().filter(s -> !s.isBound()).toList();
     }
     idle.forEach(Seat::close);
   }

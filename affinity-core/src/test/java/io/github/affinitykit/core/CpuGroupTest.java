@@ -188,6 +188,21 @@ class CpuGroupTest {
   }
 
   @Test
+  void shouldKeepAClosedGroupsCpuWhileAnyThreadIsStillBoundToTheSeat() {
+    CpuGroup g = kit().group("r").pool(CpuSet.of(6)).build();
+    Seat seat = g.join();
+    CpuLease old = seat.bind(); // a loop's old thread, still finishing
+    CpuLease resumed = seat.bind(); // and the thread that resumed it
+    g.close();
+
+    old.close();
+    assertThat(g.held()).hasToString("6");
+    resumed.close();
+
+    assertThat(g.held().isEmpty()).isTrue();
+  }
+
+  @Test
   void shouldCloseTheSeatWithTheLeaseOfAOneThreadMember() {
     CpuGroup g = kit().group("o").pool(CpuSet.of(4)).build();
 

@@ -36,9 +36,10 @@ public final class Printable {
   /**
    * Makes bytes read from a file safe to show on one line (or, with {@code keepNewlines}, one line
    * per line): UTF-8 decoded; {@code \n}, {@code \r}, {@code \t} and {@code \\} escaped as in Java;
-   * other control, format, separator, private-use and unassigned characters as {@code \}{@code
-   * u{XXXX}}; bytes that are not UTF-8 as {@code \xNN}; cut at {@link #MAX_SHOWN_CHARS} characters
-   * with {@code ...(N bytes)}; leading and trailing white space removed.
+   * other control, format, separator, private-use and unassigned characters as a backslash, a
+   * {@code u} and four hex digits (Java's escape); bytes that are not UTF-8 as {@code \xNN}; cut at
+   * {@link #MAX_SHOWN_CHARS} characters with {@code ...(N bytes)}; leading and trailing white space
+   * removed.
    */
   public static String of(byte[] bytes, boolean keepNewlines) {
     CharsetDecoder utf8 =

@@ -47,6 +47,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * io.github.affinitykit.bench.ThreadStatsProfiler} ({@code consumer.cs/op} × ops/s = consumer
  * context switches/s; {@code consumer.cpu.ms/op} its CPU). About 5.5 minutes for all 48
  * configurations with the defaults below.
+ *
+ * <p>Thread safety: a JMH {@code Scope.Thread} state: each benchmark thread has its own pipeline;
+ * JMH calls setup, benchmark and teardown from that thread.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

@@ -74,14 +74,21 @@ final class EmbeddedGateway implements AutoCloseable {
 
   private static synchronized GatewayContext context() {
     if (shared == null) {
-      GatewayMetrics metrics = new GatewayMetrics();
-      PlacementReport report =
-          new PlacementReport(
-              new TransportChoice(Transport.NIO, Transport.NIO, "embedded"), List.of());
-      MetricsText text = new MetricsText(metrics, () -> report, CONFIG.pin().cliName());
-      shared = GatewayContext.create(CONFIG, metrics, text, GatewayEvents.NONE, Optional.empty());
+      shared = context(CONFIG, new GatewayMetrics());
     }
     return shared;
+  }
+
+  /**
+   * A gateway context for handlers under test on an {@link EmbeddedChannel}: {@code config} and
+   * {@code metrics}, no event loops (the placement report is an empty NIO one), no events.
+   */
+  static GatewayContext context(GatewayConfig config, GatewayMetrics metrics) {
+    PlacementReport report =
+        new PlacementReport(
+            new TransportChoice(Transport.NIO, Transport.NIO, "embedded"), List.of());
+    MetricsText text = new MetricsText(metrics, () -> report, config.pin().cliName());
+    return GatewayContext.create(config, metrics, text, GatewayEvents.NONE, Optional.empty());
   }
 
   /** Feeds {@code bytes} in chunks of {@code chunk}, then runs due tasks; returns the reply. */

@@ -3,7 +3,6 @@ package io.github.affinitykit.netty.gateway;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.util.Optional;
 
 /**
  * A child JVM for {@link GatewayFatalErrorTest}: installs {@link GatewayMain}'s uncaught-exception
@@ -17,16 +16,7 @@ final class FatalChild {
   public static void main(String[] args) {
     Thread.setDefaultUncaughtExceptionHandler(GatewayMain::uncaught);
     GatewayMetrics metrics = new GatewayMetrics();
-    MetricsText text =
-        new MetricsText(
-            metrics,
-            () -> {
-              throw new UnsupportedOperationException("no placement report in this child");
-            },
-            "none");
-    GatewayContext g =
-        GatewayContext.create(
-            GatewayConfig.DEFAULTS, metrics, text, GatewayEvents.NONE, Optional.empty());
+    GatewayContext g = EmbeddedGateway.context(GatewayConfig.DEFAULTS, metrics);
     EmbeddedChannel ch =
         new EmbeddedChannel(
             new ChannelInboundHandlerAdapter() {

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,15 +105,7 @@ class GatewayProtocolEdgesTest {
   void shouldNotCountACloseFrameNettyReportedButNeverWrote() {
     GatewayMetrics metrics = new GatewayMetrics();
     GatewayConfig config = GatewayConfig.DEFAULTS;
-    MetricsText text =
-        new MetricsText(
-            metrics,
-            () -> {
-              throw new UnsupportedOperationException();
-            },
-            "none");
-    GatewayContext g =
-        GatewayContext.create(config, metrics, text, GatewayEvents.NONE, Optional.empty());
+    GatewayContext g = EmbeddedGateway.context(config, metrics);
     EmbeddedChannel ch = new EmbeddedChannel(new WebSocket13FrameEncoder(false));
     CloseCounter.install(ch.pipeline(), metrics);
     ch.pipeline().addLast(new WsHandler(g, false));

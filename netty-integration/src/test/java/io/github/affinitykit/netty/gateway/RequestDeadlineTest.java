@@ -8,7 +8,6 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -21,20 +20,8 @@ class RequestDeadlineTest {
   @Test
   void shouldAnswer408ThenDiscardInputUntilTheLingerEndsBeforeClosing() {
     GatewayMetrics metrics = new GatewayMetrics();
-    MetricsText text =
-        new MetricsText(
-            metrics,
-            () -> {
-              throw new UnsupportedOperationException("no placement report in this test");
-            },
-            "none");
     GatewayContext g =
-        GatewayContext.create(
-            GatewayHarness.config("--request-timeout", "1s"),
-            metrics,
-            text,
-            GatewayEvents.NONE,
-            Optional.empty());
+        EmbeddedGateway.context(GatewayHarness.config("--request-timeout", "1s"), metrics);
     EmbeddedChannel ch = new EmbeddedChannel(new RequestDeadline(g));
 
     ch.writeInbound(bytes("GET /health HTTP/1.1\r\nHo"));
