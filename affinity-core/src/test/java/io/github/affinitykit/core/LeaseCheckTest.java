@@ -56,7 +56,7 @@ class LeaseCheckTest {
     long movedBefore = CpuLease.movedTotal();
 
     assertThat(lease.check()).isEqualTo(LeaseStatus.RELEASED);
-    assertThat(CpuLease.unbound(backend, 7, LeaseStatus.UNPINNED, "pool ran out").check())
+    assertThat(CpuLease.unbound(7, LeaseStatus.UNPINNED, "pool ran out").check())
         .isEqualTo(LeaseStatus.UNPINNED);
     assertThat(CpuLease.movedTotal()).isEqualTo(movedBefore);
   }
