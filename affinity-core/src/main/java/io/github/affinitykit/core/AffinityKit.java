@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
@@ -34,6 +35,7 @@ public final class AffinityKit {
   private final CpuReservations reservations;
   private final CpuPool pool;
   private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
+  private final AtomicLong moved = new AtomicLong();
 
   private AffinityKit(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
@@ -95,6 +97,14 @@ public final class AffinityKit {
   }
 
   /**
+   * Returns how many of this kit's leases {@link CpuLease#check()} has found {@link
+   * LeaseStatus#MOVED}: a monotonic counter for metrics.
+   */
+  public long movedTotal() {
+    return moved.get();
+  }
+
+  /**
    * Reserves the first free CPU of the pool and binds the calling thread to it: the first member of
    * a fresh {@link CpuGroup} of this kit's pool, so the pool's order applies (CPUs on cores wholly
    * inside the pool first: {@link Planner#order(CpuSet)}). Never throws for a platform or kernel
@@ -146,6 +156,11 @@ public final class AffinityKit {
   /** Called by a lease on close: the thread is no longer one of this kit's owners. */
   void released(CpuLease lease) {
     pinned.remove(lease.tid(), lease);
+  }
+
+  /** Called by a lease whose check found its thread moved off its CPU. */
+  void countMoved() {
+    moved.incrementAndGet();
   }
 
   /**

@@ -5,7 +5,6 @@ import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A thread bound to a CPU: the handle that pinning is. {@link Seat#bind()} binds the thread and
@@ -19,8 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * concurrently; the accessors may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
-  private static final AtomicLong MOVED_TOTAL = new AtomicLong();
-
   private final Optional<AffinityKit> kit;
   private final int tid;
   private final int cpu;
@@ -113,8 +110,8 @@ public final class CpuLease implements AutoCloseable {
    * Asks the kernel whether the bound thread still runs only on its CPU. If it does not (the CPU
    * went offline and the kernel widened the mask, a cpuset shrank, someone else re-pinned it), the
    * status becomes {@link LeaseStatus#MOVED}, the reason names the mask seen, and {@link
-   * #movedTotal()} counts it once. A lease that is not bound, or whose thread has ended, is left as
-   * it is.
+   * AffinityKit#movedTotal()} counts it once. A lease that is not bound, or whose thread has ended,
+   * is left as it is.
    *
    * @return the status after the check
    */
@@ -133,19 +130,11 @@ public final class CpuLease implements AutoCloseable {
         if (isBound() && !closed.get()) {
           reason = "pinned to cpu " + cpu + " but the kernel now allows it on " + now;
           status = LeaseStatus.MOVED;
-          MOVED_TOTAL.incrementAndGet();
+          kit.orElseThrow().countMoved();
         }
       }
     }
     return status;
-  }
-
-  /**
-   * Returns how many leases {@link #check()} has found {@link LeaseStatus#MOVED} in this JVM: a
-   * monotonic counter for metrics.
-   */
-  public static long movedTotal() {
-    return MOVED_TOTAL.get();
   }
 
   /** Returns the mask the thread had before it was bound; empty when nothing was bound. */
