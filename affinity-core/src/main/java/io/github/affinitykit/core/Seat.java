@@ -5,6 +5,7 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.Reservation;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -171,10 +172,11 @@ public final class Seat implements AutoCloseable {
       before = backend.getAffinity(self);
       backend.setAffinity(self, CpuSet.of(cpu));
     } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
+      String why = Objects.requireNonNullElse(e.getMessage(), e.toString());
       status = LeaseStatus.FAILED;
-      reason = e.getMessage();
+      reason = why;
       return new CpuLease(
-          Optional.of(kit), self, -1, before, Optional.empty(), status, reason, onClose);
+          Optional.of(kit), self, -1, before, Optional.empty(), LeaseStatus.FAILED, why, onClose);
     }
     Optional<Reservation> held = group.reservation(cpu);
     CpuLease lease =

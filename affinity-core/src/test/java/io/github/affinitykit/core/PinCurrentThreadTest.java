@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
@@ -11,6 +12,7 @@ import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,18 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(30)
 class PinCurrentThreadTest {
-  @TempDir Path root;
-  @TempDir Path locks;
   private final RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, 3));
+  @TempDir Path locks;
+  private HostCpus host;
+  private AffinityKit kit;
 
-  private AffinityKit kit() {
-    HostCpus host = FakeHost.create(root, 4, 1).probe();
-    return AffinityKit.create(host, backend, CpuReservations.inDirectory(locks));
+  @BeforeEach
+  void setUp(@TempDir Path root) {
+    host = FakeHost.create(root, 4, 1).probe();
+    kit = AffinityKit.create(host, backend, CpuReservations.inDirectory(locks));
   }
 
   @Test
   void shouldRefuseACpuThisJvmHoldsInsteadOfSharingIt() {
-    AffinityKit kit = kit();
     try (CpuLease first = kit.pinCurrentThread(2)) {
       backend.clearCalls();
       try (CpuLease second = kit.pinCurrentThread(2)) {
@@ -51,7 +54,6 @@ class PinCurrentThreadTest {
 
   @Test
   void shouldLeaveTheMaskAloneWhenNoCpuOfThePoolIsFree() {
-    AffinityKit kit = kit();
     backend.setAffinity(0, CpuSet.of(1));
     List<Reservation> all = new ArrayList<>();
     for (int cpu = 0; cpu < 4; cpu++) {
@@ -73,7 +75,6 @@ class PinCurrentThreadTest {
 
   @Test
   void shouldBindAndRestoreThroughTheSeat() {
-    AffinityKit kit = kit();
     CpuSet before = backend.getAffinity(0);
     try (CpuLease lease = kit.pinCurrentThread()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
@@ -90,7 +91,6 @@ class PinCurrentThreadTest {
 
   @Test
   void shouldRejectAnUnreachableCpuBeforeAskingThePlatform() {
-    HostCpus host = FakeHost.create(root, 4, 1).probe();
     AffinityKit off =
         AffinityKit.create(
             host, new NoopAffinityBackend("no pinning here"), CpuReservations.inDirectory(locks));
@@ -103,5 +103,50 @@ class PinCurrentThreadTest {
       assertThat(lease.reason()).isEqualTo("no pinning here");
     }
     assertThat(off.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldSayFailedWithANonEmptyReasonWhenTheRefusalHasNoMessage() {
+    AffinityKit refusing =
+        AffinityKit.create(host, new Refusing(backend), CpuReservations.inDirectory(locks));
+    try (CpuLease lease = refusing.pinCurrentThread()) {
+      assertThat(lease.status()).isEqualTo(LeaseStatus.FAILED);
+      assertThat(lease.reason()).isEqualTo("java.lang.IllegalArgumentException");
+      assertThat(refusing.pinnedThreadIds()).isEmpty();
+    }
+    assertThat(refusing.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  /** A backend whose kernel refuses every bind with an exception that carries no message. */
+  private record Refusing(AffinityBackend real) implements AffinityBackend {
+    @Override
+    public boolean isSupported() {
+      return true;
+    }
+
+    @Override
+    public String reason() {
+      return "refusing";
+    }
+
+    @Override
+    public int currentThreadId() {
+      return real.currentThreadId();
+    }
+
+    @Override
+    public int currentCpu() {
+      return real.currentCpu();
+    }
+
+    @Override
+    public CpuSet getAffinity(int tid) {
+      return real.getAffinity(tid);
+    }
+
+    @Override
+    public void setAffinity(int tid, CpuSet cpus) {
+      throw new IllegalArgumentException();
+    }
   }
 }
