@@ -232,9 +232,7 @@ final class LoadTestCommand implements Callable<Integer> {
                     rate != null ? rate : 0,
                     window,
                     ioThreads),
-                quick
-                    ? LoadSearch.quick(rate == null, targetCpu, slo, capacityProbes)
-                    : LoadSearch.defaults(rate == null, targetCpu, slo, capacityProbes),
+                LoadSearch.of(quick, rate == null, targetCpu, slo, capacityProbes),
                 server,
                 client,
                 housekeepingCpus,
