@@ -20,12 +20,22 @@ public final class OptionTable {
   private OptionTable() {}
 
   /**
-   * Returns a row: option {@code name} taking one value of {@code type}, shown as {@code label};
-   * chain {@code initialValue(...)} for a default and {@code converters(...)} for a custom type.
+   * Returns a row without a default: option {@code name} taking one value of {@code type}, shown as
+   * {@code label}, {@code null} unless given; chain {@code converters(...)} for a custom type.
    */
   public static OptionSpec.Builder option(
       String name, String label, Class<?> type, String description) {
     return OptionSpec.builder(name).paramLabel(label).type(type).description(description);
+  }
+
+  /**
+   * Returns a row whose value is {@code initial} unless given (its help's {@code
+   * ${DEFAULT-VALUE}}).
+   */
+  public static <T> OptionSpec.Builder option(
+      String name, String label, Class<T> type, T initial, String description) {
+    return option(name, label, type, description)
+        .initialValue(Objects.requireNonNull(initial, name));
   }
 
   /** Returns a row: a flag {@code name}, false unless given. */

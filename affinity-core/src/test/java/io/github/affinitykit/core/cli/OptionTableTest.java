@@ -22,8 +22,7 @@ class OptionTableTest {
     @Mixin
     final CommandSpec options =
         OptionTable.of(
-            option("--port", "N", int.class, "TCP port (default ${DEFAULT-VALUE})")
-                .initialValue(8080),
+            option("--port", "N", int.class, 8080, "TCP port (default ${DEFAULT-VALUE})"),
             option("--wait", "D", Duration.class, "how long"),
             flag("--quick", "a few seconds"));
   }

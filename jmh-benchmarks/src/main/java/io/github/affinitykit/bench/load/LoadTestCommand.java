@@ -53,22 +53,22 @@ final class LoadTestCommand implements Callable<Integer> {
               "run this gateway jar (default: the gateway on this JVM's class path, from"
                   + " netty-integration)"),
           option(
-                  "--scenarios",
-                  "LIST",
-                  String.class,
-                  "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)")
-              .initialValue("unpinned,taskset,pinned,exclusive,pinned-spin"),
+              "--scenarios",
+              "LIST",
+              String.class,
+              "unpinned,taskset,pinned,exclusive,pinned-spin",
+              "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)"),
           option(
               "--repeats",
               "N",
               Integer.class,
               "trials per scenario, interleaved (default 3, quick 2)"),
           option(
-                  "--connections",
-                  "N",
-                  int.class,
-                  "WebSocket connections (default ${DEFAULT-VALUE})")
-              .initialValue(50),
+              "--connections",
+              "N",
+              int.class,
+              50,
+              "WebSocket connections (default ${DEFAULT-VALUE})"),
           option(
               "--rate",
               "N",
@@ -76,17 +76,17 @@ final class LoadTestCommand implements Callable<Integer> {
               "messages/s in total, fixed rate; 0 = max throughput (default: calibrated, the rate at"
                   + " which the unpinned gateway uses --target-cpu of its CPUs)"),
           option(
-                  "--target-cpu",
-                  "P",
-                  double.class,
-                  "calibrate to P%% of the server CPUs, unpinned (default ${DEFAULT-VALUE})")
-              .initialValue(80.0),
+              "--target-cpu",
+              "P",
+              double.class,
+              80.0,
+              "calibrate to P%% of the server CPUs, unpinned (default ${DEFAULT-VALUE})"),
           option(
-                  "--slo",
-                  "D",
-                  Duration.class,
-                  "p99 a rate must stay under to count as sustained: 5ms, 1s, PT0.01S (default 5ms)")
-              .initialValue(Duration.ofMillis(5)),
+              "--slo",
+              "D",
+              Duration.class,
+              Duration.ofMillis(5),
+              "p99 a rate must stay under to count as sustained: 5ms, 1s, PT0.01S (default 5ms)"),
           option(
               "--capacity-probes",
               "N",
@@ -96,17 +96,17 @@ final class LoadTestCommand implements Callable<Integer> {
               "--quick",
               "short mode: 2 repeats of 1s + 2s, a shorter calibration and ramp (about 2 minutes)"),
           option(
-                  "--window",
-                  "N",
-                  int.class,
-                  "in-flight messages per connection at max throughput (default ${DEFAULT-VALUE})")
-              .initialValue(8),
+              "--window",
+              "N",
+              int.class,
+              8,
+              "in-flight messages per connection at max throughput (default ${DEFAULT-VALUE})"),
           option(
-                  "--payload",
-                  "N",
-                  int.class,
-                  "bytes per message, 16 to 1048576 (default ${DEFAULT-VALUE})")
-              .initialValue(128),
+              "--payload",
+              "N",
+              int.class,
+              128,
+              "bytes per message, 16 to 1048576 (default ${DEFAULT-VALUE})"),
           option(
               "--warmup",
               "D",
@@ -129,26 +129,30 @@ final class LoadTestCommand implements Callable<Integer> {
               "N",
               Integer.class,
               "gateway worker loops (default: one per server CPU)"),
-          option("--out", "DIR", Path.class, "results (default ${DEFAULT-VALUE})")
-              .initialValue(Path.of("target/loadtest")),
           option(
-                  "--housekeeping-cpus",
-                  "LIST",
-                  CpuSet.class,
-                  "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)")
-              .initialValue(CpuSet.empty()),
+              "--out",
+              "DIR",
+              Path.class,
+              Path.of("target/loadtest"),
+              "results (default ${DEFAULT-VALUE})"),
           option(
-                  "--noise-threshold",
-                  "P",
-                  double.class,
-                  "flag trials where other processes used > P%% of a CPU (default 10)")
-              .initialValue(10.0),
+              "--housekeeping-cpus",
+              "LIST",
+              CpuSet.class,
+              CpuSet.empty(),
+              "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)"),
           option(
-                  "--pressure-threshold",
-                  "P",
-                  double.class,
-                  "also flag trials with CPU pressure above P%% (default 100: off)")
-              .initialValue(100.0),
+              "--noise-threshold",
+              "P",
+              double.class,
+              10.0,
+              "flag trials where other processes used > P%% of a CPU (default 10)"),
+          option(
+              "--pressure-threshold",
+              "P",
+              double.class,
+              100.0,
+              "also flag trials with CPU pressure above P%% (default 100: off)"),
           option(
               "--client-threads",
               "N",

@@ -56,86 +56,94 @@ final class GatewayCommand implements Callable<Integer> {
   @Mixin
   private final CommandSpec options =
       OptionTable.of(
-          option("--host", "ADDR", String.class, "bind address (default ${DEFAULT-VALUE})")
-              .initialValue(DEFAULTS.host()),
-          option("--port", "N", int.class, "TCP port, 0 = any free (default ${DEFAULT-VALUE})")
-              .initialValue(DEFAULTS.port()),
+          option(
+              "--host",
+              "ADDR",
+              String.class,
+              DEFAULTS.host(),
+              "bind address (default ${DEFAULT-VALUE})"),
+          option(
+              "--port",
+              "N",
+              int.class,
+              DEFAULTS.port(),
+              "TCP port, 0 = any free (default ${DEFAULT-VALUE})"),
           option(
                   "--transport",
                   "T",
                   Transport.class,
+                  DEFAULTS.transport(),
                   "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
-              .initialValue(DEFAULTS.transport())
               .converters(new TransportName()),
           option(
-                  "--pin",
-                  "MODE",
-                  PinMode.class,
-                  "none | pinned | exclusive (default pinned); exclusive also confines every"
-                      + " other JVM thread to the housekeeping CPUs")
-              .initialValue(DEFAULTS.pin()),
+              "--pin",
+              "MODE",
+              PinMode.class,
+              DEFAULTS.pin(),
+              "none | pinned | exclusive (default pinned); exclusive also confines every"
+                  + " other JVM thread to the housekeeping CPUs"),
           option(
                   "--idle-policy",
                   "P",
                   IdlePolicy.class,
+                  DEFAULTS.idlePolicy(),
                   "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
                       + " (default block); auto spins only on a CPU proven exclusive (audited"
                       + " with --pin exclusive)")
-              .initialValue(DEFAULTS.idlePolicy())
               .converters(new IdlePolicyName()),
           option(
                   "--spin-limit",
                   "L",
                   SpinLimit.class,
+                  DEFAULTS.spinLimit(),
                   "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
                       + " or a count of empty polls, 200polls (default 50us)")
-              .initialValue(DEFAULTS.spinLimit())
               .converters(new SpinLimitText()),
           option(
               "--workers", "N", Integer.class, "worker loops (default: pool CPUs - 1, at least 1)"),
           option(
-                  "--business-threads",
-                  "N",
-                  int.class,
-                  "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})")
-              .initialValue(DEFAULTS.businessThreads()),
+              "--business-threads",
+              "N",
+              int.class,
+              DEFAULTS.businessThreads(),
+              "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})"),
           option(
-                  "--max-frame-bytes",
-                  "N",
-                  int.class,
-                  "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})")
-              .initialValue(DEFAULTS.maxFrameBytes()),
+              "--max-frame-bytes",
+              "N",
+              int.class,
+              DEFAULTS.maxFrameBytes(),
+              "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})"),
           option(
-                  "--idle-timeout",
-                  "D",
-                  Duration.class,
-                  "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)")
-              .initialValue(DEFAULTS.idleTimeout()),
+              "--idle-timeout",
+              "D",
+              Duration.class,
+              DEFAULTS.idleTimeout(),
+              "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)"),
           option(
-                  "--low-water-mark",
-                  "N",
-                  int.class,
-                  "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})")
-              .initialValue(DEFAULTS.lowWaterMark()),
+              "--low-water-mark",
+              "N",
+              int.class,
+              DEFAULTS.lowWaterMark(),
+              "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})"),
           option(
-                  "--high-water-mark",
-                  "N",
-                  int.class,
-                  "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})")
-              .initialValue(DEFAULTS.highWaterMark()),
+              "--high-water-mark",
+              "N",
+              int.class,
+              DEFAULTS.highWaterMark(),
+              "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})"),
           option(
-                  "--drain-timeout",
-                  "D",
-                  Duration.class,
-                  "shutdown waits this long for clients to close (default 5s)")
-              .initialValue(DEFAULTS.drainTimeout()),
+              "--drain-timeout",
+              "D",
+              Duration.class,
+              DEFAULTS.drainTimeout(),
+              "shutdown waits this long for clients to close (default 5s)"),
           option(
-                  "--request-timeout",
-                  "D",
-                  Duration.class,
-                  "an HTTP request or handshake must arrive whole within D, else 408 and close"
-                      + " (default 10s)")
-              .initialValue(DEFAULTS.requestTimeout()));
+              "--request-timeout",
+              "D",
+              Duration.class,
+              DEFAULTS.requestTimeout(),
+              "an HTTP request or handshake must arrive whole within D, else 408 and close"
+                  + " (default 10s)"));
 
   private final Supplier<AffinityKit> kits;
 
