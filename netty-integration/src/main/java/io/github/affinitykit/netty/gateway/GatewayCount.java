@@ -1,10 +1,15 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.ToDoubleFunction;
+
 /**
  * The gateway's fixed series: each one a value {@link GatewayMetrics#get} returns and a meter on
- * {@code /metrics}, named {@code affinitykit_gateway_} + {@link #metricName()} (a counter's name
- * ends in {@code _total}; the others are gauges). The series by close code and HTTP status are
- * {@link GatewayMetrics#closesSent()} and {@link GatewayMetrics#httpResponses()}.
+ * {@code /metrics} with its name and help (a counter's name ends in {@code _total}; the others are
+ * gauges). The series by close code and HTTP status are {@link GatewayMetrics#closesSent()} and
+ * {@link GatewayMetrics#httpResponses()}.
  *
  * <p>Thread safety: immutable.
  */
@@ -50,26 +55,30 @@ public enum GatewayCount {
       "pings_coalesced_total",
       "Pings not answered: a later one came while the client was over its limit.");
 
+  /** What every exposed name starts with. */
+  static final String PREFIX = "affinitykit_gateway_";
+
   private final String metricName;
   private final String help;
 
-  GatewayCount(String metricName, String help) {
-    this.metricName = metricName;
+  GatewayCount(String suffix, String help) {
+    this.metricName = PREFIX + suffix;
     this.help = help;
   }
 
-  /** Returns the exposed name without the {@code affinitykit_gateway_} prefix. */
-  public String metricName() {
-    return metricName;
-  }
-
-  /** Returns the one-line {@code # HELP} text. */
-  public String help() {
-    return help;
-  }
-
-  /** Returns whether the series only grows (a Prometheus counter) rather than a gauge. */
-  public boolean isCounter() {
-    return metricName.endsWith("_total");
+  /**
+   * Binds this series of {@code metrics} to {@code registry}, read when scraped: a counter if its
+   * name ends in {@code _total}, else a gauge.
+   */
+  void bind(MeterRegistry registry, GatewayMetrics metrics) {
+    ToDoubleFunction<GatewayMetrics> value = m -> m.get(this);
+    if (metricName.endsWith("_total")) {
+      FunctionCounter.builder(metricName, metrics, value).description(help).register(registry);
+    } else {
+      Gauge.builder(metricName, metrics, value)
+          .description(help)
+          .strongReference(true)
+          .register(registry);
+    }
   }
 }

@@ -1,9 +1,6 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The gateway's own part of {@code /metrics}: {@link GatewayMetrics}' counters and gauges, bound to
@@ -13,7 +10,7 @@ import java.util.function.ToDoubleFunction;
  * <p>Thread safety: stateless; {@link GatewayMetrics} may be read from any thread.
  */
 final class GatewayMeters {
-  private static final String P = "affinitykit_gateway_";
+  private static final String P = GatewayCount.PREFIX;
 
   private GatewayMeters() {}
 
@@ -22,16 +19,7 @@ final class GatewayMeters {
    */
   static void register(MeterRegistry registry, GatewayMetrics metrics) {
     for (GatewayCount series : GatewayCount.values()) {
-      String name = P + series.metricName();
-      ToDoubleFunction<GatewayMetrics> value = m -> m.get(series);
-      if (series.isCounter()) {
-        FunctionCounter.builder(name, metrics, value).description(series.help()).register(registry);
-      } else {
-        Gauge.builder(name, metrics, value)
-            .description(series.help())
-            .strongReference(true)
-            .register(registry);
-      }
+      series.bind(registry, metrics);
     }
   }
 
