@@ -8,7 +8,6 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -53,22 +52,18 @@ final class CompareCommand implements Callable<Integer> {
           DemoFlags.count("--ring", "ring slots and queue capacity, a power of two (1024)"),
           DemoFlags.shapes(),
           DemoFlags.pinning(),
-          DemoFlags.list("--contenders", "abq,lbq,agrona-spin,... (all)").initialValue(""));
+          DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)"));
 
-  private final Supplier<AffinityKit> kits;
-  private final PrintStream console;
+  private final KitRun kit;
 
   /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
   CompareCommand(Supplier<AffinityKit> kits, PrintStream console) {
-    this.kits = Objects.requireNonNull(kits, "kits");
-    this.console = Objects.requireNonNull(console, "console");
+    this.kit = new KitRun(kits, console);
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    CompareOptions o = options();
-    AffinityKit kit = CommandLines.configured(spec, kits);
-    return CompareRun.run(kit, o, console) ? 0 : 1;
+    return kit.run(spec, options(), CompareRun::run);
   }
 
   /**

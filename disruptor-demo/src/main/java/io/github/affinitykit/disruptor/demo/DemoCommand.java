@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
@@ -55,24 +54,22 @@ final class DemoCommand implements Callable<Integer> {
           DemoFlags.count("--ring", "ring slots, a power of two (1024)"),
           DemoFlags.count("--audit-ms", "audit window of the chosen strategy; 0 = no audit (0)"),
           DemoFlags.shapes(),
-          DemoFlags.list("--strategies", "busy-spin,yielding,sleeping,blocking,chosen (all)")
-              .initialValue("busy-spin,yielding,sleeping,blocking,chosen"),
+          DemoFlags.list(
+              "--strategies",
+              "busy-spin,yielding,sleeping,blocking,chosen",
+              "busy-spin,yielding,sleeping,blocking,chosen (all)"),
           DemoFlags.pinning());
 
-  private final Supplier<AffinityKit> kits;
-  private final PrintStream console;
+  private final KitRun kit;
 
   /** A demo on the kit {@code kits} supplies, printing its table to {@code console}. */
   DemoCommand(Supplier<AffinityKit> kits, PrintStream console) {
-    this.kits = Objects.requireNonNull(kits, "kits");
-    this.console = Objects.requireNonNull(console, "console");
+    this.kit = new KitRun(kits, console);
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    DemoOptions o = options();
-    AffinityKit kit = CommandLines.configured(spec, kits);
-    return DemoMain.run(kit, o, console) ? 0 : 1;
+    return kit.run(spec, options(), DemoMain::run);
   }
 
   /**

@@ -40,17 +40,17 @@ final class DemoFlags {
 
   /** The row of {@code --shapes}, checked by {@link #shapes}. */
   static OptionSpec.Builder shapes() {
-    return list("--shapes", "consumers per pipeline (1,3)").initialValue("1,3");
+    return list("--shapes", "1,3", "consumers per pipeline (1,3)");
   }
 
   /** The row of {@code --pinning}, checked by {@link #pinnings}. */
   static OptionSpec.Builder pinning() {
-    return list("--pinning", "none,consumers,all (all three)").initialValue("none,consumers,all");
+    return list("--pinning", "none,consumers,all", "none,consumers,all (all three)");
   }
 
-  /** A row of a comma-separated list, {@code LIST}. */
-  static OptionSpec.Builder list(String name, String description) {
-    return option(name, "LIST", String.class, description);
+  /** A row of a comma-separated list, {@code LIST}, {@code initial} unless given. */
+  static OptionSpec.Builder list(String name, String initial, String description) {
+    return option(name, "LIST", String.class, initial, description);
   }
 
   /**
