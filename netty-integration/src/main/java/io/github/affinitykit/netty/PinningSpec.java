@@ -2,6 +2,7 @@ package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
@@ -75,7 +76,7 @@ public final class PinningSpec {
     if (!enabled || kit.isEmpty()) {
       return CpuGroup.unpinned(name, "off");
     }
-    CpuGroup.Builder b = kit.get().group(name).placements(placements).runOut(runOut);
+    CpuGroupBuilder b = kit.get().group(name).placements(placements).runOut(runOut);
     pool.ifPresent(b::pool);
     unpinnedMask.ifPresent(b::unpinnedMask);
     return b.build();
