@@ -182,7 +182,7 @@ public final class AffinityKit {
   }
 
   /** Returns a builder of a {@link CpuGroup} drawing from this kit's pool. */
-  public CpuGroup.Builder group(String name) {
+  public CpuGroupBuilder group(String name) {
     return CpuGroup.builder(this, name);
   }
 

@@ -28,7 +28,9 @@ import java.util.TreeMap;
  * Planner}); the group reserves it across processes ({@link CpuReservations}); a CPU someone else
  * holds is skipped and the next one planned. When no CPU is left the group's {@link RunOutPolicy}
  * decides, the same way for every adapter. {@link #joinOn(String, int)} asks for one CPU by number
- * instead. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and go
+ * instead, and a group built with {@link CpuGroupBuilder#cpus(int...)} gives member <i>i</i> CPU
+ * <i>i</i> of its list; {@link #joinAll(int)} seats a fixed number of members at once, all or
+ * nothing. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and go
  * (a Netty loop resumed on a new thread binds the same seat again). A CPU is held while any seat on
  * it is open; {@link Seat#close()} gives it up. The group keeps only open seats: a pool that keeps
  * replacing its threads holds bounded state.
@@ -52,6 +54,7 @@ public final class CpuGroup implements AutoCloseable {
   private final String name;
   private final CpuSet pool;
   private final List<Placement> placements;
+  private final List<Integer> cpus;
   private final RunOutPolicy runOut;
   private final Optional<String> off;
   private final CpuSet unpinnedMask;
@@ -64,37 +67,30 @@ public final class CpuGroup implements AutoCloseable {
   private int previous = -1;
   private boolean closed;
 
-  private CpuGroup(Builder b) {
-    this.kit = b.kit;
-    this.name = b.name;
-    this.placements = b.placements;
-    this.runOut = b.runOut;
-    this.off = b.off;
+  /** Called by {@link CpuGroupBuilder#build()}, which has checked every CPU named. */
+  CpuGroup(
+      Optional<AffinityKit> kit,
+      String name,
+      CpuSet pool,
+      List<Placement> placements,
+      List<Integer> cpus,
+      RunOutPolicy runOut,
+      Optional<String> off,
+      CpuSet unpinnedMask) {
+    this.kit = kit;
+    this.name = name;
+    this.pool = pool;
+    this.placements = placements;
+    this.cpus = cpus;
+    this.runOut = runOut;
+    this.off = off;
+    this.unpinnedMask = unpinnedMask;
     this.planner = kit.map(k -> new Planner(k.host().topology()));
-    this.pool = kit.map(k -> b.pool.orElse(k.pool().cpus())).orElse(CpuSet.empty());
-    this.unpinnedMask =
-        b.unpinnedMask.orElseGet(() -> kit.map(k -> k.host().reachable()).orElse(CpuSet.empty()));
-    kit.ifPresent(k -> checkReachable(k, "pool", pool));
-    kit.ifPresent(k -> checkReachable(k, "unpinnedMask", unpinnedMask));
-  }
-
-  private void checkReachable(AffinityKit k, String what, CpuSet cpus) {
-    if (!k.host().reachable().containsAll(cpus)) {
-      throw new IllegalArgumentException(
-          name
-              + ": "
-              + what
-              + ": "
-              + cpus
-              + " (expected: CPUs this process may use: "
-              + k.host().reachable()
-              + ")");
-    }
   }
 
   /** Returns a builder of a group named {@code name} (members are named by the caller). */
-  public static Builder builder(AffinityKit kit, String name) {
-    return new Builder(Optional.of(Objects.requireNonNull(kit, "kit")), name);
+  public static CpuGroupBuilder builder(AffinityKit kit, String name) {
+    return new CpuGroupBuilder(Optional.of(Objects.requireNonNull(kit, "kit")), name);
   }
 
   /**
@@ -103,7 +99,7 @@ public final class CpuGroup implements AutoCloseable {
    */
   public static CpuGroup unpinned(String name, String reason) {
     Objects.requireNonNull(reason, "reason");
-    return new Builder(Optional.empty(), name).off(reason).build();
+    return new CpuGroupBuilder(Optional.empty(), name).off(reason).build();
   }
 
   /** Returns the group's name. */
@@ -123,12 +119,29 @@ public final class CpuGroup implements AutoCloseable {
 
   /**
    * Plans, reserves and returns the next member's seat (see {@link CpuGroup}); when no CPU is left,
-   * the run-out policy decides.
+   * the run-out policy decides. In a group with explicit CPUs ({@link
+   * CpuGroupBuilder#cpus(int...)}) member {@code i} (in joining order) takes {@code cpus[i]} as
+   * {@link #joinOn(String, int)} would.
    *
    * @throws IllegalStateException if no CPU is left and the run-out policy is {@link
-   *     RunOutPolicy#FAIL}, or the group is closed
+   *     RunOutPolicy#FAIL}, the group is closed, or it has explicit CPUs and every one has had its
+   *     member
    */
   public synchronized Seat join(String member) {
+    if (!cpus.isEmpty()) {
+      if (next >= cpus.size()) {
+        throw new IllegalStateException(
+            name
+                + ": members: "
+                + (next + 1)
+                + " (expected: at most "
+                + cpus.size()
+                + ", one per explicit cpu of "
+                + cpus
+                + ")");
+      }
+      return joinOn(member, cpus.get(next));
+    }
     Optional<Seat> unpinned = unpinnedSeat(member);
     if (unpinned.isPresent()) {
       return unpinned.get();
@@ -169,7 +182,7 @@ public final class CpuGroup implements AutoCloseable {
       return unpinned.get();
     }
     AffinityKit k = kit.orElseThrow();
-    checkReachable(k, "cpu", CpuSet.of(cpu));
+    CpuGroupBuilder.checkReachable(name, "cpu", CpuSet.of(cpu), k.host().reachable());
     if (held.containsKey(cpu)) {
       load.merge(cpu, 1, Integer::sum);
       return add(member, cpu, LeaseStatus.SHARED, "explicit cpu " + cpu + ", shared");
@@ -180,6 +193,34 @@ public final class CpuGroup implements AutoCloseable {
     }
     refused.put(cpu, r);
     return runOut(member, r.reason());
+  }
+
+  /**
+   * Joins {@code members} members named {@code <group name>-<index>}, all or nothing: when one
+   * cannot join (run-out policy FAIL, a closed group) the seats already taken are closed and the
+   * exception rethrown.
+   *
+   * @throws IllegalArgumentException if {@code members} is not positive, or the group has explicit
+   *     CPUs and {@code members} is not their number
+   * @throws IllegalStateException as {@link #join(String)}
+   */
+  public synchronized List<Seat> joinAll(int members) {
+    if (members <= 0) {
+      throw new IllegalArgumentException(name + ": members: " + members + " (expected: > 0)");
+    }
+    if (!cpus.isEmpty()) {
+      CpuGroupBuilder.checkExplicit(name, cpus, members, kit.orElseThrow().host().reachable());
+    }
+    List<Seat> seats = new ArrayList<>();
+    try {
+      for (int i = 0; i < members; i++) {
+        seats.add(join());
+      }
+    } catch (RuntimeException e) {
+      seats.forEach(Seat::close);
+      throw e;
+    }
+    return List.copyOf(seats);
   }
 
   /** A seat that pins nothing: the group is off, closed or the platform cannot pin. */
@@ -268,6 +309,14 @@ public final class CpuGroup implements AutoCloseable {
     }
   }
 
+  /**
+   * Returns whether the group pins nothing by choice ({@link #unpinned}, {@link
+   * CpuGroupBuilder#off}).
+   */
+  public boolean isOff() {
+    return off.isPresent();
+  }
+
   /** Returns the open seats' assignments, in joining order. */
   public synchronized List<Assignment> assignments() {
     return open.stream().map(Seat::assignment).toList();
@@ -317,73 +366,5 @@ public final class CpuGroup implements AutoCloseable {
         + ", "
         + open.size()
         + " seats]";
-  }
-
-  /**
-   * Configures a {@link CpuGroup}. Defaults: the kit's pool, placement {@link Placement#ANY},
-   * run-out {@link RunOutPolicy#UNPINNED}, unpinned members confined to the CPUs this process may
-   * use.
-   *
-   * <p>Thread safety: not thread-safe; build on one thread.
-   */
-  public static final class Builder {
-    private final Optional<AffinityKit> kit;
-    private final String name;
-    private Optional<CpuSet> pool = Optional.empty();
-    private List<Placement> placements = List.of(Placement.ANY);
-    private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
-    private Optional<String> off = Optional.empty();
-    private Optional<CpuSet> unpinnedMask = Optional.empty();
-
-    private Builder(Optional<AffinityKit> kit, String name) {
-      this.kit = kit;
-      this.name = Objects.requireNonNull(name, "name");
-    }
-
-    /** Draws CPUs from {@code cpus} instead of the kit's pool. */
-    public Builder pool(CpuSet cpus) {
-      this.pool = Optional.of(Objects.requireNonNull(cpus, "cpus"));
-      return this;
-    }
-
-    /** Placements tried in order for each member after the first; empty means {@code ANY}. */
-    public Builder placements(List<Placement> placements) {
-      this.placements = placements.isEmpty() ? List.of(Placement.ANY) : List.copyOf(placements);
-      return this;
-    }
-
-    /** What to do when no CPU is left (default {@link RunOutPolicy#UNPINNED}). */
-    public Builder runOut(RunOutPolicy policy) {
-      this.runOut = Objects.requireNonNull(policy, "policy");
-      return this;
-    }
-
-    /**
-     * Pins nothing: every member is {@link LeaseStatus#UNPINNED} with {@code reason} and gets the
-     * unpinned mask (set it to {@link CpuSet#empty()} to leave threads' masks alone).
-     */
-    public Builder off(String reason) {
-      this.off = Optional.of(Objects.requireNonNull(reason, "reason"));
-      return this;
-    }
-
-    /**
-     * Sets the mask a member that gets no CPU is confined to (default: the CPUs this process may
-     * use, so that it never keeps a pinned creator's CPU); {@link CpuSet#empty()} leaves it alone.
-     */
-    public Builder unpinnedMask(CpuSet mask) {
-      this.unpinnedMask = Optional.of(Objects.requireNonNull(mask, "mask"));
-      return this;
-    }
-
-    /**
-     * Builds the group.
-     *
-     * @throws IllegalArgumentException if the pool or the unpinned mask names CPUs this process may
-     *     not use
-     */
-    public CpuGroup build() {
-      return new CpuGroup(this);
-    }
   }
 }

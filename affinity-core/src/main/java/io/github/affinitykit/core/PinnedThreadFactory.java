@@ -72,16 +72,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     Objects.requireNonNull(task, "task");
     Seat seat = group.join();
     warnIfUnpinned(seat);
-    Runnable pinned =
-        () -> {
-          CpuLease lease = seat.bind();
-          try {
-            task.run();
-          } finally {
-            lease.close();
-            seat.close();
-          }
-        };
+    Runnable pinned = seat.boundOnce(task);
     Thread t =
         delegate.map(d -> d.newThread(pinned)).orElseGet(() -> new Thread(pinned, seat.member()));
     if (delegate.isEmpty()) {
@@ -141,7 +132,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * <p>Thread safety: not thread-safe; build on one thread.
    */
   public static final class Builder {
-    private final CpuGroup.Builder group;
+    private final CpuGroupBuilder group;
     private boolean daemon = true;
     private Optional<ThreadFactory> delegate = Optional.empty();
 
@@ -163,7 +154,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
 
     /** Placements tried in order for each thread after the first (default {@code ANY}). */
     public Builder placements(Placement... placements) {
-      group.placements(List.of(placements));
+      group.placements(placements);
       return this;
     }
 
@@ -173,7 +164,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
      * @throws IllegalArgumentException for a custom {@link AffinityStrategy} implementation
      */
     public Builder strategies(AffinityStrategy... strategies) {
-      group.placements(Placement.fromStrategies(strategies));
+      group.strategies(strategies);
       return this;
     }
 

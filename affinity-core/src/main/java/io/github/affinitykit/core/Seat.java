@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * One member's place in a {@link CpuGroup}: the CPU planned and reserved for it (or why there is
@@ -133,6 +134,36 @@ public final class Seat implements AutoCloseable {
           unbind();
           close();
         });
+  }
+
+  /**
+   * Returns {@code task} wrapped to run bound to this seat: the thread that runs it calls {@link
+   * #bind()} first and closes the lease when the task ends, however it ends; the seat stays (for
+   * the next thread of a Netty loop, say). May be run by any number of threads, one after another
+   * or at once.
+   */
+  public Runnable bound(Runnable task) {
+    return around(task, this::bind);
+  }
+
+  /**
+   * As {@link #bound(Runnable)} with {@link #bindOnce()}, for a member that is one thread for its
+   * whole life: when the task ends the seat is closed too. Run it on one thread, once.
+   */
+  public Runnable boundOnce(Runnable task) {
+    return around(task, this::bindOnce);
+  }
+
+  private static Runnable around(Runnable task, Supplier<CpuLease> binding) {
+    Objects.requireNonNull(task, "task");
+    return () -> {
+      CpuLease lease = binding.get();
+      try {
+        task.run();
+      } finally {
+        lease.close();
+      }
+    };
   }
 
   private CpuLease bind(Runnable onClose) {

@@ -15,14 +15,17 @@ import io.github.affinitykit.core.testkit.Fixtures;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import net.openhft.affinity.AffinityStrategies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The placement protocol, once for every adapter: planning, reservation, each run-out policy,
- * explicit CPUs, binding and closing. On the seed machine's topology (2 sockets x 6 cores x 2
- * threads) with a simulated backend and a private lock directory.
+ * explicit CPUs, seating a fixed set of members, binding (and the adapters' task wrappers) and
+ * closing. On the seed machine's topology (2 sockets x 6 cores x 2 threads) with a simulated
+ * backend and a private lock directory.
  */
 @Timeout(30)
 class CpuGroupTest {
@@ -273,5 +276,137 @@ class CpuGroupTest {
     assertThatThrownBy(() -> kit().group("p").pool(CpuSet.of(30)).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("p: pool: 30 (expected: CPUs this process may use: 0-23)");
+  }
+
+  @Test
+  void shouldPutMemberIOnExplicitCpuISharingACpuNamedTwice() {
+    CpuGroup g = kit().group("x").cpus(5, 3, 5).build();
+
+    List<Seat> seats = g.joinAll(3);
+
+    assertThat(seats).extracting(Seat::member).containsExactly("x-0", "x-1", "x-2");
+    assertThat(seats).extracting(Seat::cpu).containsExactly(5, 3, 5);
+    assertThat(seats)
+        .extracting(Seat::status)
+        .containsExactly(LeaseStatus.PINNED, LeaseStatus.PINNED, LeaseStatus.SHARED);
+    assertThat(seats.get(0).reason()).isEqualTo("explicit cpu 5");
+    assertThat(g.held()).hasToString("3,5");
+  }
+
+  @Test
+  void shouldRefuseAJoinBeyondTheExplicitCpusNamingTheCount() {
+    CpuGroup g = kit().group("x").cpus(5).build();
+    g.join();
+
+    assertThatThrownBy(g::join)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("x: members: 2 (expected: at most 1, one per explicit cpu of [5])");
+  }
+
+  @Test
+  void shouldRejectExplicitCpusOutsideTheProcessAtBuild() {
+    assertThatThrownBy(() -> kit().group("x").cpus(1, 4096).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "x: cpus: [1, 4096] (expected: 2 CPUs, one per member, among the CPUs this process"
+                + " may use: 0-23)");
+  }
+
+  @Test
+  void shouldRejectJoiningAllWhenTheCountIsNotTheExplicitCpus() {
+    CpuGroup g = kit().group("x").cpus(1, 2).build();
+
+    assertThatThrownBy(() -> g.joinAll(3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "x: cpus: [1, 2] (expected: 3 CPUs, one per member, among the CPUs this process"
+                + " may use: 0-23)");
+    assertThatThrownBy(() -> g.joinAll(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("x: members: 0 (expected: > 0)");
+    assertThat(g.seats()).isEmpty();
+  }
+
+  @Test
+  void shouldCloseTheSeatsItTookWhenOneMemberCannotJoin() {
+    AffinityKit kit = kit();
+    CpuGroup g = kit.group("f").pool(CpuSet.of(20, 21)).runOut(RunOutPolicy.FAIL).build();
+
+    assertThatThrownBy(() -> g.joinAll(3)).hasMessageContaining("run-out policy FAIL");
+
+    assertThat(g.seats()).isEmpty();
+    assertThat(g.held().isEmpty()).isTrue();
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldTakeOpenHftStrategiesAndVarargsPlacementsAsTheListForm() {
+    CpuGroup byStrategy =
+        kit()
+            .group("s")
+            .strategies(AffinityStrategies.DIFFERENT_CORE, AffinityStrategies.ANY)
+            .build();
+    CpuGroup byVarargs =
+        kit().group("v").placements(Placement.DIFFERENT_CORE, Placement.ANY).build();
+
+    List<Integer> strategyCpus = byStrategy.joinAll(3).stream().map(Seat::cpu).toList();
+    byStrategy.close();
+    List<Integer> varargCpus = byVarargs.joinAll(3).stream().map(Seat::cpu).toList();
+
+    assertThat(varargCpus).isEqualTo(strategyCpus);
+    assertThat(varargCpus.stream().map(c -> E5.topology().cpu(c).core()).distinct()).hasSize(3);
+  }
+
+  @Test
+  void shouldRunATaskBoundAndKeepTheSeatForTheNextThread() {
+    CpuGroup g = kit().group("b").pool(CpuSet.of(7)).build();
+    Seat seat = g.join();
+    CpuSet before = backend.getAffinity(0);
+    AtomicReference<CpuSet> during = new AtomicReference<>();
+
+    seat.bound(() -> during.set(backend.getAffinity(0))).run();
+
+    assertThat(during.get()).hasToString("7");
+    assertThat(backend.getAffinity(0)).isEqualTo(before);
+    assertThat(seat.isBound()).isFalse();
+    assertThat(g.held()).hasToString("7");
+    assertThat(seat.status()).isEqualTo(LeaseStatus.PINNED);
+  }
+
+  @Test
+  void shouldReleaseTheSeatWhenAOneThreadTaskEndsEvenByThrowing() {
+    AffinityKit kit = kit();
+    CpuGroup g = kit.group("o").pool(CpuSet.of(7)).build();
+    Seat seat = g.join();
+    Runnable failing =
+        seat.boundOnce(
+            () -> {
+              throw new IllegalStateException("task failed");
+            });
+
+    assertThatThrownBy(failing::run).hasMessage("task failed");
+
+    assertThat(seat.status()).isEqualTo(LeaseStatus.RELEASED);
+    assertThat(g.seats()).isEmpty();
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldReportWhetherTheGroupIsOff() {
+    assertThat(CpuGroup.unpinned("u", "off").isOff()).isTrue();
+    assertThat(kit().group("k").build().isOff()).isFalse();
+  }
+
+  @Test
+  void shouldApplyTheRunOutPolicyToAnExplicitCpuAnotherHolds() {
+    AffinityKit kit = kit();
+    Reservation other = kit.reservations().tryReserve(5).orElseThrow();
+    CpuGroup g = kit.group("t").cpus(5).build();
+
+    Seat seat = g.join();
+
+    assertThat(seat.status()).isEqualTo(LeaseStatus.UNPINNED);
+    assertThat(seat.reason()).contains("no CPU of pool");
+    other.close();
   }
 }

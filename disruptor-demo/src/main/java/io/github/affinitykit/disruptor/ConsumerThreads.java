@@ -89,16 +89,12 @@ final class ConsumerThreads implements ThreadFactory {
 
   private Runnable consumer(int index, Runnable processor) {
     Seat seat = consumers.get(index);
-    return () -> {
-      CpuLease lease = seat.bind();
-      try {
-        tids.set(index, seat.tid());
-        running.countDown();
-        processor.run();
-      } finally {
-        lease.close();
-      }
-    };
+    return seat.bound(
+        () -> {
+          tids.set(index, seat.tid());
+          running.countDown();
+          processor.run();
+        });
   }
 
   /** Binds the calling thread to the producer's seat, sharing it with consumers planned there. */

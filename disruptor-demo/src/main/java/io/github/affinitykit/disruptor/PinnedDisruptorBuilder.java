@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventFactory;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
@@ -136,7 +137,7 @@ public final class PinnedDisruptorBuilder<T> {
    * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
    */
   public PinnedDisruptor<T> build() {
-    CpuGroup.Builder g = kit.group(name).placements(placements).runOut(runOut);
+    CpuGroupBuilder g = kit.group(name).placements(placements).runOut(runOut);
     pool.ifPresent(c -> g.pool(kit.host().pool(c).cpus()));
     if (pinning == Pinning.NONE) {
       g.off("pinning NONE");

@@ -2,6 +2,7 @@ package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.Placement;
@@ -47,7 +48,7 @@ final class TestLayouts {
         AffinityKit.create(
             host, new RecordingAffinityBackend(host.reachable()), CpuReservations.inDirectory(dir));
     busy.forEach(c -> kit.reservations().tryReserve(c));
-    CpuGroup.Builder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
+    CpuGroupBuilder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
     if (pinning == Pinning.NONE) {
       g.off("pinning NONE");
     }

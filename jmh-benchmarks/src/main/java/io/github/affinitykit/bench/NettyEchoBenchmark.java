@@ -7,7 +7,6 @@ import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.netty.PinnedIoEventLoopGroup;
-import io.github.affinitykit.netty.PinningSpec;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -97,11 +96,10 @@ public class NettyEchoBenchmark {
         pin.equals("none")
             ? new MultiThreadIoEventLoopGroup(1, serverThreads, NioIoHandler.newFactory())
             : PinnedIoEventLoopGroup.create(
-                "echo-server",
                 1,
                 serverThreads,
                 NioIoHandler.newFactory(),
-                PinningSpec.builder(kit).cpus(serverCpu).build());
+                kit.group("echo-server").cpus(serverCpu).build());
     client =
         new MultiThreadIoEventLoopGroup(
             1,

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  *
  * <pre>{@code
  * IdleStrategies idle = IdleStrategies.of(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT);
- * PinnedIoEventLoopGroup.create("worker", 2, Transport.EPOLL.handlerFactory(idle), spec);
+ * PinnedIoEventLoopGroup.create(2, Transport.EPOLL.handlerFactory(idle), kit.group("worker").build());
  * // or NioIoHandler.newFactory(SelectorProvider.provider(), idle)
  * }</pre>
  *

@@ -1,6 +1,9 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.Seat;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -36,6 +39,29 @@ public record LoopAssignment(
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(threadName, "threadName");
+  }
+
+  /** Returns loop {@code index} of group {@code group} as {@code seat} says now. */
+  public static LoopAssignment of(String group, int index, Seat seat) {
+    return new LoopAssignment(
+        group,
+        index,
+        seat.cpu(),
+        seat.status(),
+        seat.reason(),
+        seat.thread(),
+        seat.tid(),
+        seat.starts(),
+        seat.isBound());
+  }
+
+  /** Returns the assignments of {@code seats}, loop {@code i} on the {@code i}-th seat. */
+  static List<LoopAssignment> of(String group, List<Seat> seats) {
+    List<LoopAssignment> out = new ArrayList<>();
+    for (int i = 0; i < seats.size(); i++) {
+      out.add(of(group, i, seats.get(i)));
+    }
+    return out;
   }
 
   /** Returns one line: {@code worker-0 cpu 1 PINNED (DIFFERENT_CORE) thread worker-3-1 tid 123}. */

@@ -1,12 +1,13 @@
 package io.github.affinitykit.netty;
 
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.Seat;
 import io.netty.util.concurrent.DefaultEventExecutor;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.MultithreadEventExecutorGroup;
 import io.netty.util.concurrent.ThreadPerTaskExecutor;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
@@ -18,48 +19,48 @@ import java.util.concurrent.Executor;
  * at any time.
  */
 public final class PinnedEventExecutorGroup extends MultithreadEventExecutorGroup {
-  private final LoopPinning pinning;
+  private final CpuGroup group;
+  private final List<Seat> seats;
 
-  private PinnedEventExecutorGroup(LoopPinning pinning, Executor executor) {
-    super(pinning.size(), executor, new Object[] {pinning});
-    this.pinning = pinning;
-    terminationFuture().addListener(done -> pinning.release());
+  private PinnedEventExecutorGroup(CpuGroup group, List<Seat> seats, Executor executor) {
+    super(seats.size(), executor, new Object[] {seats.iterator()});
+    this.group = group;
+    this.seats = seats;
+    terminationFuture().addListener(done -> PinnedIoEventLoopGroup.release(group));
   }
 
   /**
-   * Creates {@code threads} executors with Netty's {@code DefaultThreadFactory(name)} threads,
-   * pinned as {@code spec} says.
+   * Creates {@code threads} executors with Netty's {@code DefaultThreadFactory(group.name())}
+   * threads, on seats of {@code group} (a fresh group, which this one owns from now on).
    *
-   * @throws IllegalArgumentException if {@code threads} is not positive or {@code spec} names CPUs
-   *     this process may not use
+   * @throws IllegalArgumentException if {@code threads} is not positive, or {@code group} has
+   *     explicit CPUs and {@code threads} is not their number
    * @throws IllegalStateException if an executor gets no CPU and the run-out policy is FAIL
    */
-  public static PinnedEventExecutorGroup create(String name, int threads, PinningSpec spec) {
-    Objects.requireNonNull(name, "name");
-    LoopPinning pinning = LoopPinning.plan(name, threads, spec);
+  public static PinnedEventExecutorGroup create(int threads, CpuGroup group) {
+    List<Seat> seats = PinnedIoEventLoopGroup.seat(group, threads);
     try {
       return new PinnedEventExecutorGroup(
-          pinning, new ThreadPerTaskExecutor(new DefaultThreadFactory(name)));
+          group, seats, new ThreadPerTaskExecutor(new DefaultThreadFactory(group.name())));
     } catch (RuntimeException | Error e) {
-      pinning.release();
+      PinnedIoEventLoopGroup.release(group);
       throw e;
     }
   }
 
   @Override
   protected EventExecutor newChild(Executor executor, Object... args) {
-    LoopPinning p = (LoopPinning) args[0];
-    return new DefaultEventExecutor(this, p.wrap(p.nextChild(), executor));
+    return new DefaultEventExecutor(this, PinnedIoEventLoopGroup.bound(args, executor));
   }
 
   /** Returns the group's name. */
   public String name() {
-    return pinning.name();
+    return group.name();
   }
 
   /** Returns where each executor runs, in index order. */
   public List<LoopAssignment> assignments() {
-    return pinning.assignments();
+    return LoopAssignment.of(group.name(), seats);
   }
 
   @Override

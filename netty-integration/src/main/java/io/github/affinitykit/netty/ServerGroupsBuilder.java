@@ -1,9 +1,12 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread safety: not thread-safe; build on one thread.
  */
 public final class ServerGroupsBuilder {
+  private static final List<Placement> SPREAD = List.of(Placement.DIFFERENT_CORE, Placement.ANY);
   private final AffinityKit kit;
   private Transport transport = Transport.AUTO;
   private Optional<CpuSet> pool = Optional.empty();
@@ -27,15 +31,15 @@ public final class ServerGroupsBuilder {
   private boolean pinned = true;
   private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
   private OptionalInt bossCpu = OptionalInt.empty();
-  private final PinningSpec.Builder workerSpec;
-  private final PinningSpec.Builder businessSpec;
+  private List<Placement> workerPlacements = SPREAD;
+  private int[] workerCpus = new int[0];
+  private List<Placement> businessPlacements = SPREAD;
+  private int[] businessCpus = new int[0];
   private IdlePolicy idlePolicy = IdlePolicy.BLOCK;
   private SpinLimit spinLimit = SpinLimit.DEFAULT;
 
   ServerGroupsBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
-    this.workerSpec = PinningSpec.builder(kit);
-    this.businessSpec = PinningSpec.builder(kit);
   }
 
   /** The transport; default {@link Transport#AUTO} (io_uring, epoll, NIO). */
@@ -96,25 +100,25 @@ public final class ServerGroupsBuilder {
 
   /** Placements of the workers (default DIFFERENT_CORE, ANY). */
   public ServerGroupsBuilder workerPlacements(Placement... placements) {
-    workerSpec.placements(placements);
+    this.workerPlacements = List.of(placements);
     return this;
   }
 
   /** Pins worker {@code i} to {@code cpus[i]} exactly; one CPU per worker. */
   public ServerGroupsBuilder workerCpus(int... cpus) {
-    workerSpec.cpus(cpus);
+    this.workerCpus = cpus.clone();
     return this;
   }
 
   /** Placements of the business threads (default DIFFERENT_CORE, ANY). */
   public ServerGroupsBuilder businessPlacements(Placement... placements) {
-    businessSpec.placements(placements);
+    this.businessPlacements = List.of(placements);
     return this;
   }
 
   /** Pins business thread {@code i} to {@code cpus[i]} exactly; one CPU per thread. */
   public ServerGroupsBuilder businessCpus(int... cpus) {
-    businessSpec.cpus(cpus);
+    this.businessCpus = cpus.clone();
     return this;
   }
 
@@ -145,10 +149,9 @@ public final class ServerGroupsBuilder {
   public PinnedServerGroups build() {
     TransportChoice choice = TransportChoice.choose(transport);
     CpuSet cpus = pool.orElse(kit.pool().cpus());
-    PinningSpec ws = common(workerSpec).build();
-    PinningSpec bs = common(businessSpec).build();
-    int w = workers.orElse(ws.cpus().isEmpty() ? Math.max(1, cpus.size() - 1) : ws.cpus().size());
-    int b = businessThreads == 0 ? bs.cpus().size() : businessThreads;
+    int w =
+        workers.orElse(workerCpus.length == 0 ? Math.max(1, cpus.size() - 1) : workerCpus.length);
+    int b = businessThreads == 0 ? businessCpus.length : businessThreads;
     PinnedIoEventLoopGroup boss = null;
     PinnedIoEventLoopGroup work = null;
     Optional<PinnedEventExecutorGroup> business = Optional.empty();
@@ -157,11 +160,16 @@ public final class ServerGroupsBuilder {
           new WorkerIdle(kit.host(), idlePolicy, IdleStrategies.of(idlePolicy, spinLimit));
       work =
           PinnedIoEventLoopGroup.create(
-              "worker", w, choice.transport().handlerFactory(idle.strategies()), ws);
+              w,
+              choice.transport().handlerFactory(idle.strategies()),
+              group("worker", workerPlacements, workerCpus));
       if (b > 0) {
-        business = Optional.of(PinnedEventExecutorGroup.create("business", b, bs));
+        business =
+            Optional.of(
+                PinnedEventExecutorGroup.create(
+                    b, group("business", businessPlacements, businessCpus)));
       }
-      boss = PinnedIoEventLoopGroup.create("boss", 1, choice.transport().handlerFactory(), boss());
+      boss = PinnedIoEventLoopGroup.create(1, choice.transport().handlerFactory(), boss());
       return new PinnedServerGroups(choice, boss, work, business, idle);
     } catch (RuntimeException e) {
       shutdown(boss);
@@ -171,9 +179,16 @@ public final class ServerGroupsBuilder {
     }
   }
 
-  private PinningSpec.Builder common(PinningSpec.Builder b) {
+  private CpuGroup group(String name, List<Placement> placements, int[] explicit) {
+    return pinned
+        ? common(name).placements(placements).cpus(explicit).build()
+        : CpuGroup.unpinned(name, "off");
+  }
+
+  private CpuGroupBuilder common(String name) {
+    CpuGroupBuilder b = kit.group(name).placements(SPREAD).runOut(runOut);
     pool.ifPresent(b::pool);
-    return b.runOut(runOut).enabled(pinned);
+    return b;
   }
 
   /**
@@ -181,14 +196,16 @@ public final class ServerGroupsBuilder {
    * left free; when there is none it runs on the housekeeping CPUs, whatever the run-out policy,
    * and its assignment says why (from the group's own reservation attempts).
    */
-  private PinningSpec boss() {
-    PinningSpec.Builder b = common(PinningSpec.builder(kit));
+  private CpuGroup boss() {
+    if (!pinned) {
+      return CpuGroup.unpinned("boss", "off");
+    }
     if (bossCpu.isPresent()) {
-      return b.cpus(bossCpu.getAsInt()).build();
+      return common("boss").cpus(bossCpu.getAsInt()).build();
     }
     CpuSet housekeeping = kit.pool().housekeeping();
     CpuSet mask = housekeeping.isEmpty() ? kit.host().reachable() : housekeeping;
-    return b.runOut(RunOutPolicy.UNPINNED).unpinnedMask(mask).build();
+    return common("boss").runOut(RunOutPolicy.UNPINNED).unpinnedMask(mask).build();
   }
 
   private static void shutdown(PinnedIoEventLoopGroup g) {

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.SingleThreadIoEventLoop;
@@ -59,9 +62,14 @@ class PinnedIoEventLoopGroupTest {
     groups.forEach(g -> g.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly());
   }
 
-  private PinnedIoEventLoopGroup group(Transport t, PinningSpec spec, int loops) {
+  /** Group "loop" on {@code k}: DIFFERENT_CORE then ANY, as a server's workers. */
+  private static CpuGroupBuilder spread(AffinityKit k) {
+    return k.group("loop").placements(Placement.DIFFERENT_CORE, Placement.ANY);
+  }
+
+  private PinnedIoEventLoopGroup group(Transport t, CpuGroup cpus, int loops) {
     assumeTrue(t.unavailability().isEmpty(), () -> t + ": " + t.unavailability().orElse(""));
-    PinnedIoEventLoopGroup g = PinnedIoEventLoopGroup.create("loop", loops, factory(t), spec);
+    PinnedIoEventLoopGroup g = PinnedIoEventLoopGroup.create(loops, factory(t), cpus);
     groups.add(g);
     return g;
   }
@@ -83,7 +91,7 @@ class PinnedIoEventLoopGroupTest {
   @EnumSource(names = {"NIO", "EPOLL", "IO_URING"})
   void shouldRunLoopIOnCpuIWhenLoopsStartInReverseOrder(Transport t) throws Exception {
     int[] cpus = {last, first, last, first}; // creation-order pinning would get loops 3..0 wrong
-    PinnedIoEventLoopGroup g = group(t, PinningSpec.builder(kit).cpus(cpus).build(), 4);
+    PinnedIoEventLoopGroup g = group(t, kit.group("loop").cpus(cpus).build(), 4);
     List<EventExecutor> loops = loops(g);
 
     Probe[] seen = new Probe[4];
@@ -106,7 +114,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldPlanDistinctCoresAndPinTheSecondLoopFirst() throws Exception {
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder(kit).build(), 2);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, spread(kit).build(), 2);
     List<EventExecutor> loops = loops(g);
 
     Probe second = Probe.on(loops.get(1));
@@ -124,7 +132,7 @@ class PinnedIoEventLoopGroupTest {
   @ParameterizedTest
   @EnumSource(names = {"NIO", "EPOLL", "IO_URING"})
   void shouldRepinALoopResumedOnANewThread(Transport t) throws Exception {
-    PinnedIoEventLoopGroup g = group(t, PinningSpec.builder(kit).cpus(first, last).build(), 2);
+    PinnedIoEventLoopGroup g = group(t, kit.group("loop").cpus(first, last).build(), 2);
     SingleThreadIoEventLoop loop = (SingleThreadIoEventLoop) loops(g).get(1);
 
     Probe before = Probe.on(loop);
@@ -150,12 +158,11 @@ class PinnedIoEventLoopGroupTest {
             0, 2, 20, TimeUnit.MILLISECONDS, 0.5, 0.9, 2, 2, 0);
     PinnedIoEventLoopGroup g =
         PinnedIoEventLoopGroup.create(
-            "scaled",
             2,
             new DefaultThreadFactory("scaled"),
             NioIoHandler.newFactory(),
             scaler,
-            PinningSpec.builder(kit).cpus(last, first).build());
+            kit.group("scaled").cpus(last, first).build());
     groups.add(g);
     List<EventExecutor> loops = loops(g);
     Probe[] before = {Probe.on(loops.get(0)), Probe.on(loops.get(1))};
@@ -177,7 +184,7 @@ class PinnedIoEventLoopGroupTest {
   @Test
   void shouldGiveAnUnpinnedLoopTheProcessCpusNotItsPinnedCreators() throws Exception {
     AffinityKit small = LiveKit.create(locks, CpuSet.of(last));
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder(small).build(), 2);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, spread(small).build(), 2);
     List<EventExecutor> loops = loops(g);
 
     // loop 0 (pinned) starts loop 1's thread: that thread inherits loop 0's single CPU at birth
@@ -192,7 +199,7 @@ class PinnedIoEventLoopGroupTest {
   @Test
   void shouldBindALoopThatSharesACpuToThatCpu() throws Exception {
     // Which CPU a sharing loop gets is CpuGroup's rule (CpuGroupTest); the adapter binds it there.
-    PinningSpec spec = PinningSpec.builder(kit).runOut(RunOutPolicy.SHARE).build();
+    CpuGroup spec = spread(kit).runOut(RunOutPolicy.SHARE).build();
     PinnedIoEventLoopGroup g = group(Transport.NIO, spec, 4);
 
     LoopAssignment shared = g.assignments().get(3);
@@ -202,7 +209,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldFreeEveryCpuOnceTheGroupHasTerminated() throws Exception {
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.builder(kit).build(), 2);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, spread(kit).build(), 2);
     loops(g).forEach(l -> l.execute(() -> {}));
     assertThat(kit.reservations().reservedHere()).isEqualTo(CpuSet.of(first, last));
     CountDownLatch freed = new CountDownLatch(1);
@@ -216,7 +223,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldFailAndFreeWhatItTookWhenTheRunOutPolicyIsFail() {
-    PinningSpec spec = PinningSpec.builder(kit).runOut(RunOutPolicy.FAIL).build();
+    CpuGroup spec = spread(kit).runOut(RunOutPolicy.FAIL).build();
     assertThatThrownBy(() -> group(Transport.NIO, spec, 3))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("loop-2")
@@ -225,23 +232,17 @@ class PinnedIoEventLoopGroupTest {
   }
 
   @Test
-  void shouldRejectExplicitCpusThatDoNotFitTheGroup() {
-    PinningSpec tooFew = PinningSpec.builder(kit).cpus(first).build();
-    assertThatThrownBy(() -> group(Transport.NIO, tooFew, 2))
+  void shouldRejectExplicitCpusThatDoNotFitTheGroupHoldingNothing() {
+    // The rule and its message are CpuGroup's (CpuGroupTest); the adapter holds nothing.
+    assertThatThrownBy(() -> group(Transport.NIO, kit.group("loop").cpus(first).build(), 2))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("loop: cpus: [" + first + "] (expected: 2 CPUs, one per loop");
-    PinningSpec unknown = PinningSpec.builder(kit).cpus(first, 4096).build();
-    assertThatThrownBy(() -> group(Transport.NIO, unknown, 2))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("4096");
-    assertThatThrownBy(() -> group(Transport.NIO, PinningSpec.builder(kit).build(), 0))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("loop: loops: 0 (expected: > 0)");
+        .hasMessageContaining("loop: cpus: [" + first + "] (expected: 2 CPUs, one per member");
+    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
   }
 
   @Test
   void shouldReportButNotPinWhenPinningIsOff() throws Exception {
-    PinnedIoEventLoopGroup g = group(Transport.NIO, PinningSpec.off(), 1);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, CpuGroup.unpinned("loop", "off"), 1);
     Probe p = Probe.on(loops(g).get(0));
     LoopAssignment a = g.assignments().get(0);
     assertThat(a.status()).isEqualTo(LeaseStatus.UNPINNED);

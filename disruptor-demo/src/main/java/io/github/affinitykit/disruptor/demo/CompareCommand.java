@@ -3,17 +3,17 @@ package io.github.affinitykit.disruptor.demo;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
+import io.github.affinitykit.core.cli.OptionTable;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -41,59 +41,29 @@ import picocli.CommandLine.Spec;
 final class CompareCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--quick", description = "a few seconds: the defaults after the semicolons")
-  private boolean quick;
+  @Mixin
+  private final CommandSpec flags =
+      OptionTable.of(
+          DemoFlags.quick(),
+          DemoFlags.count("--burst-ms", "flat out per row (400; 40)"),
+          DemoFlags.count("--paced-events", "events per row at --rate, for latency (4000; 300)"),
+          DemoFlags.rate(),
+          DemoFlags.count("--warmup-ms", "JIT warm-up before the table (3000; 200)"),
+          DemoFlags.count("--ring", "ring slots and queue capacity, a power of two (1024)"),
+          DemoFlags.shapes(),
+          DemoFlags.pinning(),
+          DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)"));
 
-  @Option(names = "--burst-ms", paramLabel = "N", description = "flat out per row (400; 40)")
-  private Long burstMs;
-
-  @Option(
-      names = "--paced-events",
-      paramLabel = "N",
-      description = "events per row at --rate, for latency (4000; 300)")
-  private Long pacedEvents;
-
-  @Option(names = "--rate", paramLabel = "N/s", description = "paced events per second (10000)")
-  private Long rate;
-
-  @Option(
-      names = "--warmup-ms",
-      paramLabel = "N",
-      description = "JIT warm-up before the table (3000; 200)")
-  private Long warmupMs;
-
-  @Option(
-      names = "--ring",
-      paramLabel = "N",
-      description = "ring slots and queue capacity, a power of two (1024)")
-  private Long ring;
-
-  @Option(names = "--shapes", paramLabel = "LIST", description = "consumers per pipeline (1,3)")
-  private String shapes = "1,3";
-
-  @Option(names = "--pinning", paramLabel = "LIST", description = "none,consumers,all (all three)")
-  private String pinnings = "none,consumers,all";
-
-  @Option(
-      names = "--contenders",
-      paramLabel = "LIST",
-      description = "abq,lbq,agrona-spin,... (all)")
-  private String contenders = "";
-
-  private final Supplier<AffinityKit> kits;
-  private final PrintStream console;
+  private final KitRun kit;
 
   /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
   CompareCommand(Supplier<AffinityKit> kits, PrintStream console) {
-    this.kits = Objects.requireNonNull(kits, "kits");
-    this.console = Objects.requireNonNull(console, "console");
+    this.kit = new KitRun(kits, console);
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    CompareOptions o = options();
-    AffinityKit kit = CommandLines.configured(spec, kits);
-    return CompareRun.run(kit, o, console) ? 0 : 1;
+    return kit.run(spec, options(), CompareRun::run);
   }
 
   /**
@@ -102,23 +72,24 @@ final class CompareCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
    */
   CompareOptions options() {
-    int ringSize = DemoFlags.ring(spec, ring);
+    int ringSize = DemoFlags.ring(spec, flags);
     return new CompareOptions(
-        atLeast("--burst-ms", burstMs, 400, 40),
-        atLeast("--paced-events", pacedEvents, 4_000, 300),
-        atLeast("--rate", rate, 10_000, 10_000),
-        DemoFlags.atLeast(spec, quick, "--warmup-ms", warmupMs, 3_000, 200, 0),
+        atLeast("--burst-ms", 400, 40),
+        atLeast("--paced-events", 4_000, 300),
+        atLeast("--rate", 10_000, 10_000),
+        DemoFlags.atLeast(spec, flags, "--warmup-ms", 3_000, 200, 0),
         ringSize,
-        DemoFlags.shapes(spec, shapes),
-        DemoFlags.pinnings(spec, pinnings),
+        DemoFlags.shapes(spec, flags),
+        DemoFlags.pinnings(spec, flags),
         contenders());
   }
 
-  private long atLeast(String name, Long value, long normal, long quickly) {
-    return DemoFlags.atLeast(spec, quick, name, value, normal, quickly, 1);
+  private long atLeast(String name, long normal, long quickly) {
+    return DemoFlags.atLeast(spec, flags, name, normal, quickly, 1);
   }
 
   private List<Contender> contenders() {
+    String contenders = OptionTable.value(flags, "--contenders");
     if (contenders.isBlank()) {
       return List.of(Contender.values());
     }

@@ -1,7 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.observe.TaskSample;
 import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.disruptor.Pinning;
 import java.util.List;
@@ -77,10 +76,8 @@ final class CompareRunner {
         ranOn(p1, tids),
         p.assignments(),
         burst * 1e9 / (t1 - t0),
-        h.getValueAtPercentile(50) / 1e3,
-        h.getValueAtPercentile(99) / 1e3,
-        Usage.perSecond(p0, p1, tids, TaskSample::voluntarySwitches),
-        Usage.perSecond(p0, p1, tids, TaskSample::involuntarySwitches),
+        Latency.of(h),
+        Switches.between(p0, p1, tids),
         Usage.cores(b0, b1),
         Usage.cores(p0, p1),
         others,

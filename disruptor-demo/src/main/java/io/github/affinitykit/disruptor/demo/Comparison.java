@@ -16,10 +16,8 @@ import java.util.Objects;
  * @param ranOn the CPU each thread was last seen on after the paced window, same layout
  * @param assignments one line per thread: name, CPU, lease status and reason
  * @param eventsPerSecond burst throughput: events published flat out, until every consumer had all
- * @param p50Us median end-to-end latency at the paced rate (all consumers), from the intended time
- * @param p99Us 99th percentile
- * @param voluntaryPerSecond consumers' voluntary context switches per second, paced window
- * @param involuntaryPerSecond consumers' involuntary context switches per second, paced window
+ * @param latency end-to-end latency at the paced rate (all consumers), from the intended time
+ * @param switches the consumers' context switches, paced window
  * @param coresBurst CPUs the process used during the burst (1.0 = one CPU)
  * @param coresPaced CPUs the process used during the paced window
  * @param othersCores CPUs other processes and the kernel used meanwhile, -1 if unknown
@@ -36,10 +34,8 @@ record Comparison(
     String ranOn,
     List<String> assignments,
     double eventsPerSecond,
-    double p50Us,
-    double p99Us,
-    double voluntaryPerSecond,
-    double involuntaryPerSecond,
+    Latency latency,
+    Switches switches,
     double coresBurst,
     double coresPaced,
     double othersCores,
@@ -52,6 +48,8 @@ record Comparison(
     Objects.requireNonNull(pinning, "pinning");
     Objects.requireNonNull(cpus, "cpus");
     Objects.requireNonNull(ranOn, "ranOn");
+    Objects.requireNonNull(latency, "latency");
+    Objects.requireNonNull(switches, "switches");
     assignments = List.copyOf(assignments);
     Objects.requireNonNull(note, "note");
   }

@@ -11,11 +11,8 @@ import java.util.Objects;
  * @param scenario the scenario
  * @param choice the strategy used and the placement behind it
  * @param eventsPerSecond burst throughput: events published as fast as possible, until drained
- * @param p50Us median end-to-end latency at the paced rate, from the intended send time
- * @param p99Us 99th percentile
- * @param p999Us 99.9th percentile
- * @param voluntaryPerSecond consumers' voluntary context switches per second, paced window
- * @param involuntaryPerSecond consumers' involuntary context switches (preemptions) per second
+ * @param latency end-to-end latency at the paced rate, from the intended send time
+ * @param switches the consumers' context switches, paced window
  * @param coresBusy CPUs the process used during the burst (1.0 = one CPU fully)
  * @param coresIdle CPUs the process used while nothing was published
  * @param othersCores CPUs other processes and the kernel used meanwhile (the noise), -1 if unknown
@@ -26,11 +23,8 @@ record Result(
     Scenario scenario,
     WaitChoice choice,
     double eventsPerSecond,
-    double p50Us,
-    double p99Us,
-    double p999Us,
-    double voluntaryPerSecond,
-    double involuntaryPerSecond,
+    Latency latency,
+    Switches switches,
     double coresBusy,
     double coresIdle,
     double othersCores,
@@ -39,6 +33,8 @@ record Result(
   Result {
     Objects.requireNonNull(scenario, "scenario");
     Objects.requireNonNull(choice, "choice");
+    Objects.requireNonNull(latency, "latency");
+    Objects.requireNonNull(switches, "switches");
     Objects.requireNonNull(note, "note");
   }
 }

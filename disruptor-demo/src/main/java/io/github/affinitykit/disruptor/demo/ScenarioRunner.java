@@ -3,7 +3,6 @@ package io.github.affinitykit.disruptor.demo;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.EventHandlerGroup;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.observe.TaskSample;
 import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
@@ -107,11 +106,8 @@ final class ScenarioRunner {
         s,
         pd.choice(),
         burst * 1e9 / (t1 - t0),
-        h.getValueAtPercentile(50) / 1e3,
-        h.getValueAtPercentile(99) / 1e3,
-        h.getValueAtPercentile(99.9) / 1e3,
-        Usage.perSecond(p0, p1, tids, TaskSample::voluntarySwitches),
-        Usage.perSecond(p0, p1, tids, TaskSample::involuntarySwitches),
+        Latency.of(h),
+        Switches.between(p0, p1, tids),
         Usage.cores(b0, b1),
         Usage.cores(i0, i1),
         others,

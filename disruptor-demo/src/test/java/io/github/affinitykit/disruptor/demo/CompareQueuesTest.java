@@ -60,7 +60,10 @@ class CompareQueuesTest {
       assertThat(r.delivered()).as(row).isEqualTo(r.published() * r.consumers());
       assertThat(r.ok()).as(row).isTrue();
       assertThat(r.eventsPerSecond()).as(row).isPositive();
-      assertThat(r.p99Us()).as(row).isGreaterThanOrEqualTo(r.p50Us()).isPositive();
+      assertThat(r.latency().p99Us())
+          .as(row)
+          .isGreaterThanOrEqualTo(r.latency().p50Us())
+          .isPositive();
       assertThat(r.cpus().split("[/,]")).as(row).hasSize(1 + r.consumers());
       assertThat(r.ranOn().split("[/,]")).as(row).hasSize(1 + r.consumers());
       assertThat(r.assignments()).as(row).isNotEmpty();
@@ -140,10 +143,8 @@ class CompareQueuesTest {
         "0/1",
         List.of(),
         1e6,
-        1,
-        2,
-        0,
-        0,
+        new Latency(1, 2, 2),
+        new Switches(0, 0),
         1,
         1,
         0,
@@ -162,10 +163,8 @@ class CompareQueuesTest {
         "0/1",
         List.of(),
         eventsPerSecond,
-        1,
-        2,
-        0,
-        0,
+        new Latency(1, 2, 2),
+        new Switches(0, 0),
         1,
         1,
         0,

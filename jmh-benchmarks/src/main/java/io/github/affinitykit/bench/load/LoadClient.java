@@ -79,28 +79,21 @@ public final class LoadClient {
       LoadRun run = new LoadRun(config, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500));
       List<Channel> channels = connect(group, config, run, handshakes);
       if (!handshakes.await(20, TimeUnit.SECONDS)) {
-        run.errors().add(handshakes.getCount());
+        run.failed(handshakes.getCount());
       }
       awaitNanos(run.recordFromNs() - System.nanoTime());
       window.opened();
       awaitNanos(run.stopNs() - System.nanoTime());
       window.closed();
       long drainUntil = System.nanoTime() + DRAIN_NS;
-      while (run.echoedTotal().sum() < run.sentTotal().sum() && System.nanoTime() < drainUntil) {
+      while (!run.drained() && System.nanoTime() < drainUntil) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
       }
       window.drained();
       for (Channel ch : channels) {
         ch.writeAndFlush(new CloseWebSocketFrame(1000, "load done"));
       }
-      return new LoadResult(
-          run.sentInWindow().sum(),
-          run.receivedInWindow().sum(),
-          run.sentTotal().sum() - run.echoedTotal().sum(),
-          run.outOfOrder().sum(),
-          run.errors().sum(),
-          run.stopNs() - run.recordFromNs(),
-          run.latency().getIntervalHistogram());
+      return run.result();
     } finally {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -44,7 +44,7 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
       long delay = Math.max(0, run.startNs() + offsetNs - System.nanoTime());
       ctx.executor().schedule(this::start, delay, TimeUnit.NANOSECONDS);
     } else if (evt == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
-      run.errors().increment();
+      run.failed(1);
       handshakes.countDown();
     }
     super.userEventTriggered(ctx, evt);
@@ -86,15 +86,12 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
   private void send(long intendedNs) {
     ByteBuf buf = ctx.alloc().buffer(run.config().payloadBytes());
     buf.writeLong(nextSeq++).writeLong(intendedNs).writeZero(run.config().payloadBytes() - 16);
-    run.sentTotal().increment();
-    if (run.inWindow(intendedNs)) {
-      run.sentInWindow().increment();
-    }
+    run.sent(intendedNs);
     ctx.write(new BinaryWebSocketFrame(buf))
         .addListener(
             f -> {
               if (!f.isSuccess()) {
-                run.errors().increment();
+                run.failed(1);
               }
             });
   }
@@ -108,15 +105,8 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
     ByteBuf b = frame.content();
     long seq = b.readLong();
     long intended = b.readLong();
-    if (seq != expectSeq) {
-      run.outOfOrder().increment();
-    }
+    run.echoed(intended, now, seq == expectSeq);
     expectSeq = seq + 1;
-    run.echoedTotal().increment();
-    if (run.inWindow(intended)) {
-      run.receivedInWindow().increment();
-      run.latency().recordValue(Math.max(0, now - intended));
-    }
     if (!run.config().fixedRate() && now < run.stopNs()) {
       send(now);
       ctx.flush();
@@ -125,7 +115,7 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    run.errors().increment();
+    run.failed(1);
     ctx.close();
   }
 }

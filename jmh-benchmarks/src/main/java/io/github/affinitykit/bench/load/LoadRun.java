@@ -4,9 +4,12 @@ import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
- * The state every connection of one run shares: the time windows and the counters.
+ * The state every connection of one run shares: the time windows, and what happened to the messages
+ * (sent, echoed, out of order, failed) counted as it happens and summed into a {@link LoadResult}
+ * at the end.
  *
- * <p>Thread safety: the windows are final; counters and recorder take concurrent writers.
+ * <p>Thread safety: the windows are final; every event method may be called from any connection's
+ * event loop at once; {@link #result()} is called once the connections have stopped sending.
  */
 final class LoadRun {
   private final LoadConfig config;
@@ -28,51 +31,71 @@ final class LoadRun {
     this.stopNs = recordFromNs + config.duration().toNanos();
   }
 
-  boolean inWindow(long intendedNs) {
-    return intendedNs >= recordFromNs && intendedNs < stopNs;
-  }
-
   LoadConfig config() {
     return config;
   }
 
+  /** When the connections start sending, {@link System#nanoTime()}. */
   long startNs() {
     return startNs;
   }
 
+  /** When the recorded window opens: after the warm-up. */
   long recordFromNs() {
     return recordFromNs;
   }
 
+  /** When the recorded window closes and the connections stop sending. */
   long stopNs() {
     return stopNs;
   }
 
-  Recorder latency() {
-    return latency;
+  /** A message meant to leave at {@code intendedNs} was written. */
+  void sent(long intendedNs) {
+    sentTotal.increment();
+    if (inWindow(intendedNs)) {
+      sentInWindow.increment();
+    }
   }
 
-  LongAdder sentInWindow() {
-    return sentInWindow;
+  /**
+   * The echo of the message meant to leave at {@code intendedNs} arrived at {@code nowNs}; {@code
+   * inOrder} false if its sequence number was not the next one expected on its connection.
+   */
+  void echoed(long intendedNs, long nowNs, boolean inOrder) {
+    if (!inOrder) {
+      outOfOrder.increment();
+    }
+    echoedTotal.increment();
+    if (inWindow(intendedNs)) {
+      receivedInWindow.increment();
+      latency.recordValue(Math.max(0, nowNs - intendedNs));
+    }
   }
 
-  LongAdder receivedInWindow() {
-    return receivedInWindow;
+  /** {@code count} connection or protocol errors happened (a failed write, handshake, ...). */
+  void failed(long count) {
+    errors.add(count);
   }
 
-  LongAdder sentTotal() {
-    return sentTotal;
+  /** Returns whether every message sent so far has been echoed. */
+  boolean drained() {
+    return echoedTotal.sum() >= sentTotal.sum();
   }
 
-  LongAdder echoedTotal() {
-    return echoedTotal;
+  /** Returns what the run measured; a message sent and not echoed by now counts as lost. */
+  LoadResult result() {
+    return new LoadResult(
+        sentInWindow.sum(),
+        receivedInWindow.sum(),
+        sentTotal.sum() - echoedTotal.sum(),
+        outOfOrder.sum(),
+        errors.sum(),
+        stopNs - recordFromNs,
+        latency.getIntervalHistogram());
   }
 
-  LongAdder outOfOrder() {
-    return outOfOrder;
-  }
-
-  LongAdder errors() {
-    return errors;
+  private boolean inWindow(long intendedNs) {
+    return intendedNs >= recordFromNs && intendedNs < stopNs;
   }
 }

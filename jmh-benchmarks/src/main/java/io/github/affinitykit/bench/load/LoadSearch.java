@@ -60,32 +60,23 @@ record LoadSearch(
     }
   }
 
-  /** The default searches: about 40 s of calibration, three capacity probes per trial. */
-  static LoadSearch defaults(boolean calibrate, double targetCpuPercent, Duration slo, int probes) {
+  /**
+   * The searches of a run: the defaults (about 40 s of calibration in at most 6 probes of 2 s,
+   * capacity probes of 1 s, a 2 s idle window) or, if {@code quick}, the short ones of {@code
+   * --quick} (12 s, 3 probes of 1 s, 600 ms, 1 s).
+   */
+  static LoadSearch of(
+      boolean quick, boolean calibrate, double targetCpuPercent, Duration slo, int probes) {
     return new LoadSearch(
         calibrate,
         targetCpuPercent,
-        6,
-        Duration.ofSeconds(40),
-        Duration.ofSeconds(2),
+        quick ? 3 : 6,
+        Duration.ofSeconds(quick ? 12 : 40),
+        Duration.ofSeconds(quick ? 1 : 2),
         slo,
         probes,
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(2));
-  }
-
-  /** The short searches of {@code --quick}. */
-  static LoadSearch quick(boolean calibrate, double targetCpuPercent, Duration slo, int probes) {
-    return new LoadSearch(
-        calibrate,
-        targetCpuPercent,
-        3,
-        Duration.ofSeconds(12),
-        Duration.ofSeconds(1),
-        slo,
-        probes,
-        Duration.ofMillis(600),
-        Duration.ofSeconds(1));
+        Duration.ofMillis(quick ? 600 : 1_000),
+        Duration.ofSeconds(quick ? 1 : 2));
   }
 
   /** Expected wall time of one probe of {@code recorded}: start-up, warm-up, drain, close. */

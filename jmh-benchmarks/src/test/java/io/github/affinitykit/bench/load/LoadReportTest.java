@@ -87,7 +87,7 @@ class LoadReportTest {
             0,
             8,
             1),
-        LoadSearch.defaults(true, 80, Duration.ofMillis(5), 3),
+        LoadSearch.of(false, true, 80, Duration.ofMillis(5), 3),
         CpuSet.of(1),
         CpuSet.of(0),
         CpuSet.empty(),

@@ -183,6 +183,23 @@ class LoadTestCommandTest {
   }
 
   @Test
+  void shouldTakeTheShortSearchesOnlyInQuickMode() {
+    LoadSearch normal = parse().search();
+    LoadSearch quick = parse("--quick").search();
+
+    assertThat(normal.calibrationProbes()).isEqualTo(6);
+    assertThat(normal.calibrationBudget()).hasSeconds(40);
+    assertThat(normal.calibrationProbe()).hasSeconds(2);
+    assertThat(normal.capacityProbe()).hasMillis(1_000);
+    assertThat(normal.idleWindow()).hasSeconds(2);
+    assertThat(quick.calibrationProbes()).isEqualTo(3);
+    assertThat(quick.calibrationBudget()).hasSeconds(12);
+    assertThat(quick.calibrationProbe()).hasSeconds(1);
+    assertThat(quick.capacityProbe()).hasMillis(600);
+    assertThat(quick.idleWindow()).hasSeconds(1);
+  }
+
+  @Test
   void shouldExpectTheDefaultRunToEndWithinSevenMinutesOnTwoCpus() {
     LoadTestOptions o = parse("--server-cpus", "1", "--client-cpus", "0");
 

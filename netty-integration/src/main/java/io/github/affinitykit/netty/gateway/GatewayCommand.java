@@ -1,10 +1,12 @@
 package io.github.affinitykit.netty.gateway;
 
 import static io.github.affinitykit.core.cli.CommandLines.require;
+import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
+import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
@@ -17,8 +19,8 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -51,100 +53,97 @@ final class GatewayCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--host",
-      paramLabel = "ADDR",
-      description = "bind address (default ${DEFAULT-VALUE})")
-  private String host = DEFAULTS.host();
-
-  @Option(
-      names = "--port",
-      paramLabel = "N",
-      description = "TCP port, 0 = any free (default ${DEFAULT-VALUE})")
-  private int port = DEFAULTS.port();
-
-  @Option(
-      names = "--transport",
-      paramLabel = "T",
-      converter = TransportName.class,
-      description = "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
-  private Transport transport = DEFAULTS.transport();
-
-  @Option(
-      names = "--pin",
-      paramLabel = "MODE",
-      description =
-          "none | pinned | exclusive (default pinned); exclusive also confines every other JVM"
-              + " thread to the housekeeping CPUs")
-  private PinMode pin = DEFAULTS.pin();
-
-  @Option(
-      names = "--idle-policy",
-      paramLabel = "P",
-      converter = IdlePolicyName.class,
-      description =
-          "how worker loops wait when idle: block | spin-then-block | busy-poll | auto (default"
-              + " block); auto spins only on a CPU proven exclusive (audited with --pin exclusive)")
-  private IdlePolicy idlePolicy = DEFAULTS.idlePolicy();
-
-  @Option(
-      names = "--spin-limit",
-      paramLabel = "L",
-      converter = SpinLimitText.class,
-      description =
-          "spin-then-block polls this long after the last work, then blocks: 50us, 1ms, or a count"
-              + " of empty polls, 200polls (default 50us)")
-  private SpinLimit spinLimit = DEFAULTS.spinLimit();
-
-  @Option(
-      names = "--workers",
-      paramLabel = "N",
-      description = "worker loops (default: pool CPUs - 1, at least 1)")
-  private Integer workers;
-
-  @Option(
-      names = "--business-threads",
-      paramLabel = "N",
-      description = "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})")
-  private int businessThreads = DEFAULTS.businessThreads();
-
-  @Option(
-      names = "--max-frame-bytes",
-      paramLabel = "N",
-      description = "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})")
-  private int maxFrameBytes = DEFAULTS.maxFrameBytes();
-
-  @Option(
-      names = "--idle-timeout",
-      paramLabel = "D",
-      description = "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)")
-  private Duration idleTimeout = DEFAULTS.idleTimeout();
-
-  @Option(
-      names = "--low-water-mark",
-      paramLabel = "N",
-      description = "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})")
-  private int lowWaterMark = DEFAULTS.lowWaterMark();
-
-  @Option(
-      names = "--high-water-mark",
-      paramLabel = "N",
-      description = "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})")
-  private int highWaterMark = DEFAULTS.highWaterMark();
-
-  @Option(
-      names = "--drain-timeout",
-      paramLabel = "D",
-      description = "shutdown waits this long for clients to close (default 5s)")
-  private Duration drainTimeout = DEFAULTS.drainTimeout();
-
-  @Option(
-      names = "--request-timeout",
-      paramLabel = "D",
-      description =
-          "an HTTP request or handshake must arrive whole within D, else 408 and close"
-              + " (default 10s)")
-  private Duration requestTimeout = DEFAULTS.requestTimeout();
+  @Mixin
+  private final CommandSpec options =
+      OptionTable.of(
+          option(
+              "--host",
+              "ADDR",
+              String.class,
+              DEFAULTS.host(),
+              "bind address (default ${DEFAULT-VALUE})"),
+          option(
+              "--port",
+              "N",
+              int.class,
+              DEFAULTS.port(),
+              "TCP port, 0 = any free (default ${DEFAULT-VALUE})"),
+          option(
+                  "--transport",
+                  "T",
+                  Transport.class,
+                  DEFAULTS.transport(),
+                  "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
+              .converters(new TransportName()),
+          option(
+              "--pin",
+              "MODE",
+              PinMode.class,
+              DEFAULTS.pin(),
+              "none | pinned | exclusive (default pinned); exclusive also confines every"
+                  + " other JVM thread to the housekeeping CPUs"),
+          option(
+                  "--idle-policy",
+                  "P",
+                  IdlePolicy.class,
+                  DEFAULTS.idlePolicy(),
+                  "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
+                      + " (default block); auto spins only on a CPU proven exclusive (audited"
+                      + " with --pin exclusive)")
+              .converters(new IdlePolicyName()),
+          option(
+                  "--spin-limit",
+                  "L",
+                  SpinLimit.class,
+                  DEFAULTS.spinLimit(),
+                  "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
+                      + " or a count of empty polls, 200polls (default 50us)")
+              .converters(new SpinLimitText()),
+          option(
+              "--workers", "N", Integer.class, "worker loops (default: pool CPUs - 1, at least 1)"),
+          option(
+              "--business-threads",
+              "N",
+              int.class,
+              DEFAULTS.businessThreads(),
+              "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})"),
+          option(
+              "--max-frame-bytes",
+              "N",
+              int.class,
+              DEFAULTS.maxFrameBytes(),
+              "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})"),
+          option(
+              "--idle-timeout",
+              "D",
+              Duration.class,
+              DEFAULTS.idleTimeout(),
+              "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)"),
+          option(
+              "--low-water-mark",
+              "N",
+              int.class,
+              DEFAULTS.lowWaterMark(),
+              "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})"),
+          option(
+              "--high-water-mark",
+              "N",
+              int.class,
+              DEFAULTS.highWaterMark(),
+              "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})"),
+          option(
+              "--drain-timeout",
+              "D",
+              Duration.class,
+              DEFAULTS.drainTimeout(),
+              "shutdown waits this long for clients to close (default 5s)"),
+          option(
+              "--request-timeout",
+              "D",
+              Duration.class,
+              DEFAULTS.requestTimeout(),
+              "an HTTP request or handshake must arrive whole within D, else 408 and close"
+                  + " (default 10s)"));
 
   private final Supplier<AffinityKit> kits;
 
@@ -173,6 +172,14 @@ final class GatewayCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
    */
   GatewayConfig config() {
+    int port = value("--port");
+    Integer workers = value("--workers");
+    int businessThreads = value("--business-threads");
+    int maxFrameBytes = value("--max-frame-bytes");
+    Duration idleTimeout = value("--idle-timeout");
+    int lowWaterMark = value("--low-water-mark");
+    int highWaterMark = value("--high-water-mark");
+    Duration requestTimeout = value("--request-timeout");
     require(spec, port >= 0 && port <= 65_535, "--port", port, "an integer from 0 to 65535");
     require(spec, workers == null || workers >= 1, "--workers", workers, "an integer >= 1");
     require(spec, businessThreads >= 0, "--business-threads", businessThreads, "an integer >= 0");
@@ -190,20 +197,24 @@ final class GatewayCommand implements Callable<Integer> {
         spec,
         () ->
             new GatewayConfig(
-                host,
+                value("--host"),
                 port,
-                transport,
-                pin,
+                value("--transport"),
+                value("--pin"),
                 workers == null ? OptionalInt.empty() : OptionalInt.of(workers),
                 businessThreads,
                 maxFrameBytes,
                 idleTimeout,
                 lowWaterMark,
                 highWaterMark,
-                drainTimeout,
+                value("--drain-timeout"),
                 requestTimeout,
-                idlePolicy,
-                spinLimit));
+                value("--idle-policy"),
+                value("--spin-limit")));
+  }
+
+  private <T> T value(String name) {
+    return OptionTable.value(options, name);
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */

@@ -85,9 +85,9 @@ public final class GatewayMain {
     GatewayMetrics m = server.metrics();
     out.println(
         "gateway stopped: "
-            + m.messagesIn()
+            + m.get(GatewayCount.MESSAGES_RECEIVED)
             + " messages in, "
-            + m.messagesOut()
+            + m.get(GatewayCount.MESSAGES_SENT)
             + " out, closes sent "
             + m.closesSent());
   }

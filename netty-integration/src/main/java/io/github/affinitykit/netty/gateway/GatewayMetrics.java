@@ -10,85 +10,71 @@ import java.util.function.LongSupplier;
 
 /**
  * The gateway's counters: connections, messages and bytes in and out, closes by status code,
- * back-pressure pauses, HTTP responses by status. Cheap to update from any loop.
+ * back-pressure pauses, HTTP responses by status. Cheap to update from any loop; read one of the
+ * fixed series with {@link #get(GatewayCount)}.
  *
  * <p>Thread safety: every method may be called from any thread; reads are not a consistent snapshot
  * across counters.
  */
 public final class GatewayMetrics {
-  private final AtomicLong connectionsOpen = new AtomicLong();
-  private final LongAdder connectionsTotal = new LongAdder();
-  private final LongAdder messagesIn = new LongAdder();
-  private final LongAdder messagesOut = new LongAdder();
-  private final LongAdder messagesFailed = new LongAdder();
-  private final LongAdder bytesIn = new LongAdder();
-  private final LongAdder bytesOut = new LongAdder();
-  private final LongAdder readsPaused = new LongAdder();
-  private final LongAdder dropped = new LongAdder();
-  private final LongAdder pongs = new LongAdder();
-  private final LongAdder pingsCoalesced = new LongAdder();
-  private volatile LongSupplier pendingNow = () -> 0;
-
-  /** Creates counters at zero. */
-  public GatewayMetrics() {
-    // counters start at zero
-  }
-
+  private final LongAdder[] counts = new LongAdder[GatewayCount.values().length];
   private final Map<Integer, LongAdder> closes = new ConcurrentHashMap<>();
   private final Map<Integer, LongAdder> http = new ConcurrentHashMap<>();
   private final AtomicLong maxPendingBytes = new AtomicLong();
+  private volatile LongSupplier pendingNow = () -> 0;
   private final ChannelFutureListener sent =
-      f -> {
-        if (f.isSuccess()) {
-          messagesOut.increment();
-        } else {
-          messagesFailed.increment();
-        }
-      };
+      f -> add(f.isSuccess() ? GatewayCount.MESSAGES_SENT : GatewayCount.MESSAGES_SEND_FAILED, 1);
+
+  /** Creates counters at zero. */
+  public GatewayMetrics() {
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = new LongAdder();
+    }
+  }
 
   void opened() {
-    connectionsOpen.incrementAndGet();
-    connectionsTotal.increment();
+    add(GatewayCount.CONNECTIONS_OPEN, 1);
+    add(GatewayCount.CONNECTIONS_ACCEPTED, 1);
   }
 
   void closed() {
-    connectionsOpen.decrementAndGet();
+    add(GatewayCount.CONNECTIONS_OPEN, -1);
   }
 
   void received(int bytes) {
-    messagesIn.increment();
-    bytesIn.add(bytes);
+    add(GatewayCount.MESSAGES_RECEIVED, 1);
+    add(GatewayCount.BYTES_RECEIVED, bytes);
   }
 
   /** Counts {@code bytes} queued for a client; the listener counts the message once written. */
   ChannelFutureListener queued(int bytes) {
-    bytesOut.add(bytes);
+    add(GatewayCount.BYTES_SENT, bytes);
     return sent;
   }
 
   void dropped() {
-    dropped.increment();
+    dropped(1);
   }
 
   void dropped(int frames) {
-    dropped.add(frames);
+    add(GatewayCount.MESSAGES_DROPPED_AFTER_CLOSE, frames);
   }
 
   void pongSent() {
-    pongs.increment();
+    add(GatewayCount.PONGS_SENT, 1);
   }
 
   void pingCoalesced() {
-    pingsCoalesced.increment();
+    add(GatewayCount.PINGS_COALESCED, 1);
   }
 
-  /** Where {@link #pendingBytes()} comes from: set once the channels exist. */
+  /** Where {@link GatewayCount#PENDING_BYTES} comes from: set once the channels exist. */
   void pendingFrom(LongSupplier now) {
     pendingNow = now;
   }
 
   void paused() {
-    readsPaused.increment();
+    add(GatewayCount.READS_PAUSED, 1);
   }
 
   void pending(long bytes) {
@@ -103,78 +89,13 @@ public final class GatewayMetrics {
     http.computeIfAbsent(status, c -> new LongAdder()).increment();
   }
 
-  /** Returns the WebSocket connections open now. */
-  public long connectionsOpen() {
-    return connectionsOpen.get();
-  }
-
-  /** Returns the WebSocket connections accepted since start. */
-  public long connectionsTotal() {
-    return connectionsTotal.sum();
-  }
-
-  /** Returns the WebSocket messages (text and binary) accepted. */
-  public long messagesIn() {
-    return messagesIn.sum();
-  }
-
-  /** Returns the WebSocket messages written to clients (echoes and broadcasts). */
-  public long messagesOut() {
-    return messagesOut.sum();
-  }
-
-  /** Returns the messages whose write failed (the client went away first). */
-  public long messagesFailed() {
-    return messagesFailed.sum();
-  }
-
-  /** Returns the payload bytes accepted. */
-  public long bytesIn() {
-    return bytesIn.sum();
-  }
-
-  /** Returns the payload bytes queued for writing. */
-  public long bytesOut() {
-    return bytesOut.sum();
-  }
-
-  /** Returns how many times a client was no longer read because it did not read its replies. */
-  public long readsPaused() {
-    return readsPaused.sum();
-  }
-
-  /**
-   * Returns the data frames not accepted: they came after the close handshake began, or were read
-   * while the client was over its outbound limit and the connection closed before it drained.
-   */
-  public long droppedAfterClose() {
-    return dropped.sum();
-  }
-
-  /**
-   * Returns the most bytes ever seen pending to one client when it went over its outbound limit
-   * (the high water mark plus at most one message and one pong).
-   */
-  public long maxPendingBytes() {
-    return maxPendingBytes.get();
-  }
-
-  /** Returns the bytes waiting in every connection's outbound buffer now. */
-  public long pendingBytes() {
-    return pendingNow.getAsLong();
-  }
-
-  /** Returns the pongs sent. */
-  public long pongsSent() {
-    return pongs.sum();
-  }
-
-  /**
-   * Returns the pings left unanswered because a later ping came while the client was over its
-   * outbound limit (only the most recent is answered, RFC 6455 §5.5.3).
-   */
-  public long pingsCoalesced() {
-    return pingsCoalesced.sum();
+  /** Returns the value of {@code series} now (each series' meaning: its constant's Javadoc). */
+  public long get(GatewayCount series) {
+    return switch (series) {
+      case PENDING_BYTES_MAX -> maxPendingBytes.get();
+      case PENDING_BYTES -> pendingNow.getAsLong();
+      default -> counts[series.ordinal()].sum();
+    };
   }
 
   /**
@@ -188,6 +109,10 @@ public final class GatewayMetrics {
   /** Returns the plain HTTP responses (not upgrades), by status. */
   public Map<Integer, Long> httpResponses() {
     return sums(http);
+  }
+
+  private void add(GatewayCount series, long n) {
+    counts[series.ordinal()].add(n);
   }
 
   private static Map<Integer, Long> sums(Map<Integer, LongAdder> m) {

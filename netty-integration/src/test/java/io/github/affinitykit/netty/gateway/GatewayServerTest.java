@@ -99,7 +99,8 @@ class GatewayServerTest {
       }
       assertThat(clients.get(i).received).isEmpty();
     }
-    assertThat(s.metrics().messagesIn()).isEqualTo((long) connections * messages);
+    assertThat(s.metrics().get(GatewayCount.MESSAGES_RECEIVED))
+        .isEqualTo((long) connections * messages);
     if (!m[0].equals("none")) {
       assertThat(s.report().loops()).anyMatch(l -> l.status() == LeaseStatus.PINNED);
     }
