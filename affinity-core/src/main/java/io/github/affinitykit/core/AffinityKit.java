@@ -7,14 +7,12 @@ import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
-import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
@@ -37,6 +35,7 @@ public final class AffinityKit {
   private final CpuReservations reservations;
   private final CpuPool pool;
   private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
+  private final AtomicLong moved = new AtomicLong();
 
   private AffinityKit(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
@@ -98,24 +97,27 @@ public final class AffinityKit {
   }
 
   /**
-   * Reserves the first free CPU of the pool, in the pool's order (CPUs on cores wholly inside the
-   * pool first: {@link Planner#order(CpuSet)}), and binds the calling thread to it. Never throws
-   * for a platform or kernel refusal: the lease's status and reason say what happened.
+   * Returns how many of this kit's leases {@link CpuLease#check()} has found {@link
+   * LeaseStatus#MOVED}: a monotonic counter for metrics.
    */
-  public CpuLease pinCurrentThread() {
-    if (!backend.isSupported()) {
-      return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
-    }
-    ReservationResult r =
-        reservations.reserveFirstFreeInOrder(new Planner(host.topology()).order(pool.cpus()));
-    if (!r.isReserved()) {
-      return CpuLease.unbound(backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
-    }
-    return bindCurrent(r.cpu(), r.reservation(), LeaseStatus.PINNED);
+  public long movedTotal() {
+    return moved.get();
   }
 
   /**
-   * Reserves {@code cpu} and binds the calling thread to it.
+   * Reserves the first free CPU of the pool and binds the calling thread to it: the first member of
+   * a fresh {@link CpuGroup} of this kit's pool, so the pool's order applies (CPUs on cores wholly
+   * inside the pool first: {@link Planner#order(CpuSet)}). Never throws for a platform or kernel
+   * refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask left as
+   * it is, when no CPU is free).
+   */
+  public CpuLease pinCurrentThread() {
+    return solo().join().bindOnce();
+  }
+
+  /**
+   * Reserves {@code cpu} and binds the calling thread to it; when the CPU is held (by another
+   * process, or already by this JVM) the lease is UNPINNED with the reservation's reason.
    *
    * @throws IllegalArgumentException if {@code cpu} is not one this process may use
    */
@@ -128,65 +130,37 @@ public final class AffinityKit {
               + host.reachable()
               + ")");
     }
-    if (!backend.isSupported()) {
-      return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
+    CpuGroup group = solo();
+    Seat seat = group.joinOn("pin-" + cpu, cpu);
+    ReservationResult refused = group.refused().get(cpu);
+    if (refused == null) {
+      return seat.bindOnce();
     }
-    ReservationResult r = reservations.tryReserve(cpu);
-    if (!r.isReserved()) {
-      return CpuLease.unbound(backend, backend.currentThreadId(), LeaseStatus.UNPINNED, r.reason());
-    }
-    return bindCurrent(cpu, r.reservation(), LeaseStatus.PINNED);
+    seat.close();
+    return CpuLease.unbound(backend.currentThreadId(), LeaseStatus.UNPINNED, refused.reason());
   }
 
   /**
-   * Binds the calling thread to the CPU of a reservation the caller already holds, without taking
-   * it over: closing the returned lease restores the thread's previous mask and leaves {@code
-   * reservation} held. For groups that keep their CPUs reserved for their whole life while their
-   * threads come and go (Netty event loops resumed on a new thread).
-   *
-   * @throws IllegalArgumentException if {@code reservation} was not made in this kit's directory
-   * @throws IllegalStateException if {@code reservation} is already closed
+   * A group of one member per call (a CPU this JVM holds is refused as for another process's, never
+   * shared), whose run-out leaves the thread's mask as it is.
    */
-  public CpuLease bindCurrentThread(Reservation reservation) {
-    Objects.requireNonNull(reservation, "reservation");
-    if (!reservation.lockFile().equals(reservations.lockFile(reservation.cpu()))) {
-      throw new IllegalArgumentException(
-          "reservation: "
-              + reservation
-              + " (expected: a reservation in this kit's directory "
-              + reservations.directory()
-              + ")");
-    }
-    if (!reservation.isHeld()) {
-      throw new IllegalStateException(
-          "reservation: " + reservation + " (expected: held, not closed)");
-    }
-    if (!backend.isSupported()) {
-      return CpuLease.unbound(backend, -1, LeaseStatus.UNSUPPORTED, backend.reason());
-    }
-    return bindCurrent(reservation.cpu(), Optional.empty(), LeaseStatus.PINNED);
+  private CpuGroup solo() {
+    return group("pin").unpinnedMask(CpuSet.empty()).build();
   }
 
-  /** Binds the calling thread to {@code cpu} under an existing (or no) reservation. */
-  CpuLease bindCurrent(int cpu, Optional<Reservation> reservation, LeaseStatus as) {
-    return bindCurrent(cpu, reservation, as, () -> {});
+  /** Called by a seat once it has bound a thread: the thread is one of this kit's owners. */
+  void pinned(CpuLease lease) {
+    pinned.put(lease.tid(), lease);
   }
 
-  /** As {@link #bindCurrent(int, Optional, LeaseStatus)}; {@code then} runs when it is closed. */
-  CpuLease bindCurrent(int cpu, Optional<Reservation> reservation, LeaseStatus as, Runnable then) {
-    int tid = backend.currentThreadId();
-    AtomicReference<CpuLease> self = new AtomicReference<>();
-    Runnable onClose =
-        () -> {
-          pinned.remove(tid, self.get());
-          then.run();
-        };
-    CpuLease lease = CpuLease.bind(backend, tid, cpu, reservation, as, onClose);
-    self.set(lease);
-    if (lease.isBound()) {
-      pinned.put(tid, lease);
-    }
-    return lease;
+  /** Called by a lease on close: the thread is no longer one of this kit's owners. */
+  void released(CpuLease lease) {
+    pinned.remove(lease.tid(), lease);
+  }
+
+  /** Called by a lease whose check found its thread moved off its CPU. */
+  void countMoved() {
+    moved.incrementAndGet();
   }
 
   /**

@@ -1,16 +1,15 @@
 package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A thread bound to a CPU, and the CPU's reservation: the resource that pinning is. {@link
- * #close()} restores the thread's previous mask and frees the reservation, from any thread.
+ * A thread bound to a CPU: the handle that pinning is. {@link Seat#bind()} binds the thread and
+ * returns the lease; {@link #close()} restores the thread's previous mask and gives the CPU back to
+ * its seat (and frees it, for {@link Seat#bindOnce()}), from any thread.
  *
  * <p>A lease whose {@link #status()} is not {@link LeaseStatus#PINNED} or {@link
  * LeaseStatus#SHARED} did not bind anything; {@link #reason()} says why. Closing it is harmless.
@@ -19,9 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * concurrently; the accessors may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
-  private static final AtomicLong MOVED_TOTAL = new AtomicLong();
-
-  private final AffinityBackend backend;
+  private final Optional<AffinityKit> kit;
   private final int tid;
   private final int cpu;
   private final CpuSet previous;
@@ -31,8 +28,12 @@ public final class CpuLease implements AutoCloseable {
   private volatile LeaseStatus status;
   private volatile String reason;
 
+  /**
+   * A lease of thread {@code tid} on {@code cpu}, made by the seat that bound it; {@code
+   * reservation} is the seat's CPU's, read for {@link #verify()} and never closed here.
+   */
   CpuLease(
-      AffinityBackend backend,
+      Optional<AffinityKit> kit,
       int tid,
       int cpu,
       CpuSet previous,
@@ -40,7 +41,7 @@ public final class CpuLease implements AutoCloseable {
       LeaseStatus status,
       String reason,
       Runnable onClose) {
-    this.backend = Objects.requireNonNull(backend, "backend");
+    this.kit = Objects.requireNonNull(kit, "kit");
     this.tid = tid;
     this.cpu = cpu;
     this.previous = Objects.requireNonNull(previous, "previous");
@@ -50,53 +51,15 @@ public final class CpuLease implements AutoCloseable {
     this.onClose = Objects.requireNonNull(onClose, "onClose");
   }
 
-  /**
-   * Binds thread {@code tid} ({@code 0}: the calling thread) to {@code cpu}, remembering its mask.
-   * On failure the reservation is freed and the lease says {@link LeaseStatus#FAILED} with the
-   * kernel's reason: never throws for an OS refusal.
-   */
-  static CpuLease bind(
-      AffinityBackend backend,
-      int tid,
-      int cpu,
-      Optional<Reservation> reservation,
-      LeaseStatus as,
-      Runnable onClose) {
-    if (!backend.isSupported()) {
-      reservation.ifPresent(Reservation::close);
-      return unbound(backend, tid, LeaseStatus.UNSUPPORTED, backend.reason(), onClose);
-    }
-    int target = tid == 0 ? backend.currentThreadId() : tid;
-    CpuSet before = CpuSet.empty();
-    try {
-      before = backend.getAffinity(target);
-      backend.setAffinity(target, CpuSet.of(cpu));
-      return new CpuLease(
-          backend, target, cpu, before, reservation, as, "bound to cpu " + cpu, onClose);
-    } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
-      reservation.ifPresent(Reservation::close);
-      return new CpuLease(
-          backend,
-          target,
-          -1,
-          before,
-          Optional.empty(),
-          LeaseStatus.FAILED,
-          e.getMessage(),
-          onClose);
-    }
-  }
-
   /** A lease that binds nothing, with the reason. */
-  static CpuLease unbound(AffinityBackend backend, int tid, LeaseStatus status, String reason) {
-    return unbound(backend, tid, status, reason, () -> {});
+  static CpuLease unbound(int tid, LeaseStatus status, String reason) {
+    return unbound(tid, status, reason, () -> {});
   }
 
   /** A lease that binds nothing, with the reason; {@code onClose} runs when it is closed. */
-  static CpuLease unbound(
-      AffinityBackend backend, int tid, LeaseStatus status, String reason, Runnable onClose) {
+  static CpuLease unbound(int tid, LeaseStatus status, String reason, Runnable onClose) {
     return new CpuLease(
-        backend, tid, -1, CpuSet.empty(), Optional.empty(), status, reason, onClose);
+        Optional.empty(), tid, -1, CpuSet.empty(), Optional.empty(), status, reason, onClose);
   }
 
   /** Returns the CPU, or -1 when nothing was bound. */
@@ -120,7 +83,7 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Checks that the reservation this lease owns still holds (see {@link Reservation#verify()}).
+   * Checks that the reservation of the lease's CPU still holds (see {@link Reservation#verify()}).
    *
    * @return the status after the check: {@link LeaseStatus#LOST} if a lock file was deleted or
    *     replaced under it
@@ -147,8 +110,8 @@ public final class CpuLease implements AutoCloseable {
    * Asks the kernel whether the bound thread still runs only on its CPU. If it does not (the CPU
    * went offline and the kernel widened the mask, a cpuset shrank, someone else re-pinned it), the
    * status becomes {@link LeaseStatus#MOVED}, the reason names the mask seen, and {@link
-   * #movedTotal()} counts it once. A lease that is not bound, or whose thread has ended, is left as
-   * it is.
+   * AffinityKit#movedTotal()} counts it once. A lease that is not bound, or whose thread has ended,
+   * is left as it is.
    *
    * @return the status after the check
    */
@@ -158,7 +121,7 @@ public final class CpuLease implements AutoCloseable {
     }
     CpuSet now;
     try {
-      now = backend.getAffinity(tid);
+      now = kit.orElseThrow().backend().getAffinity(tid);
     } catch (AffinityException | UnsupportedOperationException e) {
       return status; // ESRCH: the thread ended; close() frees the CPU
     }
@@ -167,19 +130,11 @@ public final class CpuLease implements AutoCloseable {
         if (isBound() && !closed.get()) {
           reason = "pinned to cpu " + cpu + " but the kernel now allows it on " + now;
           status = LeaseStatus.MOVED;
-          MOVED_TOTAL.incrementAndGet();
+          kit.orElseThrow().countMoved();
         }
       }
     }
     return status;
-  }
-
-  /**
-   * Returns how many leases {@link #check()} has found {@link LeaseStatus#MOVED} in this JVM: a
-   * monotonic counter for metrics.
-   */
-  public static long movedTotal() {
-    return MOVED_TOTAL.get();
   }
 
   /** Returns the mask the thread had before it was bound; empty when nothing was bound. */
@@ -188,7 +143,9 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Restores the thread's previous mask (if the thread still lives) and frees the CPU. Idempotent.
+   * Restores the thread's previous mask (if the thread still lives), takes the thread out of the
+   * kit's pinned threads and runs the seat's close hook (which frees the CPU for {@link
+   * Seat#bindOnce()}). Idempotent.
    */
   @Override
   public void close() {
@@ -202,12 +159,12 @@ public final class CpuLease implements AutoCloseable {
     }
     try {
       if (wasBound && !previous.isEmpty()) {
-        backend.setAffinity(tid, previous);
+        kit.orElseThrow().backend().setAffinity(tid, previous);
       }
     } catch (AffinityException e) {
       // ESRCH: the thread ended; nothing to restore.
     } finally {
-      reservation.ifPresent(Reservation::close);
+      kit.ifPresent(k -> k.released(this));
       onClose.run();
     }
   }

@@ -2,6 +2,7 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
@@ -176,22 +177,46 @@ public final class Seat implements AutoCloseable {
             ? backend.currentThreadId()
             : TaskReader.live().currentThreadId().orElse(-1);
     if (closed.get() || kit.isEmpty()) {
-      return CpuLease.unbound(backend, tid, status, reason, onClose);
+      return CpuLease.unbound(tid, status, reason, onClose);
     }
     try {
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
-        CpuLease lease = kit.get().bindCurrent(cpu, Optional.empty(), planned, onClose);
-        status = lease.isBound() ? planned : lease.status();
-        reason = lease.isBound() ? plannedReason : lease.reason();
-        return lease;
+        return pin(kit.get(), tid, onClose);
       }
       confine(backend, group.unpinnedMask());
-      return CpuLease.unbound(backend, tid, status, reason, onClose);
+      return CpuLease.unbound(tid, status, reason, onClose);
     } catch (RuntimeException e) {
       status = LeaseStatus.FAILED;
       reason = "pinning failed: " + e;
-      return CpuLease.unbound(backend, tid, LeaseStatus.FAILED, reason, onClose);
+      return CpuLease.unbound(tid, LeaseStatus.FAILED, reason, onClose);
     }
+  }
+
+  /**
+   * The one place a thread is bound: remembers thread {@code self}'s mask, binds it to the seat's
+   * CPU and tells the kit; a kernel refusal makes the lease and the seat FAILED with its reason.
+   */
+  private CpuLease pin(AffinityKit kit, int self, Runnable onClose) {
+    AffinityBackend backend = kit.backend();
+    CpuSet before = CpuSet.empty();
+    try {
+      before = backend.getAffinity(self);
+      backend.setAffinity(self, CpuSet.of(cpu));
+    } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
+      String why = Objects.requireNonNullElse(e.getMessage(), e.toString());
+      status = LeaseStatus.FAILED;
+      reason = why;
+      return new CpuLease(
+          Optional.of(kit), self, -1, before, Optional.empty(), LeaseStatus.FAILED, why, onClose);
+    }
+    Optional<Reservation> held = group.reservation(cpu);
+    CpuLease lease =
+        new CpuLease(
+            Optional.of(kit), self, cpu, before, held, planned, "bound to cpu " + cpu, onClose);
+    kit.pinned(lease);
+    status = planned;
+    reason = plannedReason;
+    return lease;
   }
 
   private static void confine(AffinityBackend backend, CpuSet mask) {

@@ -82,7 +82,7 @@ final class HostSections {
                 PlacementSection.await(offlined);
                 ThreadFacts.of(kit, after);
                 after.put("checked", l.check().name()).put("status", l.status().name());
-                after.put("reason", l.reason()).put("movedTotal", CpuLease.movedTotal());
+                after.put("reason", l.reason()).put("movedTotal", kit.movedTotal());
               } catch (Exception e) {
                 after.put("error", e.toString());
               } finally {
