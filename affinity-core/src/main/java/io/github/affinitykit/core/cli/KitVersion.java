@@ -21,10 +21,19 @@ public final class KitVersion implements IVersionProvider {
     // the spec is injected by picocli
   }
 
-  /** Returns the lines of {@code --version}. */
+  /**
+   * Returns the lines of {@code --version}, naming the command that runs: also when the provider is
+   * declared on a mixin whose {@code @Command} attributes the command takes (the injected spec is
+   * then the mixin's).
+   */
   @Override
   public String[] getVersion() {
-    String command = spec == null ? "affinity-kit" : spec.qualifiedName();
+    String command =
+        spec == null
+            ? "affinity-kit"
+            : spec.commandLine() == null
+                ? spec.qualifiedName()
+                : spec.commandLine().getCommandSpec().qualifiedName();
     return new String[] {
       command + " (Affinity Kit " + version() + ")",
       "Java "

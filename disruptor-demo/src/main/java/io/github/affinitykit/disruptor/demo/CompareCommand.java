@@ -2,7 +2,6 @@ package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
-import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -25,19 +24,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "compare-queues",
-    mixinStandardHelpOptions = true,
-    versionProvider = KitVersion.class,
-    sortOptions = false,
     description =
         "The Disruptor against the queues people write instead, 1P→1C and 1P→3C, unpinned and"
             + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
-            + " on 2 CPUs.",
-    exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {
-      "0:every event reached every consumer, in order",
-      "1:an event was lost or reordered",
-      "2:a bad option or pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
-    })
+            + " on 2 CPUs.")
 final class CompareCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
@@ -53,6 +43,8 @@ final class CompareCommand implements Callable<Integer> {
           DemoFlags.shapes(),
           DemoFlags.pinning(),
           DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)"));
+
+  @Mixin private final DemoUsage usage = new DemoUsage(); // -h, -V, exit statuses
 
   private final KitRun kit;
 

@@ -2,7 +2,6 @@ package io.github.affinitykit.disruptor.demo;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
-import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
@@ -27,18 +26,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "disruptor-demo",
-    mixinStandardHelpOptions = true,
-    versionProvider = KitVersion.class,
-    sortOptions = false,
     description =
         "Disruptor 4 with 1 and 3 consumers: each wait strategy and the placement's choice, with"
-            + " nothing, the consumers or everything pinned. About a minute on 2 CPUs.",
-    exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {
-      "0:every event arrived, in order",
-      "1:an event was lost or reordered",
-      "2:a bad option or pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
-    })
+            + " nothing, the consumers or everything pinned. About a minute on 2 CPUs.")
 final class DemoCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
@@ -59,6 +49,8 @@ final class DemoCommand implements Callable<Integer> {
               "busy-spin,yielding,sleeping,blocking,chosen",
               "busy-spin,yielding,sleeping,blocking,chosen (all)"),
           DemoFlags.pinning());
+
+  @Mixin private final DemoUsage usage = new DemoUsage(); // -h, -V, exit statuses
 
   private final KitRun kit;
 

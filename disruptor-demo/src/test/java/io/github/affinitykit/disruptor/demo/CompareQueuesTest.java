@@ -128,10 +128,17 @@ class CompareQueuesTest {
                     this::kit, List.of("compare-queues", "--contenders", "abq,ring"), o, e));
     CliRun help =
         CliRun.of((o, e) -> DemoMain.execute(this::kit, List.of("compare-queues", "--help"), o, e));
+    CliRun version =
+        CliRun.of(
+            (o, e) -> DemoMain.execute(this::kit, List.of("compare-queues", "--version"), o, e));
 
     bad.assertUsageError("--contenders: abq,ring (expected: abq, lbq, agrona-spin, agrona-park,");
     assertThat(help.status()).isZero();
-    assertThat(help.out()).startsWith("Usage: disruptor-demo compare-queues").contains("--quick");
+    assertThat(help.out())
+        .startsWith("Usage: disruptor-demo compare-queues")
+        .containsSubsequence(
+            "--quick", "--contenders=LIST", "-h, --help", "-V, --version", "Exit status:", "0   ");
+    assertThat(version.out()).startsWith("disruptor-demo compare-queues (Affinity Kit ");
   }
 
   private static Comparison comparison(int consumers, long published, long delivered, long errors) {
