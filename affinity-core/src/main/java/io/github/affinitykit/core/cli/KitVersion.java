@@ -21,19 +21,10 @@ public final class KitVersion implements IVersionProvider {
     // the spec is injected by picocli
   }
 
-  /**
-   * Returns the lines of {@code --version}, naming the command that runs: also when the provider is
-   * declared on a mixin whose {@code @Command} attributes the command takes (the injected spec is
-   * then the mixin's).
-   */
+  /** Returns the lines of {@code --version}. */
   @Override
   public String[] getVersion() {
-    String command =
-        spec == null
-            ? "affinity-kit"
-            : spec.commandLine() == null
-                ? spec.qualifiedName()
-                : spec.commandLine().getCommandSpec().qualifiedName();
+    String command = spec == null ? "affinity-kit" : spec.qualifiedName();
     return new String[] {
       command + " (Affinity Kit " + version() + ")",
       "Java "

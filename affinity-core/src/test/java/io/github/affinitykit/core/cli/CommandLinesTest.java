@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -151,32 +150,6 @@ class CommandLinesTest {
     assertThat(version.out())
         .startsWith("probe (Affinity Kit " + KitVersion.version() + ")\nJava ");
     assertThat(KitVersion.version()).matches("\\d+\\.\\d+\\.\\d+.*");
-  }
-
-  /** A mixin that carries the version, as the demo's commands share it. */
-  @Command(mixinStandardHelpOptions = true, versionProvider = KitVersion.class)
-  static final class Versioned {}
-
-  /** A command that takes its {@code --version} from {@link Versioned}. */
-  @Command(name = "mixed")
-  static final class Mixed implements Callable<Integer> {
-    @Mixin final Versioned versioned = new Versioned();
-
-    @Override
-    public Integer call() {
-      return 0;
-    }
-  }
-
-  @Test
-  void shouldNameTheCommandWhenTheVersionComesFromAMixin() {
-    CliRun version =
-        CliRun.of(
-            (out, err) ->
-                CommandLines.execute(new CommandLine(new Mixed()), List.of("--version"), out, err));
-
-    assertThat(version.status()).isZero();
-    assertThat(version.out()).startsWith("mixed (Affinity Kit " + KitVersion.version() + ")\n");
   }
 
   private static void assertOneLine(CliRun r, String start) {

@@ -5,6 +5,7 @@ import static io.github.affinitykit.core.cli.OptionTable.option;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.cli.OptionTable.Row;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -19,12 +20,15 @@ class OptionTableTest {
     @Option(names = "--first", description = "an annotated option before the table")
     boolean first;
 
-    @Mixin
-    final CommandSpec options =
-        OptionTable.of(
-            option("--port", "N", int.class, 8080, "TCP port (default ${DEFAULT-VALUE})"),
-            option("--wait", "D", Duration.class, "how long"),
-            flag("--quick", "a few seconds"));
+    static final Row<Integer> PORT =
+        option("--port", "N", int.class, 8080, "TCP port (default ${DEFAULT-VALUE})");
+    static final Row<Duration> WAIT = option("--wait", "D", Duration.class, "how long");
+    static final Row<Boolean> QUICK = flag("--quick", "a few seconds");
+    static final Row<Thread.State> STATE =
+        option("--state", "S", Thread.State.class, "a state, by its number")
+            .converter(n -> Thread.State.values()[Integer.parseInt(n)]);
+
+    @Mixin final CommandSpec options = OptionTable.of(PORT, WAIT, QUICK, STATE);
   }
 
   @Test
@@ -33,15 +37,19 @@ class OptionTableTest {
     Tabled none = new Tabled();
 
     CommandLines.configure(new CommandLine(given))
-        .parseArgs("--port", "9", "--wait", "2s", "--quick");
+        .parseArgs("--port", "9", "--wait", "2s", "--quick", "--state", "1");
     CommandLines.configure(new CommandLine(none)).parseArgs();
 
-    assertThat(OptionTable.<Integer>value(given.options, "--port")).isEqualTo(9);
-    assertThat(OptionTable.<Duration>value(given.options, "--wait")).hasSeconds(2);
-    assertThat(OptionTable.<Boolean>value(given.options, "--quick")).isTrue();
-    assertThat(OptionTable.<Integer>value(none.options, "--port")).isEqualTo(8080);
-    assertThat(OptionTable.<Duration>value(none.options, "--wait")).isNull();
-    assertThat(OptionTable.<Boolean>value(none.options, "--quick")).isFalse();
+    int port = Tabled.PORT.value(given.options); // a primitive row reads back boxed
+    assertThat(port).isEqualTo(9);
+    assertThat(Tabled.WAIT.value(given.options)).hasSeconds(2);
+    assertThat(Tabled.QUICK.value(given.options)).isTrue();
+    assertThat(Tabled.STATE.value(given.options)).isEqualTo(Thread.State.RUNNABLE);
+    assertThat(Tabled.PORT.value(none.options)).isEqualTo(8080);
+    assertThat(Tabled.WAIT.value(none.options)).isNull();
+    assertThat(Tabled.QUICK.value(none.options)).isFalse();
+    assertThat(Tabled.STATE.value(none.options)).isNull();
+    assertThat(Tabled.PORT.name()).isEqualTo("--port");
   }
 
   @Test
@@ -57,7 +65,7 @@ class OptionTableTest {
   void shouldNameTheOptionWhenTheTableHasNoSuchRow() {
     Tabled t = new Tabled();
 
-    assertThatThrownBy(() -> OptionTable.value(t.options, "--nope"))
+    assertThatThrownBy(() -> option("--nope", "N", int.class, "not in the table").value(t.options))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("option: --nope (expected: a row of the table)");
   }

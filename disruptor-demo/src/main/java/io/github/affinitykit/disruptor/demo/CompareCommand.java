@@ -1,19 +1,21 @@
 package io.github.affinitykit.disruptor.demo;
 
+import static io.github.affinitykit.disruptor.demo.DemoFlags.PINNING;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.QUICK;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.RATE;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.SHAPES;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.count;
+
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.OptionTable;
+import io.github.affinitykit.core.cli.OptionTable.Row;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code disruptor-demo compare-queues}: the same 1P→1C and 1P→3C pipelines on the queues people
@@ -28,60 +30,48 @@ import picocli.CommandLine.Spec;
         "The Disruptor against the queues people write instead, 1P→1C and 1P→3C, unpinned and"
             + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
             + " on 2 CPUs.")
-final class CompareCommand implements Callable<Integer> {
-  @Spec private CommandSpec spec;
-
-  @Mixin
-  private final CommandSpec flags =
-      OptionTable.of(
-          DemoFlags.quick(),
-          DemoFlags.count("--burst-ms", "flat out per row (400; 40)"),
-          DemoFlags.count("--paced-events", "events per row at --rate, for latency (4000; 300)"),
-          DemoFlags.rate(),
-          DemoFlags.count("--warmup-ms", "JIT warm-up before the table (3000; 200)"),
-          DemoFlags.count("--ring", "ring slots and queue capacity, a power of two (1024)"),
-          DemoFlags.shapes(),
-          DemoFlags.pinning(),
-          DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)"));
-
-  @Mixin private final DemoUsage usage = new DemoUsage(); // -h, -V, exit statuses
-
-  private final KitRun kit;
+final class CompareCommand extends PipelineCommand<CompareOptions> {
+  private static final Row<Long> BURST_MS = count("--burst-ms", "flat out per row (400; 40)");
+  private static final Row<Long> PACED_EVENTS =
+      count("--paced-events", "events per row at --rate, for latency (4000; 300)");
+  private static final Row<Long> WARMUP_MS =
+      count("--warmup-ms", "JIT warm-up before the table (3000; 200)");
+  private static final Row<Long> RING =
+      count("--ring", "ring slots and queue capacity, a power of two (1024)");
+  private static final Row<String> CONTENDERS =
+      DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)");
 
   /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
   CompareCommand(Supplier<AffinityKit> kits, PrintStream console) {
-    this.kit = new KitRun(kits, console);
+    super(
+        kits,
+        console,
+        OptionTable.of(
+            QUICK, BURST_MS, PACED_EVENTS, RATE, WARMUP_MS, RING, SHAPES, PINNING, CONTENDERS));
   }
 
   @Override
-  public Integer call() throws InterruptedException {
-    return kit.run(spec, options(), CompareRun::run);
-  }
-
-  /**
-   * Returns the checked options.
-   *
-   * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
-   */
   CompareOptions options() {
-    int ringSize = DemoFlags.ring(spec, flags);
+    int ringSize = ring(RING);
     return new CompareOptions(
-        atLeast("--burst-ms", 400, 40),
-        atLeast("--paced-events", 4_000, 300),
-        atLeast("--rate", 10_000, 10_000),
-        DemoFlags.atLeast(spec, flags, "--warmup-ms", 3_000, 200, 0),
+        atLeast(BURST_MS, 400, 40, 1),
+        atLeast(PACED_EVENTS, 4_000, 300, 1),
+        atLeast(RATE, 10_000, 10_000, 1),
+        atLeast(WARMUP_MS, 3_000, 200, 0),
         ringSize,
-        DemoFlags.shapes(spec, flags),
-        DemoFlags.pinnings(spec, flags),
+        shapes(),
+        pinnings(),
         contenders());
   }
 
-  private long atLeast(String name, long normal, long quickly) {
-    return DemoFlags.atLeast(spec, flags, name, normal, quickly, 1);
+  @Override
+  boolean run(AffinityKit kit, CompareOptions options, PrintStream out)
+      throws InterruptedException {
+    return CompareRun.run(kit, options, out);
   }
 
   private List<Contender> contenders() {
-    String contenders = OptionTable.value(flags, "--contenders");
+    String contenders = value(CONTENDERS);
     if (contenders.isBlank()) {
       return List.of(Contender.values());
     }
@@ -91,9 +81,8 @@ final class CompareCommand implements Callable<Integer> {
           Contender.parse(c)
               .orElseThrow(
                   () ->
-                      CommandLines.badValue(
-                          spec,
-                          "--contenders",
+                      badValue(
+                          CONTENDERS,
                           contenders,
                           Arrays.stream(Contender.values())
                               .map(Contender::label)

@@ -7,6 +7,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
+import io.github.affinitykit.core.cli.OptionTable.Row;
 import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
@@ -51,99 +52,127 @@ import picocli.CommandLine.Spec;
 final class GatewayCommand implements Callable<Integer> {
   private static final GatewayConfig DEFAULTS = GatewayConfig.DEFAULTS;
 
+  private static final Row<String> HOST =
+      option(
+          "--host",
+          "ADDR",
+          String.class,
+          DEFAULTS.host(),
+          "bind address (default ${DEFAULT-VALUE})");
+  private static final Row<Integer> PORT =
+      option(
+          "--port",
+          "N",
+          int.class,
+          DEFAULTS.port(),
+          "TCP port, 0 = any free (default ${DEFAULT-VALUE})");
+  private static final Row<Transport> TRANSPORT =
+      option(
+              "--transport",
+              "T",
+              Transport.class,
+              DEFAULTS.transport(),
+              "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
+          .converter(new TransportName());
+  private static final Row<PinMode> PIN =
+      option(
+          "--pin",
+          "MODE",
+          PinMode.class,
+          DEFAULTS.pin(),
+          "none | pinned | exclusive (default pinned); exclusive also confines every"
+              + " other JVM thread to the housekeeping CPUs");
+  private static final Row<IdlePolicy> IDLE_POLICY =
+      option(
+              "--idle-policy",
+              "P",
+              IdlePolicy.class,
+              DEFAULTS.idlePolicy(),
+              "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
+                  + " (default block); auto spins only on a CPU proven exclusive (audited"
+                  + " with --pin exclusive)")
+          .converter(new IdlePolicyName());
+  private static final Row<SpinLimit> SPIN_LIMIT =
+      option(
+              "--spin-limit",
+              "L",
+              SpinLimit.class,
+              DEFAULTS.spinLimit(),
+              "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
+                  + " or a count of empty polls, 200polls (default 50us)")
+          .converter(new SpinLimitText());
+  private static final Row<Integer> WORKERS =
+      option("--workers", "N", Integer.class, "worker loops (default: pool CPUs - 1, at least 1)");
+  private static final Row<Integer> BUSINESS_THREADS =
+      option(
+          "--business-threads",
+          "N",
+          int.class,
+          DEFAULTS.businessThreads(),
+          "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})");
+  private static final Row<Integer> MAX_FRAME_BYTES =
+      option(
+          "--max-frame-bytes",
+          "N",
+          int.class,
+          DEFAULTS.maxFrameBytes(),
+          "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})");
+  private static final Row<Duration> IDLE_TIMEOUT =
+      option(
+          "--idle-timeout",
+          "D",
+          Duration.class,
+          DEFAULTS.idleTimeout(),
+          "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)");
+  private static final Row<Integer> LOW_WATER_MARK =
+      option(
+          "--low-water-mark",
+          "N",
+          int.class,
+          DEFAULTS.lowWaterMark(),
+          "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})");
+  private static final Row<Integer> HIGH_WATER_MARK =
+      option(
+          "--high-water-mark",
+          "N",
+          int.class,
+          DEFAULTS.highWaterMark(),
+          "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})");
+  private static final Row<Duration> DRAIN_TIMEOUT =
+      option(
+          "--drain-timeout",
+          "D",
+          Duration.class,
+          DEFAULTS.drainTimeout(),
+          "shutdown waits this long for clients to close (default 5s)");
+  private static final Row<Duration> REQUEST_TIMEOUT =
+      option(
+          "--request-timeout",
+          "D",
+          Duration.class,
+          DEFAULTS.requestTimeout(),
+          "an HTTP request or handshake must arrive whole within D, else 408 and close"
+              + " (default 10s)");
+
   @Spec private CommandSpec spec;
 
   @Mixin
   private final CommandSpec options =
       OptionTable.of(
-          option(
-              "--host",
-              "ADDR",
-              String.class,
-              DEFAULTS.host(),
-              "bind address (default ${DEFAULT-VALUE})"),
-          option(
-              "--port",
-              "N",
-              int.class,
-              DEFAULTS.port(),
-              "TCP port, 0 = any free (default ${DEFAULT-VALUE})"),
-          option(
-                  "--transport",
-                  "T",
-                  Transport.class,
-                  DEFAULTS.transport(),
-                  "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
-              .converters(new TransportName()),
-          option(
-              "--pin",
-              "MODE",
-              PinMode.class,
-              DEFAULTS.pin(),
-              "none | pinned | exclusive (default pinned); exclusive also confines every"
-                  + " other JVM thread to the housekeeping CPUs"),
-          option(
-                  "--idle-policy",
-                  "P",
-                  IdlePolicy.class,
-                  DEFAULTS.idlePolicy(),
-                  "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
-                      + " (default block); auto spins only on a CPU proven exclusive (audited"
-                      + " with --pin exclusive)")
-              .converters(new IdlePolicyName()),
-          option(
-                  "--spin-limit",
-                  "L",
-                  SpinLimit.class,
-                  DEFAULTS.spinLimit(),
-                  "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
-                      + " or a count of empty polls, 200polls (default 50us)")
-              .converters(new SpinLimitText()),
-          option(
-              "--workers", "N", Integer.class, "worker loops (default: pool CPUs - 1, at least 1)"),
-          option(
-              "--business-threads",
-              "N",
-              int.class,
-              DEFAULTS.businessThreads(),
-              "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})"),
-          option(
-              "--max-frame-bytes",
-              "N",
-              int.class,
-              DEFAULTS.maxFrameBytes(),
-              "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})"),
-          option(
-              "--idle-timeout",
-              "D",
-              Duration.class,
-              DEFAULTS.idleTimeout(),
-              "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)"),
-          option(
-              "--low-water-mark",
-              "N",
-              int.class,
-              DEFAULTS.lowWaterMark(),
-              "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})"),
-          option(
-              "--high-water-mark",
-              "N",
-              int.class,
-              DEFAULTS.highWaterMark(),
-              "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})"),
-          option(
-              "--drain-timeout",
-              "D",
-              Duration.class,
-              DEFAULTS.drainTimeout(),
-              "shutdown waits this long for clients to close (default 5s)"),
-          option(
-              "--request-timeout",
-              "D",
-              Duration.class,
-              DEFAULTS.requestTimeout(),
-              "an HTTP request or handshake must arrive whole within D, else 408 and close"
-                  + " (default 10s)"));
+          HOST,
+          PORT,
+          TRANSPORT,
+          PIN,
+          IDLE_POLICY,
+          SPIN_LIMIT,
+          WORKERS,
+          BUSINESS_THREADS,
+          MAX_FRAME_BYTES,
+          IDLE_TIMEOUT,
+          LOW_WATER_MARK,
+          HIGH_WATER_MARK,
+          DRAIN_TIMEOUT,
+          REQUEST_TIMEOUT);
 
   private final Supplier<AffinityKit> kits;
 
@@ -172,49 +201,47 @@ final class GatewayCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
    */
   GatewayConfig config() {
-    int port = value("--port");
-    Integer workers = value("--workers");
-    int businessThreads = value("--business-threads");
-    int maxFrameBytes = value("--max-frame-bytes");
-    Duration idleTimeout = value("--idle-timeout");
-    int lowWaterMark = value("--low-water-mark");
-    int highWaterMark = value("--high-water-mark");
-    Duration requestTimeout = value("--request-timeout");
-    require(spec, port >= 0 && port <= 65_535, "--port", port, "an integer from 0 to 65535");
-    require(spec, workers == null || workers >= 1, "--workers", workers, "an integer >= 1");
-    require(spec, businessThreads >= 0, "--business-threads", businessThreads, "an integer >= 0");
-    require(spec, maxFrameBytes >= 125, "--max-frame-bytes", maxFrameBytes, "an integer >= 125");
-    require(spec, positive(idleTimeout), "--idle-timeout", idleTimeout, "a duration > 0");
-    require(spec, lowWaterMark >= 1, "--low-water-mark", lowWaterMark, "an integer >= 1");
+    int port = PORT.value(options);
+    Integer workers = WORKERS.value(options);
+    int businessThreads = BUSINESS_THREADS.value(options);
+    int maxFrameBytes = MAX_FRAME_BYTES.value(options);
+    Duration idleTimeout = IDLE_TIMEOUT.value(options);
+    int lowWaterMark = LOW_WATER_MARK.value(options);
+    int highWaterMark = HIGH_WATER_MARK.value(options);
+    Duration requestTimeout = REQUEST_TIMEOUT.value(options);
+    require(spec, port >= 0 && port <= 65_535, PORT.name(), port, "an integer from 0 to 65535");
+    require(spec, workers == null || workers >= 1, WORKERS.name(), workers, "an integer >= 1");
+    require(
+        spec, businessThreads >= 0, BUSINESS_THREADS.name(), businessThreads, "an integer >= 0");
+    require(spec, maxFrameBytes >= 125, MAX_FRAME_BYTES.name(), maxFrameBytes, "an integer >= 125");
+    require(spec, positive(idleTimeout), IDLE_TIMEOUT.name(), idleTimeout, "a duration > 0");
+    require(spec, lowWaterMark >= 1, LOW_WATER_MARK.name(), lowWaterMark, "an integer >= 1");
     require(
         spec,
         highWaterMark >= lowWaterMark,
-        "--high-water-mark",
+        HIGH_WATER_MARK.name(),
         highWaterMark,
         "an integer >= --low-water-mark (" + lowWaterMark + ")");
-    require(spec, positive(requestTimeout), "--request-timeout", requestTimeout, "a duration > 0");
+    require(
+        spec, positive(requestTimeout), REQUEST_TIMEOUT.name(), requestTimeout, "a duration > 0");
     return CommandLines.configured(
         spec,
         () ->
             new GatewayConfig(
-                value("--host"),
+                HOST.value(options),
                 port,
-                value("--transport"),
-                value("--pin"),
+                TRANSPORT.value(options),
+                PIN.value(options),
                 workers == null ? OptionalInt.empty() : OptionalInt.of(workers),
                 businessThreads,
                 maxFrameBytes,
                 idleTimeout,
                 lowWaterMark,
                 highWaterMark,
-                value("--drain-timeout"),
+                DRAIN_TIMEOUT.value(options),
                 requestTimeout,
-                value("--idle-policy"),
-                value("--spin-limit")));
-  }
-
-  private <T> T value(String name) {
-    return OptionTable.value(options, name);
+                IDLE_POLICY.value(options),
+                SPIN_LIMIT.value(options)));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */
