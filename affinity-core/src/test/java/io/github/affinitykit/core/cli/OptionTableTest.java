@@ -1,11 +1,12 @@
 package io.github.affinitykit.core.cli;
 
 import static io.github.affinitykit.core.cli.OptionTable.flag;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.cli.OptionTable.Row;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -20,15 +21,19 @@ class OptionTableTest {
     @Option(names = "--first", description = "an annotated option before the table")
     boolean first;
 
-    static final Row<Integer> PORT =
-        option("--port", "N", int.class, 8080, "TCP port (default ${DEFAULT-VALUE})");
-    static final Row<Duration> WAIT = option("--wait", "D", Duration.class, "how long");
-    static final Row<Boolean> QUICK = flag("--quick", "a few seconds");
-    static final Row<Thread.State> STATE =
-        option("--state", "S", Thread.State.class, "a state, by its number")
-            .converter(n -> Thread.State.values()[Integer.parseInt(n)]);
+    static final Key<Integer> PORT = key("--port", int.class);
+    static final Key<Duration> WAIT = key("--wait", Duration.class);
+    static final Key<Boolean> QUICK = key("--quick", boolean.class);
+    static final Key<Thread.State> STATE = key("--state", Thread.State.class);
 
-    @Mixin final CommandSpec options = OptionTable.of(PORT, WAIT, QUICK, STATE);
+    @Mixin
+    final CommandSpec options =
+        OptionTable.of(
+            option(PORT, "N", 8080, "TCP port (default ${DEFAULT-VALUE})"),
+            option(WAIT, "D", "how long"),
+            flag(QUICK, "a few seconds"),
+            option(STATE, "S", "a state, by its number")
+                .converter(n -> Thread.State.values()[Integer.parseInt(n)]));
   }
 
   @Test
@@ -40,7 +45,7 @@ class OptionTableTest {
         .parseArgs("--port", "9", "--wait", "2s", "--quick", "--state", "1");
     CommandLines.configure(new CommandLine(none)).parseArgs();
 
-    int port = Tabled.PORT.value(given.options); // a primitive row reads back boxed
+    int port = Tabled.PORT.value(given.options); // a primitive key reads back boxed
     assertThat(port).isEqualTo(9);
     assertThat(Tabled.WAIT.value(given.options)).hasSeconds(2);
     assertThat(Tabled.QUICK.value(given.options)).isTrue();
@@ -65,7 +70,7 @@ class OptionTableTest {
   void shouldNameTheOptionWhenTheTableHasNoSuchRow() {
     Tabled t = new Tabled();
 
-    assertThatThrownBy(() -> option("--nope", "N", int.class, "not in the table").value(t.options))
+    assertThatThrownBy(() -> key("--nope", int.class).value(t.options))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("option: --nope (expected: a row of the table)");
   }

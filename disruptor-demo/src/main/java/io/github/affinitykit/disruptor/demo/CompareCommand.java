@@ -1,14 +1,12 @@
 package io.github.affinitykit.disruptor.demo;
 
-import static io.github.affinitykit.disruptor.demo.DemoFlags.PINNING;
-import static io.github.affinitykit.disruptor.demo.DemoFlags.QUICK;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.disruptor.demo.DemoFlags.RATE;
-import static io.github.affinitykit.disruptor.demo.DemoFlags.SHAPES;
 import static io.github.affinitykit.disruptor.demo.DemoFlags.count;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.OptionTable;
-import io.github.affinitykit.core.cli.OptionTable.Row;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,15 +29,11 @@ import picocli.CommandLine.Command;
             + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
             + " on 2 CPUs.")
 final class CompareCommand extends PipelineCommand<CompareOptions> {
-  private static final Row<Long> BURST_MS = count("--burst-ms", "flat out per row (400; 40)");
-  private static final Row<Long> PACED_EVENTS =
-      count("--paced-events", "events per row at --rate, for latency (4000; 300)");
-  private static final Row<Long> WARMUP_MS =
-      count("--warmup-ms", "JIT warm-up before the table (3000; 200)");
-  private static final Row<Long> RING =
-      count("--ring", "ring slots and queue capacity, a power of two (1024)");
-  private static final Row<String> CONTENDERS =
-      DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)");
+  private static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
+  private static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
+  private static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
+  private static final Key<Long> RING = key("--ring", Long.class);
+  private static final Key<String> CONTENDERS = key("--contenders", String.class);
 
   /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
   CompareCommand(Supplier<AffinityKit> kits, PrintStream console) {
@@ -47,7 +41,15 @@ final class CompareCommand extends PipelineCommand<CompareOptions> {
         kits,
         console,
         OptionTable.of(
-            QUICK, BURST_MS, PACED_EVENTS, RATE, WARMUP_MS, RING, SHAPES, PINNING, CONTENDERS));
+            DemoFlags.quick(),
+            count(BURST_MS, "flat out per row (400; 40)"),
+            count(PACED_EVENTS, "events per row at --rate, for latency (4000; 300)"),
+            DemoFlags.rate(),
+            count(WARMUP_MS, "JIT warm-up before the table (3000; 200)"),
+            count(RING, "ring slots and queue capacity, a power of two (1024)"),
+            DemoFlags.shapes(),
+            DemoFlags.pinning(),
+            DemoFlags.list(CONTENDERS, "", "abq,lbq,agrona-spin,... (all)")));
   }
 
   @Override

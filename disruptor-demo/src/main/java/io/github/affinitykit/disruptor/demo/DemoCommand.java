@@ -1,14 +1,12 @@
 package io.github.affinitykit.disruptor.demo;
 
-import static io.github.affinitykit.disruptor.demo.DemoFlags.PINNING;
-import static io.github.affinitykit.disruptor.demo.DemoFlags.QUICK;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.disruptor.demo.DemoFlags.RATE;
-import static io.github.affinitykit.disruptor.demo.DemoFlags.SHAPES;
 import static io.github.affinitykit.disruptor.demo.DemoFlags.count;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.OptionTable;
-import io.github.affinitykit.core.cli.OptionTable.Row;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.io.PrintStream;
@@ -32,22 +30,13 @@ import picocli.CommandLine.Command;
         "Disruptor 4 with 1 and 3 consumers: each wait strategy and the placement's choice, with"
             + " nothing, the consumers or everything pinned. About a minute on 2 CPUs.")
 final class DemoCommand extends PipelineCommand<DemoOptions> {
-  private static final Row<Long> BURST_MS =
-      count("--burst-ms", "flat-out publishing per row (400; 60)");
-  private static final Row<Long> PACED_EVENTS =
-      count("--paced-events", "events per row at --rate, for latency (5000; 500)");
-  private static final Row<Long> IDLE_MS =
-      count("--idle-ms", "nothing published per row, for idle CPU (300; 60)");
-  private static final Row<Long> WARMUP_MS =
-      count("--warmup-ms", "JIT warm-up before the table (2000; 300)");
-  private static final Row<Long> RING = count("--ring", "ring slots, a power of two (1024)");
-  private static final Row<Long> AUDIT_MS =
-      count("--audit-ms", "audit window of the chosen strategy; 0 = no audit (0)");
-  private static final Row<String> STRATEGIES =
-      DemoFlags.list(
-          "--strategies",
-          "busy-spin,yielding,sleeping,blocking,chosen",
-          "busy-spin,yielding,sleeping,blocking,chosen (all)");
+  private static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
+  private static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
+  private static final Key<Long> IDLE_MS = key("--idle-ms", Long.class);
+  private static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
+  private static final Key<Long> RING = key("--ring", Long.class);
+  private static final Key<Long> AUDIT_MS = key("--audit-ms", Long.class);
+  private static final Key<String> STRATEGIES = key("--strategies", String.class);
 
   /** A demo on the kit {@code kits} supplies, printing its table to {@code console}. */
   DemoCommand(Supplier<AffinityKit> kits, PrintStream console) {
@@ -55,17 +44,20 @@ final class DemoCommand extends PipelineCommand<DemoOptions> {
         kits,
         console,
         OptionTable.of(
-            QUICK,
-            BURST_MS,
-            PACED_EVENTS,
-            RATE,
-            IDLE_MS,
-            WARMUP_MS,
-            RING,
-            AUDIT_MS,
-            SHAPES,
-            STRATEGIES,
-            PINNING));
+            DemoFlags.quick(),
+            count(BURST_MS, "flat-out publishing per row (400; 60)"),
+            count(PACED_EVENTS, "events per row at --rate, for latency (5000; 500)"),
+            DemoFlags.rate(),
+            count(IDLE_MS, "nothing published per row, for idle CPU (300; 60)"),
+            count(WARMUP_MS, "JIT warm-up before the table (2000; 300)"),
+            count(RING, "ring slots, a power of two (1024)"),
+            count(AUDIT_MS, "audit window of the chosen strategy; 0 = no audit (0)"),
+            DemoFlags.shapes(),
+            DemoFlags.list(
+                STRATEGIES,
+                "busy-spin,yielding,sleeping,blocking,chosen",
+                "busy-spin,yielding,sleeping,blocking,chosen (all)"),
+            DemoFlags.pinning()));
   }
 
   @Override

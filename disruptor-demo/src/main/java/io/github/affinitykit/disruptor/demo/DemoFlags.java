@@ -1,42 +1,61 @@
 package io.github.affinitykit.disruptor.demo;
 
 import static io.github.affinitykit.core.cli.OptionTable.flag;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.core.cli.OptionTable.Row;
 
 /**
- * The rows of the demo commands' option tables that read the same in both ({@link DemoCommand},
- * {@link CompareCommand}), and the two kinds of row both declare with their own help: a count and a
- * list. {@link PipelineCommand} checks them.
+ * The flags both demo commands ({@link DemoCommand}, {@link CompareCommand}) share: the keys and
+ * rows that read the same in both, and the two kinds of row both declare with their own help, a
+ * count and a list. {@link PipelineCommand} checks them.
  *
- * <p>Thread safety: immutable constants.
+ * <p>Thread safety: immutable constants, stateless methods.
  */
 final class DemoFlags {
   /** {@code --quick}: the defaults after the semicolons. */
-  static final Row<Boolean> QUICK =
-      flag("--quick", "a few seconds: the defaults after the semicolons");
+  static final Key<Boolean> QUICK = key("--quick", boolean.class);
 
   /** {@code --rate}: paced events per second. */
-  static final Row<Long> RATE =
-      option("--rate", "N/s", Long.class, "paced events per second (10000)");
+  static final Key<Long> RATE = key("--rate", Long.class);
 
   /** {@code --shapes}: consumers per pipeline, checked by {@link PipelineCommand#shapes}. */
-  static final Row<String> SHAPES = list("--shapes", "1,3", "consumers per pipeline (1,3)");
+  static final Key<String> SHAPES = key("--shapes", String.class);
 
   /** {@code --pinning}: what is pinned, checked by {@link PipelineCommand#pinnings}. */
-  static final Row<String> PINNING =
-      list("--pinning", "none,consumers,all", "none,consumers,all (all three)");
+  static final Key<String> PINNING = key("--pinning", String.class);
 
   private DemoFlags() {}
 
+  /** The row of {@code --quick}. */
+  static Row<Boolean> quick() {
+    return flag(QUICK, "a few seconds: the defaults after the semicolons");
+  }
+
+  /** The row of {@code --rate}. */
+  static Row<Long> rate() {
+    return option(RATE, "N/s", "paced events per second (10000)");
+  }
+
+  /** The row of {@code --shapes}. */
+  static Row<String> shapes() {
+    return list(SHAPES, "1,3", "consumers per pipeline (1,3)");
+  }
+
+  /** The row of {@code --pinning}. */
+  static Row<String> pinning() {
+    return list(PINNING, "none,consumers,all", "none,consumers,all (all three)");
+  }
+
   /** A row of a whole number of something, {@code N}; absent = the command's default. */
-  static Row<Long> count(String name, String description) {
-    return option(name, "N", Long.class, description);
+  static Row<Long> count(Key<Long> key, String description) {
+    return option(key, "N", description);
   }
 
   /** A row of a comma-separated list, {@code LIST}, {@code initial} unless given. */
-  static Row<String> list(String name, String initial, String description) {
-    return option(name, "LIST", String.class, initial, description);
+  static Row<String> list(Key<String> key, String initial, String description) {
+    return option(key, "LIST", initial, description);
   }
 }

@@ -5,7 +5,7 @@ import static io.github.affinitykit.core.cli.CommandLines.require;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
-import io.github.affinitykit.core.cli.OptionTable.Row;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.disruptor.Pinning;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -82,34 +82,34 @@ abstract sealed class PipelineCommand<O> implements Callable<Integer>
    */
   abstract boolean run(AffinityKit kit, O options, PrintStream out) throws InterruptedException;
 
-  /** Returns the value of {@code row}: given, else its default, else {@code null}. */
-  final <T> T value(Row<T> row) {
-    return row.value(flags);
+  /** Returns the value of {@code key}: given, else its default, else {@code null}. */
+  final <T> T value(Key<T> key) {
+    return key.value(flags);
   }
 
-  /** Returns the usage error {@code row: value (expected: rule)}; throw it. */
-  final ParameterException badValue(Row<?> row, Object value, String rule) {
-    return CommandLines.badValue(spec, row.name(), value, rule);
+  /** Returns the usage error {@code key: value (expected: rule)}; throw it. */
+  final ParameterException badValue(Key<?> key, Object value, String rule) {
+    return CommandLines.badValue(spec, key.name(), value, rule);
   }
 
   /**
-   * Returns the value of {@code row}, else its default ({@code quickly} under {@code --quick}), if
+   * Returns the value of {@code key}, else its default ({@code quickly} under {@code --quick}), if
    * at least {@code min}.
    */
-  final long atLeast(Row<Long> row, long normal, long quickly, long min) {
-    Long given = value(row);
+  final long atLeast(Key<Long> key, long normal, long quickly, long min) {
+    Long given = value(key);
     long v = given != null ? given : value(DemoFlags.QUICK) ? quickly : normal;
-    require(spec, v >= min, row.name(), v, "an integer >= " + min);
+    require(spec, v >= min, key.name(), v, "an integer >= " + min);
     return v;
   }
 
-  /** Returns the ring size of {@code row} (default 1024), a power of two. */
-  final int ring(Row<Long> row) {
-    long ringSize = atLeast(row, 1024, 1024, 1);
+  /** Returns the ring size of {@code key} (default 1024), a power of two. */
+  final int ring(Key<Long> key) {
+    long ringSize = atLeast(key, 1024, 1024, 1);
     require(
         spec,
         Long.bitCount(ringSize) == 1 && ringSize <= 1 << 30,
-        row.name(),
+        key.name(),
         ringSize,
         "a power of two, at most 1073741824");
     return (int) ringSize;

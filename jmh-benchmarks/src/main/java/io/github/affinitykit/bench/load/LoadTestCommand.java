@@ -2,13 +2,14 @@ package io.github.affinitykit.bench.load;
 
 import static io.github.affinitykit.core.cli.CommandLines.require;
 import static io.github.affinitykit.core.cli.OptionTable.flag;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
-import io.github.affinitykit.core.cli.OptionTable.Row;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.core.host.HostCpus;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,154 +43,101 @@ import picocli.CommandLine.Spec;
             + " server CPUs, runs every scenario at it with a capacity ramp, prints the verdict;"
             + " the defaults take about 6 minutes on 2 CPUs, --quick about 2.")
 final class LoadTestCommand implements Callable<Integer> {
-  private static final Row<Path> JAR =
-      option(
-          "--jar",
-          "PATH",
-          Path.class,
-          "run this gateway jar (default: the gateway on this JVM's class path, from"
-              + " netty-integration)");
-  private static final Row<String> SCENARIOS =
-      option(
-          "--scenarios",
-          "LIST",
-          String.class,
-          "unpinned,taskset,pinned,exclusive,pinned-spin",
-          "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)");
-  private static final Row<Integer> REPEATS =
-      option(
-          "--repeats", "N", Integer.class, "trials per scenario, interleaved (default 3, quick 2)");
-  private static final Row<Integer> CONNECTIONS =
-      option(
-          "--connections", "N", int.class, 50, "WebSocket connections (default ${DEFAULT-VALUE})");
-  private static final Row<Integer> RATE =
-      option(
-          "--rate",
-          "N",
-          Integer.class,
-          "messages/s in total, fixed rate; 0 = max throughput (default: calibrated, the rate at"
-              + " which the unpinned gateway uses --target-cpu of its CPUs)");
-  private static final Row<Double> TARGET_CPU =
-      option(
-          "--target-cpu",
-          "P",
-          double.class,
-          80.0,
-          "calibrate to P%% of the server CPUs, unpinned (default ${DEFAULT-VALUE})");
-  private static final Row<Duration> SLO =
-      option(
-          "--slo",
-          "D",
-          Duration.class,
-          Duration.ofMillis(5),
-          "p99 a rate must stay under to count as sustained: 5ms, 1s, PT0.01S (default 5ms)");
-  private static final Row<Integer> CAPACITY_PROBES =
-      option(
-          "--capacity-probes",
-          "N",
-          Integer.class,
-          "capacity probes per trial after its measurement, 0 = none (default 3, quick 2)");
-  private static final Row<Boolean> QUICK =
-      flag(
-          "--quick",
-          "short mode: 2 repeats of 1s + 2s, a shorter calibration and ramp (about 2 minutes)");
-  private static final Row<Integer> WINDOW =
-      option(
-          "--window",
-          "N",
-          int.class,
-          8,
-          "in-flight messages per connection at max throughput (default ${DEFAULT-VALUE})");
-  private static final Row<Integer> PAYLOAD =
-      option(
-          "--payload",
-          "N",
-          int.class,
-          128,
-          "bytes per message, 16 to 1048576 (default ${DEFAULT-VALUE})");
-  private static final Row<Duration> WARMUP =
-      option(
-          "--warmup",
-          "D",
-          Duration.class,
-          "per trial, before recording: 500ms, 5s, 2m, PT5S (default 2s, quick 1s)");
-  private static final Row<Duration> DURATION =
-      option("--duration", "D", Duration.class, "recorded per trial, > 0 (default 6s, quick 2s)");
-  private static final Row<CpuSet> SERVER_CPUS =
-      option(
-          "--server-cpus",
-          "LIST",
-          CpuSet.class,
-          "the server's CPUs (default: all but the client's)");
-  private static final Row<CpuSet> CLIENT_CPUS =
-      option(
-          "--client-cpus",
-          "LIST",
-          CpuSet.class,
-          "the client's CPUs (default: the first quarter of the CPUs, at least one)");
-  private static final Row<Integer> WORKERS =
-      option("--workers", "N", Integer.class, "gateway worker loops (default: one per server CPU)");
-  private static final Row<Path> OUT =
-      option(
-          "--out",
-          "DIR",
-          Path.class,
-          Path.of("target/loadtest"),
-          "results (default ${DEFAULT-VALUE})");
-  private static final Row<CpuSet> HOUSEKEEPING_CPUS =
-      option(
-          "--housekeeping-cpus",
-          "LIST",
-          CpuSet.class,
-          CpuSet.empty(),
-          "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)");
-  private static final Row<Double> NOISE_THRESHOLD =
-      option(
-          "--noise-threshold",
-          "P",
-          double.class,
-          10.0,
-          "flag trials where other processes used > P%% of a CPU (default 10)");
-  private static final Row<Double> PRESSURE_THRESHOLD =
-      option(
-          "--pressure-threshold",
-          "P",
-          double.class,
-          100.0,
-          "also flag trials with CPU pressure above P%% (default 100: off)");
-  private static final Row<Integer> CLIENT_THREADS =
-      option(
-          "--client-threads",
-          "N",
-          Integer.class,
-          "client event-loop threads (default: one per client CPU)");
+  private static final Key<Path> JAR = key("--jar", Path.class);
+  private static final Key<String> SCENARIOS = key("--scenarios", String.class);
+  private static final Key<Integer> REPEATS = key("--repeats", Integer.class);
+  private static final Key<Integer> CONNECTIONS = key("--connections", int.class);
+  private static final Key<Integer> RATE = key("--rate", Integer.class);
+  private static final Key<Double> TARGET_CPU = key("--target-cpu", double.class);
+  private static final Key<Duration> SLO = key("--slo", Duration.class);
+  private static final Key<Integer> CAPACITY_PROBES = key("--capacity-probes", Integer.class);
+  private static final Key<Boolean> QUICK = key("--quick", boolean.class);
+  private static final Key<Integer> WINDOW = key("--window", int.class);
+  private static final Key<Integer> PAYLOAD = key("--payload", int.class);
+  private static final Key<Duration> WARMUP = key("--warmup", Duration.class);
+  private static final Key<Duration> DURATION = key("--duration", Duration.class);
+  private static final Key<CpuSet> SERVER_CPUS = key("--server-cpus", CpuSet.class);
+  private static final Key<CpuSet> CLIENT_CPUS = key("--client-cpus", CpuSet.class);
+  private static final Key<Integer> WORKERS = key("--workers", Integer.class);
+  private static final Key<Path> OUT = key("--out", Path.class);
+  private static final Key<CpuSet> HOUSEKEEPING_CPUS = key("--housekeeping-cpus", CpuSet.class);
+  private static final Key<Double> NOISE_THRESHOLD = key("--noise-threshold", double.class);
+  private static final Key<Double> PRESSURE_THRESHOLD = key("--pressure-threshold", double.class);
+  private static final Key<Integer> CLIENT_THREADS = key("--client-threads", Integer.class);
 
   @Spec private CommandSpec spec;
 
   @Mixin
   private final CommandSpec options =
       OptionTable.of(
-          JAR,
-          SCENARIOS,
-          REPEATS,
-          CONNECTIONS,
-          RATE,
-          TARGET_CPU,
-          SLO,
-          CAPACITY_PROBES,
-          QUICK,
-          WINDOW,
-          PAYLOAD,
-          WARMUP,
-          DURATION,
-          SERVER_CPUS,
-          CLIENT_CPUS,
-          WORKERS,
-          OUT,
-          HOUSEKEEPING_CPUS,
-          NOISE_THRESHOLD,
-          PRESSURE_THRESHOLD,
-          CLIENT_THREADS);
+          option(
+              JAR,
+              "PATH",
+              "run this gateway jar (default: the gateway on this JVM's class path, from"
+                  + " netty-integration)"),
+          option(
+              SCENARIOS,
+              "LIST",
+              "unpinned,taskset,pinned,exclusive,pinned-spin",
+              "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)"),
+          option(REPEATS, "N", "trials per scenario, interleaved (default 3, quick 2)"),
+          option(CONNECTIONS, "N", 50, "WebSocket connections (default ${DEFAULT-VALUE})"),
+          option(
+              RATE,
+              "N",
+              "messages/s in total, fixed rate; 0 = max throughput (default: calibrated, the rate at"
+                  + " which the unpinned gateway uses --target-cpu of its CPUs)"),
+          option(
+              TARGET_CPU,
+              "P",
+              80.0,
+              "calibrate to P%% of the server CPUs, unpinned (default ${DEFAULT-VALUE})"),
+          option(
+              SLO,
+              "D",
+              Duration.ofMillis(5),
+              "p99 a rate must stay under to count as sustained: 5ms, 1s, PT0.01S (default 5ms)"),
+          option(
+              CAPACITY_PROBES,
+              "N",
+              "capacity probes per trial after its measurement, 0 = none (default 3, quick 2)"),
+          flag(
+              QUICK,
+              "short mode: 2 repeats of 1s + 2s, a shorter calibration and ramp (about 2 minutes)"),
+          option(
+              WINDOW,
+              "N",
+              8,
+              "in-flight messages per connection at max throughput (default ${DEFAULT-VALUE})"),
+          option(PAYLOAD, "N", 128, "bytes per message, 16 to 1048576 (default ${DEFAULT-VALUE})"),
+          option(
+              WARMUP,
+              "D",
+              "per trial, before recording: 500ms, 5s, 2m, PT5S (default 2s, quick 1s)"),
+          option(DURATION, "D", "recorded per trial, > 0 (default 6s, quick 2s)"),
+          option(SERVER_CPUS, "LIST", "the server's CPUs (default: all but the client's)"),
+          option(
+              CLIENT_CPUS,
+              "LIST",
+              "the client's CPUs (default: the first quarter of the CPUs, at least one)"),
+          option(WORKERS, "N", "gateway worker loops (default: one per server CPU)"),
+          option(OUT, "DIR", Path.of("target/loadtest"), "results (default ${DEFAULT-VALUE})"),
+          option(
+              HOUSEKEEPING_CPUS,
+              "LIST",
+              CpuSet.empty(),
+              "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)"),
+          option(
+              NOISE_THRESHOLD,
+              "P",
+              10.0,
+              "flag trials where other processes used > P%% of a CPU (default 10)"),
+          option(
+              PRESSURE_THRESHOLD,
+              "P",
+              100.0,
+              "also flag trials with CPU pressure above P%% (default 100: off)"),
+          option(CLIENT_THREADS, "N", "client event-loop threads (default: one per client CPU)"));
 
   private final PrintStream console;
 

@@ -1,13 +1,14 @@
 package io.github.affinitykit.netty.gateway;
 
 import static io.github.affinitykit.core.cli.CommandLines.require;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
-import io.github.affinitykit.core.cli.OptionTable.Row;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
@@ -52,127 +53,92 @@ import picocli.CommandLine.Spec;
 final class GatewayCommand implements Callable<Integer> {
   private static final GatewayConfig DEFAULTS = GatewayConfig.DEFAULTS;
 
-  private static final Row<String> HOST =
-      option(
-          "--host",
-          "ADDR",
-          String.class,
-          DEFAULTS.host(),
-          "bind address (default ${DEFAULT-VALUE})");
-  private static final Row<Integer> PORT =
-      option(
-          "--port",
-          "N",
-          int.class,
-          DEFAULTS.port(),
-          "TCP port, 0 = any free (default ${DEFAULT-VALUE})");
-  private static final Row<Transport> TRANSPORT =
-      option(
-              "--transport",
-              "T",
-              Transport.class,
-              DEFAULTS.transport(),
-              "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
-          .converter(new TransportName());
-  private static final Row<PinMode> PIN =
-      option(
-          "--pin",
-          "MODE",
-          PinMode.class,
-          DEFAULTS.pin(),
-          "none | pinned | exclusive (default pinned); exclusive also confines every"
-              + " other JVM thread to the housekeeping CPUs");
-  private static final Row<IdlePolicy> IDLE_POLICY =
-      option(
-              "--idle-policy",
-              "P",
-              IdlePolicy.class,
-              DEFAULTS.idlePolicy(),
-              "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
-                  + " (default block); auto spins only on a CPU proven exclusive (audited"
-                  + " with --pin exclusive)")
-          .converter(new IdlePolicyName());
-  private static final Row<SpinLimit> SPIN_LIMIT =
-      option(
-              "--spin-limit",
-              "L",
-              SpinLimit.class,
-              DEFAULTS.spinLimit(),
-              "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
-                  + " or a count of empty polls, 200polls (default 50us)")
-          .converter(new SpinLimitText());
-  private static final Row<Integer> WORKERS =
-      option("--workers", "N", Integer.class, "worker loops (default: pool CPUs - 1, at least 1)");
-  private static final Row<Integer> BUSINESS_THREADS =
-      option(
-          "--business-threads",
-          "N",
-          int.class,
-          DEFAULTS.businessThreads(),
-          "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})");
-  private static final Row<Integer> MAX_FRAME_BYTES =
-      option(
-          "--max-frame-bytes",
-          "N",
-          int.class,
-          DEFAULTS.maxFrameBytes(),
-          "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})");
-  private static final Row<Duration> IDLE_TIMEOUT =
-      option(
-          "--idle-timeout",
-          "D",
-          Duration.class,
-          DEFAULTS.idleTimeout(),
-          "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)");
-  private static final Row<Integer> LOW_WATER_MARK =
-      option(
-          "--low-water-mark",
-          "N",
-          int.class,
-          DEFAULTS.lowWaterMark(),
-          "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})");
-  private static final Row<Integer> HIGH_WATER_MARK =
-      option(
-          "--high-water-mark",
-          "N",
-          int.class,
-          DEFAULTS.highWaterMark(),
-          "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})");
-  private static final Row<Duration> DRAIN_TIMEOUT =
-      option(
-          "--drain-timeout",
-          "D",
-          Duration.class,
-          DEFAULTS.drainTimeout(),
-          "shutdown waits this long for clients to close (default 5s)");
-  private static final Row<Duration> REQUEST_TIMEOUT =
-      option(
-          "--request-timeout",
-          "D",
-          Duration.class,
-          DEFAULTS.requestTimeout(),
-          "an HTTP request or handshake must arrive whole within D, else 408 and close"
-              + " (default 10s)");
+  private static final Key<String> HOST = key("--host", String.class);
+  private static final Key<Integer> PORT = key("--port", int.class);
+  private static final Key<Transport> TRANSPORT = key("--transport", Transport.class);
+  private static final Key<PinMode> PIN = key("--pin", PinMode.class);
+  private static final Key<IdlePolicy> IDLE_POLICY = key("--idle-policy", IdlePolicy.class);
+  private static final Key<SpinLimit> SPIN_LIMIT = key("--spin-limit", SpinLimit.class);
+  private static final Key<Integer> WORKERS = key("--workers", Integer.class);
+  private static final Key<Integer> BUSINESS_THREADS = key("--business-threads", int.class);
+  private static final Key<Integer> MAX_FRAME_BYTES = key("--max-frame-bytes", int.class);
+  private static final Key<Duration> IDLE_TIMEOUT = key("--idle-timeout", Duration.class);
+  private static final Key<Integer> LOW_WATER_MARK = key("--low-water-mark", int.class);
+  private static final Key<Integer> HIGH_WATER_MARK = key("--high-water-mark", int.class);
+  private static final Key<Duration> DRAIN_TIMEOUT = key("--drain-timeout", Duration.class);
+  private static final Key<Duration> REQUEST_TIMEOUT = key("--request-timeout", Duration.class);
 
   @Spec private CommandSpec spec;
 
   @Mixin
   private final CommandSpec options =
       OptionTable.of(
-          HOST,
-          PORT,
-          TRANSPORT,
-          PIN,
-          IDLE_POLICY,
-          SPIN_LIMIT,
-          WORKERS,
-          BUSINESS_THREADS,
-          MAX_FRAME_BYTES,
-          IDLE_TIMEOUT,
-          LOW_WATER_MARK,
-          HIGH_WATER_MARK,
-          DRAIN_TIMEOUT,
-          REQUEST_TIMEOUT);
+          option(HOST, "ADDR", DEFAULTS.host(), "bind address (default ${DEFAULT-VALUE})"),
+          option(PORT, "N", DEFAULTS.port(), "TCP port, 0 = any free (default ${DEFAULT-VALUE})"),
+          option(
+                  TRANSPORT,
+                  "T",
+                  DEFAULTS.transport(),
+                  "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
+              .converter(new TransportName()),
+          option(
+              PIN,
+              "MODE",
+              DEFAULTS.pin(),
+              "none | pinned | exclusive (default pinned); exclusive also confines every"
+                  + " other JVM thread to the housekeeping CPUs"),
+          option(
+                  IDLE_POLICY,
+                  "P",
+                  DEFAULTS.idlePolicy(),
+                  "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
+                      + " (default block); auto spins only on a CPU proven exclusive (audited"
+                      + " with --pin exclusive)")
+              .converter(new IdlePolicyName()),
+          option(
+                  SPIN_LIMIT,
+                  "L",
+                  DEFAULTS.spinLimit(),
+                  "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
+                      + " or a count of empty polls, 200polls (default 50us)")
+              .converter(new SpinLimitText()),
+          option(WORKERS, "N", "worker loops (default: pool CPUs - 1, at least 1)"),
+          option(
+              BUSINESS_THREADS,
+              "N",
+              DEFAULTS.businessThreads(),
+              "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})"),
+          option(
+              MAX_FRAME_BYTES,
+              "N",
+              DEFAULTS.maxFrameBytes(),
+              "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})"),
+          option(
+              IDLE_TIMEOUT,
+              "D",
+              DEFAULTS.idleTimeout(),
+              "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)"),
+          option(
+              LOW_WATER_MARK,
+              "N",
+              DEFAULTS.lowWaterMark(),
+              "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})"),
+          option(
+              HIGH_WATER_MARK,
+              "N",
+              DEFAULTS.highWaterMark(),
+              "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})"),
+          option(
+              DRAIN_TIMEOUT,
+              "D",
+              DEFAULTS.drainTimeout(),
+              "shutdown waits this long for clients to close (default 5s)"),
+          option(
+              REQUEST_TIMEOUT,
+              "D",
+              DEFAULTS.requestTimeout(),
+              "an HTTP request or handshake must arrive whole within D, else 408 and close"
+                  + " (default 10s)"));
 
   private final Supplier<AffinityKit> kits;
 
