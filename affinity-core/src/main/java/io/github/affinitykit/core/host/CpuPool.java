@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param cpus the CPUs pinned threads may be given; {@link Planner} takes CPUs on cores wholly
  *     inside the pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose
  *     sibling does general work) last: {@link Planner#order(CpuSet)}
- * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads
+ * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads; none of the pool's
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on
  */
@@ -29,12 +29,20 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
     OVERRIDE
   }
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @throws IllegalArgumentException if a CPU is both in the pool and kept for housekeeping
+   */
   public CpuPool {
     Objects.requireNonNull(cpus, "cpus");
     Objects.requireNonNull(housekeeping, "housekeeping");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(reason, "reason");
+    if (cpus.intersects(housekeeping)) {
+      throw new IllegalArgumentException(
+          "housekeeping: " + housekeeping + " (expected: no CPU of the pool " + cpus + ")");
+    }
   }
 
   /** Returns whether no CPU can be handed out. */

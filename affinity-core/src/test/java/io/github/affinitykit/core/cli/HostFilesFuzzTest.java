@@ -71,6 +71,7 @@ class HostFilesFuzzTest {
     assertThat(host.reachable().containsAll(host.exclusive())).isTrue();
     CpuPool pool = host.pool();
     assertThat(host.reachable().containsAll(pool.cpus())).isTrue();
+    assertThat(pool.cpus().intersects(pool.housekeeping())).isFalse();
     assertThat(host.isolatedCpus().containsAll(host.isolatedWithSharedCore())).isTrue();
     assertThat(host.warnings()).isNotNull();
     assertThat(DoctorText.render(host, root.toString(), BACKEND)).isNotBlank();

@@ -186,6 +186,18 @@ class HostCpusTest {
   }
 
   @Test
+  void shouldRefuseAPoolThatSharesACpuWithHousekeeping() {
+    assertThatThrownBy(
+            () ->
+                new CpuPool(
+                    CpuSet.of(1, 2), CpuSet.of(0, 2), CpuPool.Source.OVERRIDE, "pool set by test"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("housekeeping: 0,2 (expected: no CPU of the pool 1-2)");
+    assertThat(new CpuPool(CpuSet.of(1), CpuSet.of(0), CpuPool.Source.OVERRIDE, "ok").isEmpty())
+        .isFalse();
+  }
+
+  @Test
   void shouldRejectAnOverrideNamingTheValueAndTheRule() {
     HostCpus h = FakeHost.create(tmp, 4, 1).allowed("0-1").probe();
 

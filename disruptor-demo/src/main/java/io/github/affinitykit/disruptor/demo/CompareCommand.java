@@ -1,20 +1,19 @@
 package io.github.affinitykit.disruptor.demo;
 
+import static io.github.affinitykit.core.cli.OptionTable.key;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.RATE;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.count;
+
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.cli.CommandLines;
-import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code disruptor-demo compare-queues}: the same 1P→1C and 1P→3C pipelines on the queues people
@@ -25,71 +24,56 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "compare-queues",
-    mixinStandardHelpOptions = true,
-    versionProvider = KitVersion.class,
-    sortOptions = false,
     description =
         "The Disruptor against the queues people write instead, 1P→1C and 1P→3C, unpinned and"
             + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
-            + " on 2 CPUs.",
-    exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {
-      "0:every event reached every consumer, in order",
-      "1:an event was lost or reordered",
-      "2:a bad option or pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
-    })
-final class CompareCommand implements Callable<Integer> {
-  @Spec private CommandSpec spec;
-
-  @Mixin
-  private final CommandSpec flags =
-      OptionTable.of(
-          DemoFlags.quick(),
-          DemoFlags.count("--burst-ms", "flat out per row (400; 40)"),
-          DemoFlags.count("--paced-events", "events per row at --rate, for latency (4000; 300)"),
-          DemoFlags.rate(),
-          DemoFlags.count("--warmup-ms", "JIT warm-up before the table (3000; 200)"),
-          DemoFlags.count("--ring", "ring slots and queue capacity, a power of two (1024)"),
-          DemoFlags.shapes(),
-          DemoFlags.pinning(),
-          DemoFlags.list("--contenders", "", "abq,lbq,agrona-spin,... (all)"));
-
-  private final KitRun kit;
+            + " on 2 CPUs.")
+final class CompareCommand extends PipelineCommand<CompareOptions> {
+  private static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
+  private static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
+  private static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
+  private static final Key<Long> RING = key("--ring", Long.class);
+  private static final Key<String> CONTENDERS = key("--contenders", String.class);
 
   /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
   CompareCommand(Supplier<AffinityKit> kits, PrintStream console) {
-    this.kit = new KitRun(kits, console);
+    super(
+        kits,
+        console,
+        OptionTable.of(
+            DemoFlags.quick(),
+            count(BURST_MS, "flat out per row (400; 40)"),
+            count(PACED_EVENTS, "events per row at --rate, for latency (4000; 300)"),
+            DemoFlags.rate(),
+            count(WARMUP_MS, "JIT warm-up before the table (3000; 200)"),
+            count(RING, "ring slots and queue capacity, a power of two (1024)"),
+            DemoFlags.shapes(),
+            DemoFlags.pinning(),
+            DemoFlags.list(CONTENDERS, "", "abq,lbq,agrona-spin,... (all)")));
   }
 
   @Override
-  public Integer call() throws InterruptedException {
-    return kit.run(spec, options(), CompareRun::run);
-  }
-
-  /**
-   * Returns the checked options.
-   *
-   * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
-   */
   CompareOptions options() {
-    int ringSize = DemoFlags.ring(spec, flags);
+    int ringSize = ring(RING);
     return new CompareOptions(
-        atLeast("--burst-ms", 400, 40),
-        atLeast("--paced-events", 4_000, 300),
-        atLeast("--rate", 10_000, 10_000),
-        DemoFlags.atLeast(spec, flags, "--warmup-ms", 3_000, 200, 0),
+        atLeast(BURST_MS, 400, 40, 1),
+        atLeast(PACED_EVENTS, 4_000, 300, 1),
+        atLeast(RATE, 10_000, 10_000, 1),
+        atLeast(WARMUP_MS, 3_000, 200, 0),
         ringSize,
-        DemoFlags.shapes(spec, flags),
-        DemoFlags.pinnings(spec, flags),
+        shapes(),
+        pinnings(),
         contenders());
   }
 
-  private long atLeast(String name, long normal, long quickly) {
-    return DemoFlags.atLeast(spec, flags, name, normal, quickly, 1);
+  @Override
+  boolean run(AffinityKit kit, CompareOptions options, PrintStream out)
+      throws InterruptedException {
+    return CompareRun.run(kit, options, out);
   }
 
   private List<Contender> contenders() {
-    String contenders = OptionTable.value(flags, "--contenders");
+    String contenders = value(CONTENDERS);
     if (contenders.isBlank()) {
       return List.of(Contender.values());
     }
@@ -99,9 +83,8 @@ final class CompareCommand implements Callable<Integer> {
           Contender.parse(c)
               .orElseThrow(
                   () ->
-                      CommandLines.badValue(
-                          spec,
-                          "--contenders",
+                      badValue(
+                          CONTENDERS,
                           contenders,
                           Arrays.stream(Contender.values())
                               .map(Contender::label)

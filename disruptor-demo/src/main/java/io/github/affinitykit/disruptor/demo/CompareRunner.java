@@ -75,16 +75,17 @@ final class CompareRunner {
         p.cpus(),
         ranOn(p1, tids),
         p.assignments(),
-        burst * 1e9 / (t1 - t0),
-        Latency.of(h),
-        Switches.between(p0, p1, tids),
-        Usage.cores(b0, b1),
-        Usage.cores(p0, p1),
-        others,
         next,
         p.tallies().stream().mapToLong(Tally::processed).sum(),
-        p.tallies().stream().mapToLong(Tally::errors).sum(),
-        note.toString());
+        new Measured(
+            burst * 1e9 / (t1 - t0),
+            Latency.of(h),
+            Switches.between(p0, p1, tids),
+            Usage.cores(b0, b1),
+            Usage.cores(p0, p1),
+            others,
+            p.tallies().stream().mapToLong(Tally::errors).sum(),
+            note.toString()));
   }
 
   /** Publishes flat out for {@code nanos}; returns how many. */

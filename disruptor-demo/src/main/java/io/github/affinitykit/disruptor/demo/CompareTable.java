@@ -30,13 +30,7 @@ final class CompareTable {
   }
 
   static String row(Comparison r) {
-    String check = r.ok() ? "ok" : r.delivered() + "/" + r.published() * r.consumers() + " taken";
-    if (r.errors() != 0) {
-      check = check + ", " + r.errors() + " LOST/REORDERED";
-    }
-    if (!r.note().isEmpty()) {
-      check = check + " (" + r.note() + ")";
-    }
+    Measured m = r.measured();
     return String.format(
         Locale.ROOT,
         "| %s | %s | %s | %s | %s | %.2f | %s | %s | %,.0f | %,.0f | %.2f | %.2f | %.2f | %s |",
@@ -45,15 +39,15 @@ final class CompareTable {
         r.contender().label(),
         r.cpus(),
         r.ranOn(),
-        r.eventsPerSecond() / 1e6,
-        us(r.latency().p50Us()),
-        us(r.latency().p99Us()),
-        r.switches().voluntaryPerSecond(),
-        r.switches().involuntaryPerSecond(),
-        r.coresBurst(),
-        r.coresPaced(),
-        r.othersCores(),
-        check);
+        m.eventsPerSecond() / 1e6,
+        Latency.us(m.latency().p50Us()),
+        Latency.us(m.latency().p99Us()),
+        m.switches().voluntaryPerSecond(),
+        m.switches().involuntaryPerSecond(),
+        m.coresBurst(),
+        m.coresCalm(),
+        m.othersCores(),
+        r.check());
   }
 
   /** Returns what each contender is and how 1P→3C is wired, before the table. */
@@ -90,11 +84,11 @@ final class CompareTable {
                 shape,
                 d.get().contender().label(),
                 d.get().pinning().name().toLowerCase(Locale.ROOT),
-                d.get().eventsPerSecond() / 1e6,
+                eventsPerSecond(d.get()) / 1e6,
                 q.get().contender().label(),
                 q.get().pinning().name().toLowerCase(Locale.ROOT),
-                q.get().eventsPerSecond() / 1e6,
-                d.get().eventsPerSecond() / q.get().eventsPerSecond()));
+                eventsPerSecond(q.get()) / 1e6,
+                eventsPerSecond(d.get()) / eventsPerSecond(q.get())));
       }
     }
     return sb.append("- ").append(LMAX).append('\n').toString();
@@ -123,16 +117,14 @@ final class CompareTable {
     return rs.stream()
         .filter(which)
         .filter(Comparison::ok)
-        .max(Comparator.comparingDouble(Comparison::eventsPerSecond));
+        .max(Comparator.comparingDouble(CompareTable::eventsPerSecond));
   }
 
   private static boolean isDisruptor(Comparison r) {
     return r.contender().waitKind().isPresent();
   }
 
-  private static String us(double v) {
-    return v >= 100
-        ? String.format(Locale.ROOT, "%,.0f", v)
-        : String.format(Locale.ROOT, "%.1f", v);
+  private static double eventsPerSecond(Comparison r) {
+    return r.measured().eventsPerSecond();
   }
 }

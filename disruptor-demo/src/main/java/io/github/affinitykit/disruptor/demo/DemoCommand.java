@@ -1,9 +1,12 @@
 package io.github.affinitykit.disruptor.demo;
 
+import static io.github.affinitykit.core.cli.OptionTable.key;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.RATE;
+import static io.github.affinitykit.disruptor.demo.DemoFlags.count;
+
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.cli.CommandLines;
-import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.io.PrintStream;
@@ -12,12 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.StringJoiner;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * The demo's command line: flags into {@link DemoOptions}, the kit (a bad {@code
@@ -27,78 +26,64 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "disruptor-demo",
-    mixinStandardHelpOptions = true,
-    versionProvider = KitVersion.class,
-    sortOptions = false,
     description =
         "Disruptor 4 with 1 and 3 consumers: each wait strategy and the placement's choice, with"
-            + " nothing, the consumers or everything pinned. About a minute on 2 CPUs.",
-    exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {
-      "0:every event arrived, in order",
-      "1:an event was lost or reordered",
-      "2:a bad option or pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
-    })
-final class DemoCommand implements Callable<Integer> {
-  @Spec private CommandSpec spec;
-
-  @Mixin
-  private final CommandSpec flags =
-      OptionTable.of(
-          DemoFlags.quick(),
-          DemoFlags.count("--burst-ms", "flat-out publishing per row (400; 60)"),
-          DemoFlags.count("--paced-events", "events per row at --rate, for latency (5000; 500)"),
-          DemoFlags.rate(),
-          DemoFlags.count("--idle-ms", "nothing published per row, for idle CPU (300; 60)"),
-          DemoFlags.count("--warmup-ms", "JIT warm-up before the table (2000; 300)"),
-          DemoFlags.count("--ring", "ring slots, a power of two (1024)"),
-          DemoFlags.count("--audit-ms", "audit window of the chosen strategy; 0 = no audit (0)"),
-          DemoFlags.shapes(),
-          DemoFlags.list(
-              "--strategies",
-              "busy-spin,yielding,sleeping,blocking,chosen",
-              "busy-spin,yielding,sleeping,blocking,chosen (all)"),
-          DemoFlags.pinning());
-
-  private final KitRun kit;
+            + " nothing, the consumers or everything pinned. About a minute on 2 CPUs.")
+final class DemoCommand extends PipelineCommand<DemoOptions> {
+  private static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
+  private static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
+  private static final Key<Long> IDLE_MS = key("--idle-ms", Long.class);
+  private static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
+  private static final Key<Long> RING = key("--ring", Long.class);
+  private static final Key<Long> AUDIT_MS = key("--audit-ms", Long.class);
+  private static final Key<String> STRATEGIES = key("--strategies", String.class);
 
   /** A demo on the kit {@code kits} supplies, printing its table to {@code console}. */
   DemoCommand(Supplier<AffinityKit> kits, PrintStream console) {
-    this.kit = new KitRun(kits, console);
+    super(
+        kits,
+        console,
+        OptionTable.of(
+            DemoFlags.quick(),
+            count(BURST_MS, "flat-out publishing per row (400; 60)"),
+            count(PACED_EVENTS, "events per row at --rate, for latency (5000; 500)"),
+            DemoFlags.rate(),
+            count(IDLE_MS, "nothing published per row, for idle CPU (300; 60)"),
+            count(WARMUP_MS, "JIT warm-up before the table (2000; 300)"),
+            count(RING, "ring slots, a power of two (1024)"),
+            count(AUDIT_MS, "audit window of the chosen strategy; 0 = no audit (0)"),
+            DemoFlags.shapes(),
+            DemoFlags.list(
+                STRATEGIES,
+                "busy-spin,yielding,sleeping,blocking,chosen",
+                "busy-spin,yielding,sleeping,blocking,chosen (all)"),
+            DemoFlags.pinning()));
   }
 
   @Override
-  public Integer call() throws InterruptedException {
-    return kit.run(spec, options(), DemoMain::run);
-  }
-
-  /**
-   * Returns the checked options.
-   *
-   * @throws picocli.CommandLine.ParameterException naming the flag, the value and the rule
-   */
   DemoOptions options() {
-    int ringSize = DemoFlags.ring(spec, flags);
+    int ringSize = ring(RING);
     return new DemoOptions(
-        atLeast("--burst-ms", 400, 60, 1),
-        atLeast("--paced-events", 5_000, 500, 1),
-        atLeast("--rate", 10_000, 10_000, 1),
-        atLeast("--idle-ms", 300, 60, 1),
-        atLeast("--warmup-ms", 2_000, 300, 0),
+        atLeast(BURST_MS, 400, 60, 1),
+        atLeast(PACED_EVENTS, 5_000, 500, 1),
+        atLeast(RATE, 10_000, 10_000, 1),
+        atLeast(IDLE_MS, 300, 60, 1),
+        atLeast(WARMUP_MS, 2_000, 300, 0),
         ringSize,
-        atLeast("--audit-ms", 0, 0, 0),
+        atLeast(AUDIT_MS, 0, 0, 0),
         rows());
   }
 
-  private long atLeast(String name, long normal, long quickly, long min) {
-    return DemoFlags.atLeast(spec, flags, name, normal, quickly, min);
+  @Override
+  boolean run(AffinityKit kit, DemoOptions options, PrintStream out) throws InterruptedException {
+    return DemoMain.run(kit, options, out);
   }
 
   private List<Scenario> rows() {
     List<Scenario> out = new ArrayList<>();
-    String strategies = OptionTable.value(flags, "--strategies");
-    for (int consumers : DemoFlags.shapes(spec, flags)) {
-      for (Pinning pinning : DemoFlags.pinnings(spec, flags)) {
+    String strategies = value(STRATEGIES);
+    for (int consumers : shapes()) {
+      for (Pinning pinning : pinnings()) {
         for (String s : strategies.split(",")) {
           out.add(new Scenario(consumers, pinning, strategy(s, strategies)));
         }
@@ -118,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
       for (WaitKind k : WaitKind.values()) {
         names.add(k.name().toLowerCase(Locale.ROOT).replace('_', '-'));
       }
-      throw CommandLines.badValue(spec, "--strategies", strategies, names.toString());
+      throw badValue(STRATEGIES, strategies, names.toString());
     }
   }
 }

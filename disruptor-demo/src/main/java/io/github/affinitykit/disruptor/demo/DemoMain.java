@@ -78,7 +78,7 @@ public final class DemoMain {
     out.println();
     out.println("Placement-chosen strategies:");
     out.print(ResultTable.choices(results));
-    return results.stream().allMatch(r -> r.errors() == 0);
+    return results.stream().allMatch(r -> r.measured().errors() == 0);
   }
 
   /** Prints the host's CPUs, isolated set and pool, the JVM and the backend: two lines. */

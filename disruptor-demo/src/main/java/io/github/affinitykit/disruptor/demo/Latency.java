@@ -1,5 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
+import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -19,5 +20,14 @@ record Latency(double p50Us, double p99Us, double p999Us) {
         ns.getValueAtPercentile(50) / 1e3,
         ns.getValueAtPercentile(99) / 1e3,
         ns.getValueAtPercentile(99.9) / 1e3);
+  }
+
+  /**
+   * Returns {@code micros} as the tables show it: one decimal below 100, whole and grouped above.
+   */
+  static String us(double micros) {
+    return micros >= 100
+        ? String.format(Locale.ROOT, "%,.0f", micros)
+        : String.format(Locale.ROOT, "%.1f", micros);
   }
 }

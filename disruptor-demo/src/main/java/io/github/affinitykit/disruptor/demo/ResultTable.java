@@ -30,10 +30,7 @@ final class ResultTable {
         s.strategy().isPresent()
             ? name(c.strategy().name())
             : "chosen: " + name(c.strategy().name());
-    String check = r.errors() == 0 ? "ok" : r.errors() + " LOST/REORDERED";
-    if (!r.note().isEmpty()) {
-      check = check + " (" + r.note() + ")";
-    }
+    Measured m = r.measured();
     return String.format(
         Locale.ROOT,
         "| %s | %s | %s | %s | %.2f | %s | %s | %s | %,.0f | %,.0f | %.2f | %.2f | %.2f | %s |",
@@ -41,16 +38,16 @@ final class ResultTable {
         name(s.pinning().name()),
         strategy,
         cpus(c),
-        r.eventsPerSecond() / 1e6,
-        us(r.latency().p50Us()),
-        us(r.latency().p99Us()),
-        us(r.latency().p999Us()),
-        r.switches().voluntaryPerSecond(),
-        r.switches().involuntaryPerSecond(),
-        r.coresBusy(),
-        r.coresIdle(),
-        r.othersCores(),
-        check);
+        m.eventsPerSecond() / 1e6,
+        Latency.us(m.latency().p50Us()),
+        Latency.us(m.latency().p99Us()),
+        Latency.us(m.latency().p999Us()),
+        m.switches().voluntaryPerSecond(),
+        m.switches().involuntaryPerSecond(),
+        m.coresBurst(),
+        m.coresCalm(),
+        m.othersCores(),
+        m.check(""));
   }
 
   /** One line per distinct placement that chose a strategy: the choice, its reason, each thread. */
@@ -76,12 +73,6 @@ final class ResultTable {
 
   private static String cpu(ThreadPlacement t) {
     return t.cpu() < 0 ? "*" : String.valueOf(t.cpu());
-  }
-
-  private static String us(double v) {
-    return v >= 100
-        ? String.format(Locale.ROOT, "%,.0f", v)
-        : String.format(Locale.ROOT, "%.1f", v);
   }
 
   private static String name(String constant) {

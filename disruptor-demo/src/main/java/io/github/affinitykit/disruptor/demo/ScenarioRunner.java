@@ -105,14 +105,15 @@ final class ScenarioRunner {
     return new Result(
         s,
         pd.choice(),
-        burst * 1e9 / (t1 - t0),
-        Latency.of(h),
-        Switches.between(p0, p1, tids),
-        Usage.cores(b0, b1),
-        Usage.cores(i0, i1),
-        others,
-        errors,
-        note.toString());
+        new Measured(
+            burst * 1e9 / (t1 - t0),
+            Latency.of(h),
+            Switches.between(p0, p1, tids),
+            Usage.cores(b0, b1),
+            Usage.cores(i0, i1),
+            others,
+            errors,
+            note.toString()));
   }
 
   private static void check(boolean ok, String what, StringBuilder note) {

@@ -54,15 +54,15 @@ class CompareQueuesTest {
     assertThat(rows).hasSize(o.rows());
     for (Comparison r : rows) {
       String row = CompareTable.row(r);
-      assertThat(r.errors()).as(row).isZero();
-      assertThat(r.note()).as(row).isEmpty();
+      assertThat(r.measured().errors()).as(row).isZero();
+      assertThat(r.measured().note()).as(row).isEmpty();
       assertThat(r.published()).as(row).isGreaterThan(o.pacedEvents());
       assertThat(r.delivered()).as(row).isEqualTo(r.published() * r.consumers());
       assertThat(r.ok()).as(row).isTrue();
-      assertThat(r.eventsPerSecond()).as(row).isPositive();
-      assertThat(r.latency().p99Us())
+      assertThat(r.measured().eventsPerSecond()).as(row).isPositive();
+      assertThat(r.measured().latency().p99Us())
           .as(row)
-          .isGreaterThanOrEqualTo(r.latency().p50Us())
+          .isGreaterThanOrEqualTo(r.measured().latency().p50Us())
           .isPositive();
       assertThat(r.cpus().split("[/,]")).as(row).hasSize(1 + r.consumers());
       assertThat(r.ranOn().split("[/,]")).as(row).hasSize(1 + r.consumers());
@@ -128,10 +128,17 @@ class CompareQueuesTest {
                     this::kit, List.of("compare-queues", "--contenders", "abq,ring"), o, e));
     CliRun help =
         CliRun.of((o, e) -> DemoMain.execute(this::kit, List.of("compare-queues", "--help"), o, e));
+    CliRun version =
+        CliRun.of(
+            (o, e) -> DemoMain.execute(this::kit, List.of("compare-queues", "--version"), o, e));
 
     bad.assertUsageError("--contenders: abq,ring (expected: abq, lbq, agrona-spin, agrona-park,");
     assertThat(help.status()).isZero();
-    assertThat(help.out()).startsWith("Usage: disruptor-demo compare-queues").contains("--quick");
+    assertThat(help.out())
+        .startsWith("Usage: disruptor-demo compare-queues")
+        .containsSubsequence(
+            "--quick", "--contenders=LIST", "-h, --help", "-V, --version", "Exit status:", "0   ");
+    assertThat(version.out()).startsWith("disruptor-demo compare-queues (Affinity Kit ");
   }
 
   private static Comparison comparison(int consumers, long published, long delivered, long errors) {
@@ -142,35 +149,18 @@ class CompareQueuesTest {
         "*/*",
         "0/1",
         List.of(),
-        1e6,
-        new Latency(1, 2, 2),
-        new Switches(0, 0),
-        1,
-        1,
-        0,
         published,
         delivered,
-        errors,
-        "");
+        measured(1e6, errors));
   }
 
   private static Comparison comparison(Contender c, Pinning pinning, double eventsPerSecond) {
     return new Comparison(
-        c,
-        1,
-        pinning,
-        "*/*",
-        "0/1",
-        List.of(),
-        eventsPerSecond,
-        new Latency(1, 2, 2),
-        new Switches(0, 0),
-        1,
-        1,
-        0,
-        10,
-        10,
-        0,
-        "");
+        c, 1, pinning, "*/*", "0/1", List.of(), 10, 10, measured(eventsPerSecond, 0));
+  }
+
+  private static Measured measured(double eventsPerSecond, long errors) {
+    return new Measured(
+        eventsPerSecond, new Latency(1, 2, 2), new Switches(0, 0), 1, 1, 0, errors, "");
   }
 }

@@ -104,7 +104,15 @@ class DemoMainTest {
     CliRun.assertHelpRendersCleanly(new DemoCommand(AffinityKit::shared, System.out));
     assertThat(help.out())
         .startsWith("Usage: disruptor-demo")
-        .contains("--quick", "--burst-ms=N", "--rate=N/s", "--shapes=LIST", "--pinning=LIST");
+        .contains("--quick", "--burst-ms=N", "--rate=N/s", "--shapes=LIST", "--pinning=LIST")
+        .containsSubsequence(
+            "--pinning=LIST",
+            "-h, --help",
+            "-V, --version",
+            "Exit status:",
+            "0   every event reached every consumer, in order",
+            "1   an event was lost or reordered",
+            "2   a bad option or pool override");
     assertThat(version.status()).isZero();
     assertThat(version.out()).startsWith("disruptor-demo (Affinity Kit ");
   }

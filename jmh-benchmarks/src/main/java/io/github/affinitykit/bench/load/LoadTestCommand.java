@@ -2,12 +2,14 @@ package io.github.affinitykit.bench.load;
 
 import static io.github.affinitykit.core.cli.CommandLines.require;
 import static io.github.affinitykit.core.cli.OptionTable.flag;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.core.host.HostCpus;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,123 +43,101 @@ import picocli.CommandLine.Spec;
             + " server CPUs, runs every scenario at it with a capacity ramp, prints the verdict;"
             + " the defaults take about 6 minutes on 2 CPUs, --quick about 2.")
 final class LoadTestCommand implements Callable<Integer> {
+  private static final Key<Path> JAR = key("--jar", Path.class);
+  private static final Key<String> SCENARIOS = key("--scenarios", String.class);
+  private static final Key<Integer> REPEATS = key("--repeats", Integer.class);
+  private static final Key<Integer> CONNECTIONS = key("--connections", int.class);
+  private static final Key<Integer> RATE = key("--rate", Integer.class);
+  private static final Key<Double> TARGET_CPU = key("--target-cpu", double.class);
+  private static final Key<Duration> SLO = key("--slo", Duration.class);
+  private static final Key<Integer> CAPACITY_PROBES = key("--capacity-probes", Integer.class);
+  private static final Key<Boolean> QUICK = key("--quick", boolean.class);
+  private static final Key<Integer> WINDOW = key("--window", int.class);
+  private static final Key<Integer> PAYLOAD = key("--payload", int.class);
+  private static final Key<Duration> WARMUP = key("--warmup", Duration.class);
+  private static final Key<Duration> DURATION = key("--duration", Duration.class);
+  private static final Key<CpuSet> SERVER_CPUS = key("--server-cpus", CpuSet.class);
+  private static final Key<CpuSet> CLIENT_CPUS = key("--client-cpus", CpuSet.class);
+  private static final Key<Integer> WORKERS = key("--workers", Integer.class);
+  private static final Key<Path> OUT = key("--out", Path.class);
+  private static final Key<CpuSet> HOUSEKEEPING_CPUS = key("--housekeeping-cpus", CpuSet.class);
+  private static final Key<Double> NOISE_THRESHOLD = key("--noise-threshold", double.class);
+  private static final Key<Double> PRESSURE_THRESHOLD = key("--pressure-threshold", double.class);
+  private static final Key<Integer> CLIENT_THREADS = key("--client-threads", Integer.class);
+
   @Spec private CommandSpec spec;
 
   @Mixin
   private final CommandSpec options =
       OptionTable.of(
           option(
-              "--jar",
+              JAR,
               "PATH",
-              Path.class,
               "run this gateway jar (default: the gateway on this JVM's class path, from"
                   + " netty-integration)"),
           option(
-              "--scenarios",
+              SCENARIOS,
               "LIST",
-              String.class,
               "unpinned,taskset,pinned,exclusive,pinned-spin",
               "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)"),
+          option(REPEATS, "N", "trials per scenario, interleaved (default 3, quick 2)"),
+          option(CONNECTIONS, "N", 50, "WebSocket connections (default ${DEFAULT-VALUE})"),
           option(
-              "--repeats",
+              RATE,
               "N",
-              Integer.class,
-              "trials per scenario, interleaved (default 3, quick 2)"),
-          option(
-              "--connections",
-              "N",
-              int.class,
-              50,
-              "WebSocket connections (default ${DEFAULT-VALUE})"),
-          option(
-              "--rate",
-              "N",
-              Integer.class,
               "messages/s in total, fixed rate; 0 = max throughput (default: calibrated, the rate at"
                   + " which the unpinned gateway uses --target-cpu of its CPUs)"),
           option(
-              "--target-cpu",
+              TARGET_CPU,
               "P",
-              double.class,
               80.0,
               "calibrate to P%% of the server CPUs, unpinned (default ${DEFAULT-VALUE})"),
           option(
-              "--slo",
+              SLO,
               "D",
-              Duration.class,
               Duration.ofMillis(5),
               "p99 a rate must stay under to count as sustained: 5ms, 1s, PT0.01S (default 5ms)"),
           option(
-              "--capacity-probes",
+              CAPACITY_PROBES,
               "N",
-              Integer.class,
               "capacity probes per trial after its measurement, 0 = none (default 3, quick 2)"),
           flag(
-              "--quick",
+              QUICK,
               "short mode: 2 repeats of 1s + 2s, a shorter calibration and ramp (about 2 minutes)"),
           option(
-              "--window",
+              WINDOW,
               "N",
-              int.class,
               8,
               "in-flight messages per connection at max throughput (default ${DEFAULT-VALUE})"),
+          option(PAYLOAD, "N", 128, "bytes per message, 16 to 1048576 (default ${DEFAULT-VALUE})"),
           option(
-              "--payload",
-              "N",
-              int.class,
-              128,
-              "bytes per message, 16 to 1048576 (default ${DEFAULT-VALUE})"),
-          option(
-              "--warmup",
+              WARMUP,
               "D",
-              Duration.class,
               "per trial, before recording: 500ms, 5s, 2m, PT5S (default 2s, quick 1s)"),
+          option(DURATION, "D", "recorded per trial, > 0 (default 6s, quick 2s)"),
+          option(SERVER_CPUS, "LIST", "the server's CPUs (default: all but the client's)"),
           option(
-              "--duration", "D", Duration.class, "recorded per trial, > 0 (default 6s, quick 2s)"),
-          option(
-              "--server-cpus",
+              CLIENT_CPUS,
               "LIST",
-              CpuSet.class,
-              "the server's CPUs (default: all but the client's)"),
-          option(
-              "--client-cpus",
-              "LIST",
-              CpuSet.class,
               "the client's CPUs (default: the first quarter of the CPUs, at least one)"),
+          option(WORKERS, "N", "gateway worker loops (default: one per server CPU)"),
+          option(OUT, "DIR", Path.of("target/loadtest"), "results (default ${DEFAULT-VALUE})"),
           option(
-              "--workers",
-              "N",
-              Integer.class,
-              "gateway worker loops (default: one per server CPU)"),
-          option(
-              "--out",
-              "DIR",
-              Path.class,
-              Path.of("target/loadtest"),
-              "results (default ${DEFAULT-VALUE})"),
-          option(
-              "--housekeeping-cpus",
+              HOUSEKEEPING_CPUS,
               "LIST",
-              CpuSet.class,
               CpuSet.empty(),
               "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)"),
           option(
-              "--noise-threshold",
+              NOISE_THRESHOLD,
               "P",
-              double.class,
               10.0,
               "flag trials where other processes used > P%% of a CPU (default 10)"),
           option(
-              "--pressure-threshold",
+              PRESSURE_THRESHOLD,
               "P",
-              double.class,
               100.0,
               "also flag trials with CPU pressure above P%% (default 100: off)"),
-          option(
-              "--client-threads",
-              "N",
-              Integer.class,
-              "client event-loop threads (default: one per client CPU)"));
+          option(CLIENT_THREADS, "N", "client event-loop threads (default: one per client CPU)"));
 
   private final PrintStream console;
 
@@ -179,14 +159,14 @@ final class LoadTestCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
    */
   LoadTestOptions options() {
-    boolean quick = value("--quick");
-    int repeats = orElse(value("--repeats"), quick ? 2 : 3);
-    int probes = orElse(value("--capacity-probes"), quick ? 2 : 3);
-    Duration duration = orElse(value("--duration"), Duration.ofSeconds(quick ? 2 : 6));
-    Integer rate = value("--rate");
-    double targetCpu = value("--target-cpu");
-    Duration slo = value("--slo");
-    require(spec, repeats >= 1, "--repeats", repeats, "an integer >= 1");
+    boolean quick = QUICK.value(options);
+    int repeats = orElse(REPEATS.value(options), quick ? 2 : 3);
+    int probes = orElse(CAPACITY_PROBES.value(options), quick ? 2 : 3);
+    Duration duration = orElse(DURATION.value(options), Duration.ofSeconds(quick ? 2 : 6));
+    Integer rate = RATE.value(options);
+    double targetCpu = TARGET_CPU.value(options);
+    Duration slo = SLO.value(options);
+    require(spec, repeats >= 1, REPEATS.name(), repeats, "an integer >= 1");
     checkNumbers(rate, targetCpu, slo, probes, duration);
     HostCpus host = CommandLines.configured(spec, HostCpus::probe);
     CommandLines.configured(spec, host::pool); // the gateways read the same override
@@ -198,79 +178,76 @@ final class LoadTestCommand implements Callable<Integer> {
         reachable,
         "at least 2: one for the client, one for the server");
     CpuSet client =
-        orElse(value("--client-cpus"), firstN(reachable, Math.max(1, reachable.size() / 4)));
-    CpuSet server = orElse(value("--server-cpus"), reachable.minus(client));
-    int loops = orElse(value("--workers"), server.size());
-    int ioThreads = orElse(value("--client-threads"), client.size());
-    require(spec, loops >= 1, "--workers", loops, "an integer >= 1");
-    require(spec, ioThreads >= 1, "--client-threads", ioThreads, "an integer >= 1");
+        orElse(CLIENT_CPUS.value(options), firstN(reachable, Math.max(1, reachable.size() / 4)));
+    CpuSet server = orElse(SERVER_CPUS.value(options), reachable.minus(client));
+    int loops = orElse(WORKERS.value(options), server.size());
+    int ioThreads = orElse(CLIENT_THREADS.value(options), client.size());
+    require(spec, loops >= 1, WORKERS.name(), loops, "an integer >= 1");
+    require(spec, ioThreads >= 1, CLIENT_THREADS.name(), ioThreads, "an integer >= 1");
     return CommandLines.configured(
         spec,
         () ->
             new LoadTestOptions(
                 gateway(),
-                Scenario.parseList(value("--scenarios")),
+                Scenario.parseList(SCENARIOS.value(options)),
                 repeats,
                 new LoadConfig(
                     URI.create("ws://127.0.0.1:1/ws"),
-                    value("--connections"),
-                    value("--payload"),
-                    orElse(value("--warmup"), Duration.ofSeconds(quick ? 1 : 2)),
+                    CONNECTIONS.value(options),
+                    PAYLOAD.value(options),
+                    orElse(WARMUP.value(options), Duration.ofSeconds(quick ? 1 : 2)),
                     duration,
                     rate != null ? rate : 0,
-                    value("--window"),
+                    WINDOW.value(options),
                     ioThreads),
                 LoadSearch.of(quick, rate == null, targetCpu, slo, probes),
                 server,
                 client,
-                value("--housekeeping-cpus"),
-                List.of("--workers", String.valueOf(loops)),
-                value("--out"),
-                value("--noise-threshold"),
-                value("--pressure-threshold")));
+                HOUSEKEEPING_CPUS.value(options),
+                List.of("--workers", String.valueOf(loops)), // the gateway's option
+                OUT.value(options),
+                NOISE_THRESHOLD.value(options),
+                PRESSURE_THRESHOLD.value(options)));
   }
 
   private void checkNumbers(
       Integer rate, double targetCpu, Duration slo, int probes, Duration duration) {
-    int connections = value("--connections");
-    int window = value("--window");
-    int payload = value("--payload");
-    double noise = value("--noise-threshold");
-    double pressure = value("--pressure-threshold");
-    require(spec, connections >= 1, "--connections", connections, "an integer >= 1");
+    int connections = CONNECTIONS.value(options);
+    int window = WINDOW.value(options);
+    int payload = PAYLOAD.value(options);
+    double noise = NOISE_THRESHOLD.value(options);
+    double pressure = PRESSURE_THRESHOLD.value(options);
+    require(spec, connections >= 1, CONNECTIONS.name(), connections, "an integer >= 1");
     require(
-        spec, rate == null || rate >= 0, "--rate", rate, "an integer >= 0 (0 = max throughput)");
+        spec, rate == null || rate >= 0, RATE.name(), rate, "an integer >= 0 (0 = max throughput)");
     require(
         spec,
         targetCpu > 0 && targetCpu <= 100,
-        "--target-cpu",
+        TARGET_CPU.name(),
         targetCpu,
         "a number > 0 and <= 100");
-    require(spec, slo.compareTo(Duration.ZERO) > 0, "--slo", slo, "a duration > 0");
-    require(spec, probes >= 0, "--capacity-probes", probes, "an integer >= 0");
-    require(spec, window >= 1, "--window", window, "an integer >= 1");
+    require(spec, slo.compareTo(Duration.ZERO) > 0, SLO.name(), slo, "a duration > 0");
+    require(spec, probes >= 0, CAPACITY_PROBES.name(), probes, "an integer >= 0");
+    require(spec, window >= 1, WINDOW.name(), window, "an integer >= 1");
     require(
         spec,
         payload >= 16 && payload <= 1 << 20,
-        "--payload",
+        PAYLOAD.name(),
         payload,
         "an integer from 16 to 1048576");
-    require(spec, duration.compareTo(Duration.ZERO) > 0, "--duration", duration, "a duration > 0");
-    require(spec, noise >= 0, "--noise-threshold", noise, "a number >= 0");
-    require(spec, pressure >= 0, "--pressure-threshold", pressure, "a number >= 0");
+    require(
+        spec, duration.compareTo(Duration.ZERO) > 0, DURATION.name(), duration, "a duration > 0");
+    require(spec, noise >= 0, NOISE_THRESHOLD.name(), noise, "a number >= 0");
+    require(spec, pressure >= 0, PRESSURE_THRESHOLD.name(), pressure, "a number >= 0");
   }
 
   private GatewayLaunch gateway() {
-    Path jar = value("--jar");
+    Path jar = JAR.value(options);
     if (jar != null) {
-      require(spec, Files.isRegularFile(jar), "--jar", jar, "an existing gateway jar file");
+      require(spec, Files.isRegularFile(jar), JAR.name(), jar, "an existing gateway jar file");
       return GatewayLaunch.jar(jar);
     }
     return CommandLines.configured(spec, GatewayLaunch::ownClassPath);
-  }
-
-  private <T> T value(String name) {
-    return OptionTable.value(options, name);
   }
 
   /** {@code value}, or {@code otherwise} when the option was not given and has no default. */

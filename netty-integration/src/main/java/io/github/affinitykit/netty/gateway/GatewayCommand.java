@@ -1,12 +1,14 @@
 package io.github.affinitykit.netty.gateway;
 
 import static io.github.affinitykit.core.cli.CommandLines.require;
+import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
+import io.github.affinitykit.core.cli.OptionTable.Key;
 import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
@@ -51,96 +53,89 @@ import picocli.CommandLine.Spec;
 final class GatewayCommand implements Callable<Integer> {
   private static final GatewayConfig DEFAULTS = GatewayConfig.DEFAULTS;
 
+  private static final Key<String> HOST = key("--host", String.class);
+  private static final Key<Integer> PORT = key("--port", int.class);
+  private static final Key<Transport> TRANSPORT = key("--transport", Transport.class);
+  private static final Key<PinMode> PIN = key("--pin", PinMode.class);
+  private static final Key<IdlePolicy> IDLE_POLICY = key("--idle-policy", IdlePolicy.class);
+  private static final Key<SpinLimit> SPIN_LIMIT = key("--spin-limit", SpinLimit.class);
+  private static final Key<Integer> WORKERS = key("--workers", Integer.class);
+  private static final Key<Integer> BUSINESS_THREADS = key("--business-threads", int.class);
+  private static final Key<Integer> MAX_FRAME_BYTES = key("--max-frame-bytes", int.class);
+  private static final Key<Duration> IDLE_TIMEOUT = key("--idle-timeout", Duration.class);
+  private static final Key<Integer> LOW_WATER_MARK = key("--low-water-mark", int.class);
+  private static final Key<Integer> HIGH_WATER_MARK = key("--high-water-mark", int.class);
+  private static final Key<Duration> DRAIN_TIMEOUT = key("--drain-timeout", Duration.class);
+  private static final Key<Duration> REQUEST_TIMEOUT = key("--request-timeout", Duration.class);
+
   @Spec private CommandSpec spec;
 
   @Mixin
   private final CommandSpec options =
       OptionTable.of(
+          option(HOST, "ADDR", DEFAULTS.host(), "bind address (default ${DEFAULT-VALUE})"),
+          option(PORT, "N", DEFAULTS.port(), "TCP port, 0 = any free (default ${DEFAULT-VALUE})"),
           option(
-              "--host",
-              "ADDR",
-              String.class,
-              DEFAULTS.host(),
-              "bind address (default ${DEFAULT-VALUE})"),
-          option(
-              "--port",
-              "N",
-              int.class,
-              DEFAULTS.port(),
-              "TCP port, 0 = any free (default ${DEFAULT-VALUE})"),
-          option(
-                  "--transport",
+                  TRANSPORT,
                   "T",
-                  Transport.class,
                   DEFAULTS.transport(),
                   "auto | io_uring | epoll | nio (default auto: io_uring, else epoll, else nio)")
-              .converters(new TransportName()),
+              .converter(new TransportName()),
           option(
-              "--pin",
+              PIN,
               "MODE",
-              PinMode.class,
               DEFAULTS.pin(),
               "none | pinned | exclusive (default pinned); exclusive also confines every"
                   + " other JVM thread to the housekeeping CPUs"),
           option(
-                  "--idle-policy",
+                  IDLE_POLICY,
                   "P",
-                  IdlePolicy.class,
                   DEFAULTS.idlePolicy(),
                   "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
                       + " (default block); auto spins only on a CPU proven exclusive (audited"
                       + " with --pin exclusive)")
-              .converters(new IdlePolicyName()),
+              .converter(new IdlePolicyName()),
           option(
-                  "--spin-limit",
+                  SPIN_LIMIT,
                   "L",
-                  SpinLimit.class,
                   DEFAULTS.spinLimit(),
                   "spin-then-block polls this long after the last work, then blocks: 50us, 1ms,"
                       + " or a count of empty polls, 200polls (default 50us)")
-              .converters(new SpinLimitText()),
+              .converter(new SpinLimitText()),
+          option(WORKERS, "N", "worker loops (default: pool CPUs - 1, at least 1)"),
           option(
-              "--workers", "N", Integer.class, "worker loops (default: pool CPUs - 1, at least 1)"),
-          option(
-              "--business-threads",
+              BUSINESS_THREADS,
               "N",
-              int.class,
               DEFAULTS.businessThreads(),
               "pinned business executor threads, 0 = none (default ${DEFAULT-VALUE})"),
           option(
-              "--max-frame-bytes",
+              MAX_FRAME_BYTES,
               "N",
-              int.class,
               DEFAULTS.maxFrameBytes(),
               "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})"),
           option(
-              "--idle-timeout",
+              IDLE_TIMEOUT,
               "D",
-              Duration.class,
               DEFAULTS.idleTimeout(),
               "close connections idle this long: 500ms, 30s, 2m, PT1M (default 60s)"),
           option(
-              "--low-water-mark",
+              LOW_WATER_MARK,
               "N",
-              int.class,
               DEFAULTS.lowWaterMark(),
               "resume reading a slow client below N bytes (default ${DEFAULT-VALUE})"),
           option(
-              "--high-water-mark",
+              HIGH_WATER_MARK,
               "N",
-              int.class,
               DEFAULTS.highWaterMark(),
               "stop reading a slow client above N bytes (default ${DEFAULT-VALUE})"),
           option(
-              "--drain-timeout",
+              DRAIN_TIMEOUT,
               "D",
-              Duration.class,
               DEFAULTS.drainTimeout(),
               "shutdown waits this long for clients to close (default 5s)"),
           option(
-              "--request-timeout",
+              REQUEST_TIMEOUT,
               "D",
-              Duration.class,
               DEFAULTS.requestTimeout(),
               "an HTTP request or handshake must arrive whole within D, else 408 and close"
                   + " (default 10s)"));
@@ -172,49 +167,47 @@ final class GatewayCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
    */
   GatewayConfig config() {
-    int port = value("--port");
-    Integer workers = value("--workers");
-    int businessThreads = value("--business-threads");
-    int maxFrameBytes = value("--max-frame-bytes");
-    Duration idleTimeout = value("--idle-timeout");
-    int lowWaterMark = value("--low-water-mark");
-    int highWaterMark = value("--high-water-mark");
-    Duration requestTimeout = value("--request-timeout");
-    require(spec, port >= 0 && port <= 65_535, "--port", port, "an integer from 0 to 65535");
-    require(spec, workers == null || workers >= 1, "--workers", workers, "an integer >= 1");
-    require(spec, businessThreads >= 0, "--business-threads", businessThreads, "an integer >= 0");
-    require(spec, maxFrameBytes >= 125, "--max-frame-bytes", maxFrameBytes, "an integer >= 125");
-    require(spec, positive(idleTimeout), "--idle-timeout", idleTimeout, "a duration > 0");
-    require(spec, lowWaterMark >= 1, "--low-water-mark", lowWaterMark, "an integer >= 1");
+    int port = PORT.value(options);
+    Integer workers = WORKERS.value(options);
+    int businessThreads = BUSINESS_THREADS.value(options);
+    int maxFrameBytes = MAX_FRAME_BYTES.value(options);
+    Duration idleTimeout = IDLE_TIMEOUT.value(options);
+    int lowWaterMark = LOW_WATER_MARK.value(options);
+    int highWaterMark = HIGH_WATER_MARK.value(options);
+    Duration requestTimeout = REQUEST_TIMEOUT.value(options);
+    require(spec, port >= 0 && port <= 65_535, PORT.name(), port, "an integer from 0 to 65535");
+    require(spec, workers == null || workers >= 1, WORKERS.name(), workers, "an integer >= 1");
+    require(
+        spec, businessThreads >= 0, BUSINESS_THREADS.name(), businessThreads, "an integer >= 0");
+    require(spec, maxFrameBytes >= 125, MAX_FRAME_BYTES.name(), maxFrameBytes, "an integer >= 125");
+    require(spec, positive(idleTimeout), IDLE_TIMEOUT.name(), idleTimeout, "a duration > 0");
+    require(spec, lowWaterMark >= 1, LOW_WATER_MARK.name(), lowWaterMark, "an integer >= 1");
     require(
         spec,
         highWaterMark >= lowWaterMark,
-        "--high-water-mark",
+        HIGH_WATER_MARK.name(),
         highWaterMark,
         "an integer >= --low-water-mark (" + lowWaterMark + ")");
-    require(spec, positive(requestTimeout), "--request-timeout", requestTimeout, "a duration > 0");
+    require(
+        spec, positive(requestTimeout), REQUEST_TIMEOUT.name(), requestTimeout, "a duration > 0");
     return CommandLines.configured(
         spec,
         () ->
             new GatewayConfig(
-                value("--host"),
+                HOST.value(options),
                 port,
-                value("--transport"),
-                value("--pin"),
+                TRANSPORT.value(options),
+                PIN.value(options),
                 workers == null ? OptionalInt.empty() : OptionalInt.of(workers),
                 businessThreads,
                 maxFrameBytes,
                 idleTimeout,
                 lowWaterMark,
                 highWaterMark,
-                value("--drain-timeout"),
+                DRAIN_TIMEOUT.value(options),
                 requestTimeout,
-                value("--idle-policy"),
-                value("--spin-limit")));
-  }
-
-  private <T> T value(String name) {
-    return OptionTable.value(options, name);
+                IDLE_POLICY.value(options),
+                SPIN_LIMIT.value(options)));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */

@@ -1,0 +1,40 @@
+package io.github.affinitykit.disruptor.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The check column both tables print from one {@link Measured}. */
+class MeasuredTest {
+  private static Measured measured(long errors, String note) {
+    return new Measured(1e6, new Latency(1, 2, 3), new Switches(0, 0), 1, 0.1, 0, errors, note);
+  }
+
+  @Test
+  void shouldSayOkWhenNothingWasLostMissingOrCutShort() {
+    assertThat(measured(0, "").check("")).isEqualTo("ok");
+    assertThat(measured(0, "").clean()).isTrue();
+  }
+
+  @Test
+  void shouldCountLostEventsAfterWhatTheRowFoundMissing() {
+    assertThat(measured(2, "").check("")).isEqualTo("2 LOST/REORDERED");
+    assertThat(measured(2, "").check("299/300 taken")).isEqualTo("299/300 taken, 2 LOST/REORDERED");
+    assertThat(measured(0, "").check("299/300 taken")).isEqualTo("299/300 taken");
+    assertThat(measured(2, "").clean()).isFalse();
+  }
+
+  @Test
+  void shouldAppendTheNoteWhenARunWasCutShort() {
+    assertThat(measured(0, "burst not drained").check("")).isEqualTo("ok (burst not drained)");
+    assertThat(measured(1, "paced cut at 7 events").check(""))
+        .isEqualTo("1 LOST/REORDERED (paced cut at 7 events)");
+    assertThat(measured(0, "burst not drained").clean()).isFalse();
+  }
+
+  @Test
+  void shouldShowMicrosecondsWithOneDecimalBelowAHundred() {
+    assertThat(Latency.us(12.34)).isEqualTo("12.3");
+    assertThat(Latency.us(1234.5)).isEqualTo("1,235");
+  }
+}
