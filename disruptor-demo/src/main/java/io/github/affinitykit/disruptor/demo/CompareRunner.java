@@ -43,15 +43,15 @@ final class CompareRunner {
 
   private Comparison measure(Contender c, int consumers, Pinning pinning, Pipeline p)
       throws InterruptedException {
-    StringBuilder note = new StringBuilder();
+    Notes note = new Notes();
     burst(p, TimeUnit.MILLISECONDS.toNanos(Math.max(5, o.burstMs() / 5))); // warm this wiring
-    check(drain(p), "warm-up not drained", note);
+    note.check(drain(p), "warm-up not drained");
 
     HostLoad h0 = HostLoad.read();
     ThreadStats b0 = ThreadStats.snapshot();
     long t0 = System.nanoTime();
     long burst = burst(p, TimeUnit.MILLISECONDS.toNanos(o.burstMs()));
-    check(drain(p), "burst not drained", note);
+    note.check(drain(p), "burst not drained");
     long t1 = System.nanoTime();
     ThreadStats b1 = ThreadStats.snapshot();
 
@@ -59,10 +59,10 @@ final class CompareRunner {
     long nominalNs = o.pacedEvents() * 1_000_000_000L / o.rate();
     ThreadStats p0 = ThreadStats.snapshot();
     long paced = paced(p, System.nanoTime() + 4 * nominalNs + 1_000_000_000L);
-    check(drain(p), "paced not drained", note);
+    note.check(drain(p), "paced not drained");
     ThreadStats p1 = ThreadStats.snapshot();
     p.tallies().forEach(t -> t.recording(false));
-    check(paced == o.pacedEvents(), "paced cut at " + paced + " events", note);
+    note.check(paced == o.pacedEvents(), "paced cut at " + paced + " events");
     double others = HostLoad.read().othersSince(h0, p1.processCpuNs() - b0.processCpuNs());
 
     Histogram h = new Histogram(60_000_000_000L, 3);
@@ -142,11 +142,5 @@ final class CompareRunner {
         + tids.stream()
             .map(tid -> s.thread(tid).map(t -> "" + t.lastCpu()).orElse("?"))
             .collect(Collectors.joining(","));
-  }
-
-  private static void check(boolean ok, String what, StringBuilder note) {
-    if (!ok) {
-      note.append(note.length() == 0 ? "" : "; ").append(what);
-    }
   }
 }

@@ -70,15 +70,15 @@ final class ScenarioRunner {
   private Result measure(
       Scenario s, PinnedDisruptor<DemoEvent> pd, List<StageHandler> stages, Producer p)
       throws InterruptedException {
-    StringBuilder note = new StringBuilder();
+    Notes note = new Notes();
     p.burst(TimeUnit.MILLISECONDS.toNanos(Math.max(10, o.burstMs() / 5))); // warm this wiring
-    check(p.drain(DRAIN_TIMEOUT_NS), "warm-up not drained", note);
+    note.check(p.drain(DRAIN_TIMEOUT_NS), "warm-up not drained");
 
     HostLoad h0 = HostLoad.read();
     ThreadStats b0 = ThreadStats.snapshot();
     long t0 = System.nanoTime();
     long burst = p.burst(TimeUnit.MILLISECONDS.toNanos(o.burstMs()));
-    check(p.drain(DRAIN_TIMEOUT_NS), "burst not drained", note);
+    note.check(p.drain(DRAIN_TIMEOUT_NS), "burst not drained");
     long t1 = System.nanoTime();
     ThreadStats b1 = ThreadStats.snapshot();
 
@@ -88,10 +88,10 @@ final class ScenarioRunner {
     ThreadStats p0 = ThreadStats.snapshot();
     long paced =
         p.paced(o.pacedEvents(), o.rate(), System.nanoTime() + 4 * nominalNs + 1_000_000_000L);
-    check(p.drain(DRAIN_TIMEOUT_NS), "paced not drained", note);
+    note.check(p.drain(DRAIN_TIMEOUT_NS), "paced not drained");
     ThreadStats p1 = ThreadStats.snapshot();
     last.recording(false);
-    check(paced == o.pacedEvents(), "paced cut at " + paced + " events", note);
+    note.check(paced == o.pacedEvents(), "paced cut at " + paced + " events");
 
     ThreadStats i0 = ThreadStats.snapshot();
     Thread.sleep(o.idleMs());
@@ -114,11 +114,5 @@ final class ScenarioRunner {
             others,
             errors,
             note.toString()));
-  }
-
-  private static void check(boolean ok, String what, StringBuilder note) {
-    if (!ok) {
-      note.append(note.length() == 0 ? "" : "; ").append(what);
-    }
   }
 }
