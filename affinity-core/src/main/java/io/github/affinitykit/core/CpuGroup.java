@@ -346,13 +346,13 @@ public final class CpuGroup implements AutoCloseable {
    * thread is still bound to is freed when that binding ends. Idempotent.
    */
   @Override
-  public void close() {
-    List<Seat> idle;
-    synchronized (this) {
-      closed = true;
-      idle = open.stream().filter(s -> !s.isBound()).toList();
+  public synchronized void close() {
+    closed = true;
+    for (Seat s : List.copyOf(open)) {
+      if (!s.isBound()) { // a seat's bind counts itself under this lock: bound, or sees it closed
+        s.close();
+      }
     }
-    idle.forEach(Seat::close);
   }
 
   @Override

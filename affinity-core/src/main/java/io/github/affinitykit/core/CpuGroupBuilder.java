@@ -10,7 +10,8 @@ import net.openhft.affinity.AffinityStrategy;
 
 /**
  * Configures a {@link CpuGroup}. Defaults: the kit's pool, placement {@link Placement#ANY}, run-out
- * {@link RunOutPolicy#UNPINNED}, unpinned members confined to the CPUs this process may use.
+ * {@link RunOutPolicy#UNPINNED}, unpinned members confined to the CPUs this process may use less
+ * the isolated ones.
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  */
@@ -82,8 +83,10 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Sets the mask a member that gets no CPU is confined to (default: the CPUs this process may use,
-   * so that it never keeps a pinned creator's CPU); {@link CpuSet#empty()} leaves it alone.
+   * Sets the mask a member that gets no CPU is confined to while it is bound (its lease restores
+   * the thread's mask). Default: the CPUs this process may use less the isolated ones (all of them
+   * if nothing else is left), so that it neither keeps a pinned creator's CPU nor lands on the CPUs
+   * the pool keeps quiet; {@link CpuSet#empty()} leaves it alone.
    */
   public CpuGroupBuilder unpinnedMask(CpuSet mask) {
     this.unpinnedMask = Optional.of(Objects.requireNonNull(mask, "mask"));
@@ -144,6 +147,16 @@ public final class CpuGroupBuilder {
 
   /** The unpinned mask: as set, else every CPU this process may use; empty without a kit. */
   private CpuSet resolvedMask() {
-    return unpinnedMask.orElseGet(() -> kit.map(k -> k.host().reachable()).orElse(CpuSet.empty()));
+    return unpinnedMask.orElseGet(() -> kit.map(CpuGroupBuilder::general).orElse(CpuSet.empty()));
+  }
+
+  /**
+   * The CPUs a member without a CPU runs on by default: those this process may use, less the
+   * isolated ones the pool exists to keep quiet (all of them if nothing else is left).
+   */
+  private static CpuSet general(AffinityKit k) {
+    CpuSet reachable = k.host().reachable();
+    CpuSet general = reachable.minus(k.host().isolatedCpus());
+    return general.isEmpty() ? reachable : general;
   }
 }

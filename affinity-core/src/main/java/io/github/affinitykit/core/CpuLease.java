@@ -152,13 +152,11 @@ public final class CpuLease implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    boolean wasBound;
     synchronized (this) {
-      wasBound = isBound() || status == LeaseStatus.MOVED;
       status = LeaseStatus.RELEASED;
     }
     try {
-      if (wasBound && !previous.isEmpty()) {
+      if (!previous.isEmpty()) { // bound, or confined to a group's unpinned mask
         kit.orElseThrow().backend().setAffinity(tid, previous);
       }
     } catch (AffinityException e) {

@@ -168,28 +168,37 @@ public final class Seat implements AutoCloseable {
 
   private CpuLease bind(Runnable onClose) {
     Optional<AffinityKit> kit = group.kit();
-    bindings.incrementAndGet();
+    boolean open;
+    synchronized (group) { // CpuGroup.close() frees idle seats under this lock: bound or closed
+      bindings.incrementAndGet();
+      open = !closed.get();
+    }
     starts.incrementAndGet();
     thread = Thread.currentThread().getName();
     AffinityBackend backend = kit.map(AffinityKit::backend).orElse(OFF);
-    tid =
-        backend.isSupported()
-            ? backend.currentThreadId()
-            : TaskReader.live().currentThreadId().orElse(-1);
-    if (closed.get() || kit.isEmpty()) {
-      return CpuLease.unbound(tid, status, reason, onClose);
-    }
     try {
+      tid = threadId(backend);
+      if (!open || kit.isEmpty()) {
+        return CpuLease.unbound(tid, status, reason, onClose);
+      }
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
         return pin(kit.get(), tid, onClose);
       }
-      confine(backend, group.unpinnedMask());
-      return CpuLease.unbound(tid, status, reason, onClose);
+      CpuSet before = confine(backend, group.unpinnedMask());
+      status = planned;
+      reason = plannedReason;
+      return new CpuLease(kit, tid, -1, before, Optional.empty(), status, reason, onClose);
     } catch (RuntimeException e) {
       status = LeaseStatus.FAILED;
       reason = "pinning failed: " + e;
       return CpuLease.unbound(tid, LeaseStatus.FAILED, reason, onClose);
     }
+  }
+
+  private static int threadId(AffinityBackend backend) {
+    return backend.isSupported()
+        ? backend.currentThreadId()
+        : TaskReader.live().currentThreadId().orElse(-1);
   }
 
   /**
@@ -207,7 +216,14 @@ public final class Seat implements AutoCloseable {
       status = LeaseStatus.FAILED;
       reason = why;
       return new CpuLease(
-          Optional.of(kit), self, -1, before, Optional.empty(), LeaseStatus.FAILED, why, onClose);
+          Optional.of(kit),
+          self,
+          -1,
+          CpuSet.empty(), // the kernel changed nothing: nothing to restore
+          Optional.empty(),
+          LeaseStatus.FAILED,
+          why,
+          onClose);
     }
     Optional<Reservation> held = group.reservation(cpu);
     CpuLease lease =
@@ -219,10 +235,20 @@ public final class Seat implements AutoCloseable {
     return lease;
   }
 
-  private static void confine(AffinityBackend backend, CpuSet mask) {
-    if (backend.isSupported() && !mask.isEmpty() && !backend.getAffinity(0).equals(mask)) {
-      backend.setAffinity(0, mask);
+  /**
+   * Confines the calling thread to {@code mask} (none: leaves it alone); returns the mask to
+   * restore, empty when nothing was changed.
+   */
+  private static CpuSet confine(AffinityBackend backend, CpuSet mask) {
+    if (!backend.isSupported() || mask.isEmpty()) {
+      return CpuSet.empty();
     }
+    CpuSet before = backend.getAffinity(0);
+    if (before.equals(mask)) {
+      return CpuSet.empty();
+    }
+    backend.setAffinity(0, mask);
+    return before;
   }
 
   private void unbind() {
@@ -230,7 +256,11 @@ public final class Seat implements AutoCloseable {
     group.unbound(this);
   }
 
-  /** Leaves the group: the CPU is freed once no other open seat of the group is on it. */
+  /**
+   * Leaves the group: the CPU is freed once no other open seat of the group is on it. Closing a
+   * seat a thread is still bound to gives the CPU up at once (a Netty group does so once its loops
+   * have terminated); to free it only when the last thread lets go, close the {@link CpuGroup}.
+   */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {

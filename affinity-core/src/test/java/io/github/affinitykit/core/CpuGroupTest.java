@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
@@ -224,6 +225,100 @@ class CpuGroupTest {
     try (CpuLease lease = g.join().bind()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.UNPINNED);
       assertThat(backend.getAffinity(0)).hasToString("0-1");
+    }
+  }
+
+  @Test
+  void shouldKeepAnUnpinnedMemberOffTheIsolatedCpusByDefaultAndRestoreItsMaskOnClose() {
+    assertThat(E5.isolatedCpus()).hasToString("19-23"); // the seed machine: isolcpus=19-23
+    CpuGroup g = kit().group("d").pool(CpuSet.of(20)).build();
+    g.join();
+    backend.setAffinity(0, CpuSet.of(20)); // as a pinned creator's thread would inherit
+
+    CpuLease lease = g.join().bind();
+    assertThat(lease.status()).isEqualTo(LeaseStatus.UNPINNED);
+    assertThat(backend.getAffinity(0)).hasToString("0-18");
+    lease.close();
+
+    assertThat(backend.getAffinity(0)).hasToString("20");
+  }
+
+  @Test
+  void shouldSayFailedAndNotStayBoundWhenTheThreadIdCannotBeRead() {
+    AffinityBackend noTid =
+        new AffinityBackend() {
+          @Override
+          public boolean isSupported() {
+            return true;
+          }
+
+          @Override
+          public String reason() {
+            return "simulated";
+          }
+
+          @Override
+          public int currentThreadId() {
+            throw new IllegalStateException("no gettid and no /proc");
+          }
+
+          @Override
+          public int currentCpu() {
+            return -1;
+          }
+
+          @Override
+          public CpuSet getAffinity(int tid) {
+            return backend.getAffinity(tid);
+          }
+
+          @Override
+          public void setAffinity(int tid, CpuSet cpus) {
+            backend.setAffinity(tid, cpus);
+          }
+        };
+    AffinityKit k = AffinityKit.create(E5, noTid, CpuReservations.inDirectory(locks));
+    CpuGroup g = k.group("t").pool(CpuSet.of(4)).build();
+    Seat seat = g.join();
+
+    CpuLease lease = seat.bind();
+
+    assertThat(lease.status()).isEqualTo(LeaseStatus.FAILED);
+    assertThat(lease.reason()).contains("no gettid and no /proc");
+    lease.close();
+    assertThat(seat.isBound()).isFalse();
+    g.close();
+    assertThat(g.held().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldNeverLeaveABoundThreadOnACpuItsClosingGroupFreed() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      CpuGroup g = kit().group("r").pool(CpuSet.of(4)).build();
+      Seat seat = g.join();
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      AtomicReference<CpuLease> bound = new AtomicReference<>();
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  go.await();
+                  bound.set(seat.bind());
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      t.start();
+      go.countDown();
+      g.close();
+      t.join(10_000);
+
+      CpuLease lease = bound.get();
+      if (lease.isBound()) { // bound before the close looked: the CPU stays held until it lets go
+        assertThat(g.held()).as("round %d", i).isEqualTo(CpuSet.of(4));
+      }
+      lease.close();
+      assertThat(g.held().isEmpty()).as("round %d", i).isTrue();
     }
   }
 

@@ -49,12 +49,13 @@ class RunOutReasonTest {
     }
   }
 
+  // A member that gets no CPU runs on the reachable CPUs less the isolated 19-23.
   @Test
   void shouldSayThePoolIsEmptyWhenItIs() {
     String reason = firstReason(kit(CpuReservations.inDirectory(tmp)), CpuSet.empty());
     assertThat(reason)
         .isEqualTo(
-            "w: no CPU of pool  left for w-0 (the pool is empty); runs unpinned on CPUs 0-23");
+            "w: no CPU of pool  left for w-0 (the pool is empty); runs unpinned on CPUs 0-18");
   }
 
   @Test
@@ -72,7 +73,7 @@ class RunOutReasonTest {
                   + ProcessHandle.current().pid()
                   + ") in "
                   + reservations.lockFile(21)
-                  + "); runs unpinned on CPUs 0-23");
+                  + "); runs unpinned on CPUs 0-18");
       assertThat(other.isHeld()).isTrue();
     }
   }
