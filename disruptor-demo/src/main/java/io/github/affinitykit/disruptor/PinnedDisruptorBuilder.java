@@ -48,8 +48,16 @@ public final class PinnedDisruptorBuilder<T> {
     this.eventFactory = Objects.requireNonNull(eventFactory, "eventFactory");
   }
 
-  /** Sets the ring size, a power of two (the Disruptor checks). */
+  /**
+   * Sets the ring size, a power of two.
+   *
+   * @throws IllegalArgumentException if it is not (checked here, before any CPU is reserved)
+   */
   public PinnedDisruptorBuilder<T> ringSize(int ringSize) {
+    if (ringSize <= 0 || Integer.bitCount(ringSize) != 1) {
+      throw new IllegalArgumentException(
+          "ringSize: " + ringSize + " (expected: a power of two, 1 or more)");
+    }
     this.ringSize = ringSize;
     return this;
   }
@@ -143,12 +151,22 @@ public final class PinnedDisruptorBuilder<T> {
       g.off("pinning NONE");
     }
     ConsumerThreads threads = ConsumerThreads.seat(g.build(), pinning, name, consumers);
-    Layout layout = threads.layout(pinning);
-    ExclusivityCheck check =
-        audit
-            .map(w -> ExclusivityCheck.run(kit, layout, w))
-            .orElseGet(() -> ExclusivityCheck.none(kit));
-    return new PinnedDisruptor<>(this, threads, layout, check);
+    try {
+      Layout layout = threads.layout(pinning);
+      ExclusivityCheck check =
+          audit
+              .map(w -> ExclusivityCheck.run(kit, layout, w))
+              .orElseGet(() -> ExclusivityCheck.none(kit));
+      try {
+        return new PinnedDisruptor<>(this, threads, layout, check);
+      } catch (RuntimeException | Error e) {
+        check.undo();
+        throw e;
+      }
+    } catch (RuntimeException | Error e) {
+      threads.close(); // a failed build holds no CPU
+      throw e;
+    }
   }
 
   AffinityKit kit() {

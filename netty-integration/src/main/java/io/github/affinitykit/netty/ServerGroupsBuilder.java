@@ -171,7 +171,7 @@ public final class ServerGroupsBuilder {
       }
       boss = PinnedIoEventLoopGroup.create(1, choice.transport().handlerFactory(), boss());
       return new PinnedServerGroups(choice, boss, work, business, idle);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // a native handler may fail to load: free what started
       shutdown(boss);
       shutdown(work);
       business.ifPresent(g -> g.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly());
