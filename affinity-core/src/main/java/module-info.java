@@ -18,13 +18,9 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.reservation;
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
-  // The doctor application, and command-line support for this project's other applications.
-  exports io.github.affinitykit.core.cli;
 
   opens io.github.affinitykit.core.os to
       com.sun.jna;
   opens io.github.affinitykit.core.reservation to
       com.sun.jna;
-  opens io.github.affinitykit.core.cli to
-      info.picocli;
 }

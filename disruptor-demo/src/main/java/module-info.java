@@ -12,9 +12,4 @@ module io.github.affinitykit.disruptor {
   requires static org.agrona.core;
 
   exports io.github.affinitykit.disruptor;
-  // The demo application (its command line is read by picocli).
-  exports io.github.affinitykit.disruptor.demo;
-
-  opens io.github.affinitykit.disruptor.demo to
-      info.picocli;
 }

@@ -21,9 +21,4 @@ module io.github.affinitykit.netty {
   requires static java.management;
 
   exports io.github.affinitykit.netty;
-  // The gateway application (its command line is read by picocli).
-  exports io.github.affinitykit.netty.gateway;
-
-  opens io.github.affinitykit.netty.gateway to
-      info.picocli;
 }

@@ -54,7 +54,8 @@ final class KernelSuite {
       throw new IllegalStateException(
           "kernel.gatewayJar: "
               + gatewayJar
-              + " (expected: the gateway jar, built by netty-integration's package phase)");
+              + " (expected: affinity-gateway.jar, built by netty-integration/gateway's package"
+              + " phase)");
     }
     GuestImage image = new GuestImage(WORK, busybox.orElseThrow(), classpath(), gatewayJar);
     Path initrd = image.build(shape.name(), InitScript.render(shape, image.guestClasspath()));
