@@ -3,14 +3,12 @@
  * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
  * and the API that joins them (the root package: {@code AffinityKit}, {@code CpuGroup}, {@code
  * PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by
- * the packages and exported to nobody; {@code cli} is the doctor application.
+ * the packages and exported to nobody. The doctor application is its own artifact, affinity-cli.
  */
 module io.github.affinitykit.core {
   // OpenHFT's jar names no module: its name comes from the file name (affinity-<version>.jar).
   requires transitive affinity;
   requires com.sun.jna;
-  requires static info.picocli;
-  requires static com.fasterxml.jackson.databind;
 
   exports io.github.affinitykit.core;
   exports io.github.affinitykit.core.host;

@@ -5,6 +5,7 @@
  * executor with a transport chosen by availability. Each group takes a core {@code CpuGroup} and
  * binds loop <i>i</i> to its <i>i</i>-th seat. For Netty 4.1 and reactor-netty, a core {@code
  * PinnedThreadFactory} with a Netty {@code DefaultThreadFactory} as delegate keeps {@code
- * FastThreadLocalThread}s. The reference WebSocket gateway lives in {@code .gateway}.
+ * FastThreadLocalThread}s. The reference WebSocket gateway built on them is its own artifact,
+ * affinity-gateway.
  */
 package io.github.affinitykit.netty;

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 /**
  * How the gateway JVM is launched: by default its main class on this JVM's own class path (the load
- * test depends on {@code netty-integration}, so the gateway comes with it, from the reactor, the
+ * test depends on {@code affinity-gateway}, so the gateway comes with it, from the reactor, the
  * local repository or the shaded benchmarks jar); or a gateway jar the user names.
  *
  * <p>Thread safety: immutable.
@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * @param classPath the class path holding {@link #MAIN} (unused with a jar)
  */
 record GatewayLaunch(String java, String jar, String classPath) {
-  /** The gateway's main class, in {@code netty-integration}. */
+  /** The gateway's main class, in {@code affinity-gateway}. */
   static final String MAIN = "io.github.affinitykit.netty.gateway.GatewayMain";
 
   /** Validates. */
@@ -49,7 +49,7 @@ record GatewayLaunch(String java, String jar, String classPath) {
               + cp
               + " (expected: a class path with "
               + MAIN
-              + ", i.e. netty-integration)");
+              + ", i.e. affinity-gateway)");
     }
     String absolute =
         Arrays.stream(cp.split(File.pathSeparator))

@@ -74,7 +74,7 @@ final class LoadTestCommand implements Callable<Integer> {
               JAR,
               "PATH",
               "run this gateway jar (default: the gateway on this JVM's class path, from"
-                  + " netty-integration)"),
+                  + " affinity-gateway)"),
           option(
               SCENARIOS,
               "LIST",

@@ -9,14 +9,14 @@ import java.util.function.Supplier;
 import picocli.CommandLine;
 
 /**
- * The command line: {@code java -jar affinity-core-<version>-cli.jar doctor [--json] [--root DIR]
- * [--audit-ms N]} ({@code --help}, {@code --version}).
+ * The command line: {@code java -jar affinity-core/cli/target/affinity-cli.jar doctor [--json]
+ * [--root DIR] [--audit-ms N]} ({@code --help}, {@code --version}).
  *
  * <p>Exit status: 0 when the report was printed (warnings included), 2 for a usage error or a
  * rejected pool override (one line on the error stream), 1 when the host could not be read.
  *
- * <p>{@link #explain} is library API and needs no picocli; {@link #main} and {@link #run} need
- * picocli on the class path (the {@code -cli} jar bundles it).
+ * <p>{@link #explain} needs no picocli (an application may print it beside its own report); {@link
+ * #main} and {@link #run} need picocli on the class path (affinity-cli.jar bundles it).
  *
  * <p>Thread safety: {@link #run} has no shared state; call it from any thread.
  */

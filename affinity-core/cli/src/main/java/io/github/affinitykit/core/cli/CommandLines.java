@@ -27,9 +27,10 @@ import picocli.CommandLine.ParameterException;
  * the library keeps throwing its documented exceptions, the command line turns them into the one
  * line.
  *
- * <p>This class and the rest of this package's command classes need picocli, an optional dependency
- * of affinity-core: an application that uses them declares {@code info.picocli:picocli} itself (and
- * shades it into its jar); a library user of affinity-core never loads them.
+ * <p>This class and the rest of this package's command classes are affinity-cli's, never the
+ * library's: the project's applications (doctor, gateway, load test, demo) depend on affinity-cli
+ * and picocli, and shade both into their runnable jars; a library user of affinity-core gets
+ * neither.
  *
  * <p>Thread safety: stateless; each {@link CommandLine} it configures belongs to one thread.
  */

@@ -21,8 +21,9 @@ import java.util.Map;
 
 /**
  * The doctor's report as a JSON document for machines: every set as a kernel cpu list string.
- * Written with Jackson, an optional dependency of affinity-core that only this package uses (it is
- * shaded into the {@code -cli} jar and never reaches library users).
+ * Written with Jackson, an optional dependency of affinity-cli that only this class uses (it is
+ * shaded into affinity-cli.jar and never reaches the applications built on this module's
+ * command-line plumbing).
  *
  * <p>Thread safety: stateless; the mapper is thread-safe once configured.
  */

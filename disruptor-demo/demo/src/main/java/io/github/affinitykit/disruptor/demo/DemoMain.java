@@ -21,7 +21,7 @@ import picocli.CommandLine;
  * consumer context switches and CPUs used busy and idle as a Markdown table.
  *
  * <pre>
- * java -jar disruptor-demo/target/disruptor-demo-0.1.0-SNAPSHOT-demo.jar [--quick]
+ * java -jar disruptor-demo/demo/target/disruptor-demo-app.jar [--quick]
  * </pre>
  *
  * <p>Thread safety: a program; runs on its main thread, which is also the producer.
