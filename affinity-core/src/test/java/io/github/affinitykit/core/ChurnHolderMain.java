@@ -17,13 +17,13 @@ import java.util.concurrent.locks.LockSupport;
 import net.openhft.affinity.AffinityLock;
 
 /**
- * Child process of {@link ReservationChurnTest}: {@code <ak|openhft> <lockDir> <cpu> <out>}. Prints
- * {@code READY} once loaded, waits for {@code go <millis>}, then for that long acquires the CPU
- * (Affinity Kit's {@link CpuReservations}, or OpenHFT's {@code AffinityLock}, whose directory is
- * {@code java.io.tmpdir}), holds it 0-20 ms and releases it, in a loop. Each hold is written to
- * {@code out} as {@code <start> <end>} in {@link System#nanoTime()} (CLOCK_MONOTONIC on Linux, one
- * clock for every process), start taken after the lock, end before the release. Prints {@code DONE
- * <holds> <attempts> <lost>}.
+ * Child process of {@code reservation.ReservationChurnIT}: {@code <ak|openhft> <lockDir> <cpu>
+ * <out>}. Prints {@code READY} once loaded, waits for {@code go <millis>}, then for that long
+ * acquires the CPU (Affinity Kit's {@link CpuReservations}, or OpenHFT's {@code AffinityLock},
+ * whose directory is {@code java.io.tmpdir}), holds it 0-20 ms and releases it, in a loop. Each
+ * hold is written to {@code out} as {@code <start> <end>} in {@link System#nanoTime()}
+ * (CLOCK_MONOTONIC on Linux, one clock for every process), start taken after the lock, end before
+ * the release. Prints {@code DONE <holds> <attempts> <lost>}.
  */
 public final class ChurnHolderMain {
   private ChurnHolderMain() {}

@@ -4,19 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.reservation.CpuReservations;
-import io.github.affinitykit.core.reservation.LockTextTest;
 import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.testkit.Fixtures;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Timeout.ThreadMode;
@@ -26,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Why a {@link PinnedThreadFactory} left a thread unpinned: an empty pool, a pool whose every CPU
- * is held, and lock files that cannot be used read differently; a holder's garbage lock file text
- * reaches neither the reason nor the log raw. Threads are created, never started.
+ * is held, and lock files that cannot be used read differently. Threads are created, never started.
+ * A holder in another JVM: {@link RunOutReasonIT}.
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 60, threadMode = ThreadMode.SEPARATE_THREAD)
@@ -36,11 +29,13 @@ class RunOutReasonTest {
 
   @TempDir Path tmp;
 
-  private static AffinityKit kit(CpuReservations reservations) {
+  /** A kit on the E5 fixture whose binds are recorded, reserving in {@code reservations}. */
+  static AffinityKit kit(CpuReservations reservations) {
     return AffinityKit.create(E5, new RecordingAffinityBackend(CpuSet.range(0, 23)), reservations);
   }
 
-  private static String firstReason(AffinityKit kit, CpuSet pool) {
+  /** The reason of the first thread of a factory on {@code pool}, which must leave it unpinned. */
+  static String firstReason(AffinityKit kit, CpuSet pool) {
     try (PinnedThreadFactory f = kit.threadFactory("w").pool(pool).build()) {
       f.newThread(() -> {});
       Assignment a = f.assignments().get(0);
@@ -89,51 +84,5 @@ class RunOutReasonTest {
                 + " cpu 20: cannot create directory "
                 + file.resolve("locks"))
         .doesNotContain("every CPU", "exhausted");
-  }
-
-  @Test
-  void shouldKeepAGarbageLockFileOutOfTheReasonAndTheLog() throws Exception {
-    Path locks = Files.createDirectories(tmp.resolve("locks"));
-    Files.write(locks.resolve("cpu-1.lock"), LockTextTest.allBytes());
-    List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    Logger jul = Logger.getLogger(PinnedThreadFactory.class.getName());
-    Handler handler =
-        new Handler() {
-          @Override
-          public void publish(LogRecord r) {
-            logged.add(r);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    jul.addHandler(handler);
-    try (ChildJvm holder =
-        ChildJvm.start(
-            tmp, List.of(), PosixLockMain.class, locks.resolve("cpu-1.lock").toString())) {
-      assertThat(holder.awaitLine("READY")).containsExactly("true");
-
-      String reason = firstReason(kit(CpuReservations.inDirectory(locks)), CpuSet.of(1));
-
-      assertThat(reason)
-          .contains(
-              "(every CPU is held: cpu 1: "
-                  + locks.resolve("cpu-1.lock")
-                  + " is locked by pid "
-                  + holder.pid()
-                  + " (lock file text: \"\\u{0000}\\u{0001}")
-          .contains("...(256 bytes)");
-      assertThat(reason.codePoints()).noneMatch(Character::isISOControl);
-      assertThat(reason.length()).isLessThan(400);
-      assertThat(logged).hasSize(1);
-      String line = new SimpleFormatter().formatMessage(logged.get(0));
-      assertThat(line).startsWith(reason);
-      assertThat(line.codePoints()).noneMatch(Character::isISOControl);
-    } finally {
-      jul.removeHandler(handler);
-    }
   }
 }

@@ -187,21 +187,4 @@ class PinnedServerGroupsTest {
       g.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
   }
-
-  @Test
-  void shouldTellCpusHeldByAnotherProcessApartFromFreeOnesInTheBossLine() throws Exception {
-    AffinityKit kit = LiveKit.create(locks, CpuSet.of(last));
-    Process other = HoldLock.start(kit.reservations().lockFile(last));
-    try (PinnedServerGroups groups =
-        PinnedServerGroups.builder(kit).transport(Transport.NIO).build()) {
-      LoopAssignment boss = groups.report().loop("boss", 0).orElseThrow();
-      assertThat(boss.status()).isEqualTo(LeaseStatus.UNPINNED);
-      assertThat(boss.reason())
-          .contains("no CPU of pool " + last + " left for boss-0")
-          .contains("cpu " + last + ": " + kit.reservations().lockFile(last) + " is locked by pid")
-          .endsWith("runs unpinned on CPUs " + first);
-    } finally {
-      other.destroyForcibly().waitFor();
-    }
-  }
 }

@@ -5,7 +5,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 
 /**
- * A child JVM for {@link GatewayFatalErrorTest}: installs {@link GatewayMain}'s uncaught-exception
+ * A child JVM for {@link GatewayFatalErrorIT}: installs {@link GatewayMain}'s uncaught-exception
  * handler, then lets a handler in front of the gateway's {@code HttpRouter} (args[0] = {@code
  * http}) or {@code WsHandler} ({@code ws}) throw an {@link OutOfMemoryError}, as an allocation
  * inside the pipeline would. Returning normally (status 0) means the error was swallowed.

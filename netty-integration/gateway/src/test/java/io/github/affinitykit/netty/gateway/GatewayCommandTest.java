@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gateway's command line: every option, both spellings, and each bad value as one line naming
- * the option, the value and the rule, exit status 2. (A child JVM: {@link GatewayProcessTest}.)
+ * the option, the value and the rule, exit status 2. (A child JVM: {@link GatewayProcessIT}.)
  */
 class GatewayCommandTest {
   @TempDir Path locks;

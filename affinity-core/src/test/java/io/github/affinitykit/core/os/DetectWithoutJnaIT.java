@@ -1,8 +1,8 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.os;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link AffinityBackend#detect()} in a JVM where JNA cannot load its native library. */
 @EnabledOnOs(OS.LINUX)
-class DetectWithoutJnaTest {
+class DetectWithoutJnaIT {
   @TempDir Path tmp;
 
   @Test

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(30)
-class PinnedDisruptorLiveTest {
+class PinnedDisruptorLiveIT {
   @TempDir Path locks;
   private AffinityKit kit;
   private int cpu;
@@ -88,7 +88,7 @@ class PinnedDisruptorLiveTest {
 
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
     assertThat(kit.pinnedThreadIds()).isEmpty();
-    assertThat(tids).noneMatch(PinnedDisruptorLiveTest::alive);
+    assertThat(tids).noneMatch(PinnedDisruptorLiveIT::alive);
     assertThat(pd.consumerAssignments())
         .extracting(Assignment::status)
         .containsOnly(LeaseStatus.RELEASED);

@@ -1,10 +1,9 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.host.CoreType;
-import io.github.affinitykit.core.host.CpuInfo;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.TestTree;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(90)
-class GatewayFloodTest {
+class GatewayFloodIT {
   private static final int CONNECTIONS = 4;
   private static final int HIGH = 64 * 1024;
   private static final long FLOOD_NS = TimeUnit.SECONDS.toNanos(6);

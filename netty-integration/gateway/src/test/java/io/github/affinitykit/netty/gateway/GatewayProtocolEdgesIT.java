@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Handshake keys, close-frame accounting, request deadlines, pipelined requests. */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class GatewayProtocolEdgesTest {
+class GatewayProtocolEdgesIT {
   @TempDir Path locks;
   private GatewayHarness h;
 

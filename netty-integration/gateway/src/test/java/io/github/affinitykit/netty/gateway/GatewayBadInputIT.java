@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Bad input never crashes the gateway nor loses accepted messages. Real client, loopback. */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class GatewayBadInputTest {
+class GatewayBadInputIT {
   @TempDir Path locks;
   private GatewayHarness h;
 

@@ -1,10 +1,10 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.host.CpuInfo;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.TestTree;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;

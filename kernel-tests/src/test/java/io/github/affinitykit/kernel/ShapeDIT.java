@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * nodes.
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
-class ShapeDTest extends BootedShape {
+class ShapeDIT extends BootedShape {
   private static final int CPUS = Shapes.D.cpus();
   private static final int PER_NODE = CPUS / 4;
 

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.host;
 
 import java.math.BigInteger;
 import java.util.ArrayDeque;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code root} partition (CPUs 4-7) of a 12-CPU guest. Guest cores are {2k, 2k+1}.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
-class ShapeBTest extends BootedShape {
+class ShapeBIT extends BootedShape {
   @Override
   Shape shape() {
     return Shapes.B;

@@ -1,6 +1,4 @@
-package io.github.affinitykit.core;
-
-import io.github.affinitykit.core.os.AffinityBackend;
+package io.github.affinitykit.core.os;
 
 /** Child process: prints {@code SUPPORTED <bool> <reason>} for {@link AffinityBackend#detect()}. */
 final class DetectMain {

@@ -1,8 +1,5 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.reservation;
 
-import io.github.affinitykit.core.reservation.CpuReservations;
-import io.github.affinitykit.core.reservation.Reservation;
-import io.github.affinitykit.core.reservation.ReservationResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

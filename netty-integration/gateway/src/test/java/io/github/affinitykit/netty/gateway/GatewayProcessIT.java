@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class GatewayProcessTest {
+class GatewayProcessIT {
   @TempDir Path dir;
 
   private GatewayChild start(String... args) throws IOException {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * sibling 2 left to housekeeping. Guest cores are {0,1} {2,3} | {4,5} {6,7}; node = socket.
  */
 @Timeout(value = 11, unit = TimeUnit.MINUTES)
-class ShapeATest extends BootedShape {
+class ShapeAIT extends BootedShape {
   /** Where a thread that gets no CPU runs: the reachable CPUs less the isolated 3-7. */
   private static final CpuSet HOUSEKEEPING = CpuSet.range(0, 2);
 
@@ -84,7 +84,7 @@ class ShapeATest extends BootedShape {
     JsonNode g = data("placements").path("differentCore");
     assertThat(statuses(g)).containsOnly("PINNED");
     assertThat(cpus(g)).containsExactly(4, 6, 3);
-    assertThat(cpus(g).stream().map(ShapeATest::core).distinct()).hasSize(3);
+    assertThat(cpus(g).stream().map(ShapeAIT::core).distinct()).hasSize(3);
     readBackMatches(g, HOUSEKEEPING);
   }
 

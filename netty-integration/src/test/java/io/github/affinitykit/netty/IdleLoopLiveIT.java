@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class IdleLoopLiveTest {
+class IdleLoopLiveIT {
   private static final int WARM_UP = 500;
   private static final int MESSAGES = 3_000;
   private static final SpinLimit LONG_SPIN = SpinLimit.ofTime(Duration.ofSeconds(1));

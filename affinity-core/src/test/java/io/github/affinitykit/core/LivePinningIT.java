@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(60)
-class LivePinningTest {
+class LivePinningIT {
   private static volatile long sink;
 
   @TempDir Path locks;

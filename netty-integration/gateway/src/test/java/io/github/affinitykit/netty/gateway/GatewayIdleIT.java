@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The gateway's idle policy: echoes on spinning loops, and AUTO decided by a real audit. */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class GatewayIdleTest {
+class GatewayIdleIT {
   @TempDir Path locks;
   private GatewayHarness h;
 

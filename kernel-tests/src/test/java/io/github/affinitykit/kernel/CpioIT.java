@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The initramfs writer produces what GNU cpio reads back (when cpio is installed). */
 @Timeout(60)
-class CpioTest {
+class CpioIT {
   @TempDir Path dir;
 
   @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
  * taken offline under it.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
-class ShapeCTest extends BootedShape {
+class ShapeCIT extends BootedShape {
   @Override
   Shape shape() {
     return Shapes.C;

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * GatewayMain#EXIT_FATAL}: Netty catches it and hands it to {@code exceptionCaught}, where the
  * gateway's handlers must pass it on instead of closing one connection and living on half-dead.
  */
-class GatewayFatalErrorTest {
+class GatewayFatalErrorIT {
   @TempDir Path dir;
 
   @ParameterizedTest

@@ -1,11 +1,9 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.reservation.CpuReservations;
-import io.github.affinitykit.core.reservation.Reservation;
-import io.github.affinitykit.core.reservation.ReservationResult;
-import io.github.affinitykit.core.reservation.ReservationStatus;
+import io.github.affinitykit.core.ChildJvm;
+import io.github.affinitykit.core.ProcLocks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 120, threadMode = ThreadMode.SEPARATE_THREAD)
-class CrossProcessReservationsTest {
+class CrossProcessReservationsIT {
   private static final long PID = ProcessHandle.current().pid();
 
   @TempDir Path tmp;

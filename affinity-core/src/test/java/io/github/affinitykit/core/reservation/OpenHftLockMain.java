@@ -1,4 +1,4 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.reservation;
 
 import java.io.BufferedReader;
 import java.io.IOException;

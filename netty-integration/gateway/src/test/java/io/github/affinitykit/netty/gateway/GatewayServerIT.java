@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The gateway's happy paths with a real WebSocket client on loopback. */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class GatewayServerTest {
+class GatewayServerIT {
   @TempDir Path locks;
   private GatewayHarness h;
 

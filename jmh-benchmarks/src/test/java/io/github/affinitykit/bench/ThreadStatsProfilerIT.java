@@ -20,7 +20,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class ThreadStatsProfilerTest {
+class ThreadStatsProfilerIT {
   @Test
   void shouldReportCpuAndSwitchesPerRoleIncludingAThreadStoppedInTearDown() throws Exception {
     Options opts =

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 120, threadMode = ThreadMode.SEPARATE_THREAD)
-class ReservationChurnTest {
+class ReservationChurnIT {
   private static final long SECONDS = Long.getLong("affinitykit.churn.seconds", 20);
   private static final int CPU = 1;
 
