@@ -16,9 +16,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The example of disruptor-demo/README.md, compiled and run; checked line for line. */
+/**
+ * The Disruptor example of README.md and disruptor-demo/README.md, compiled and run; both checked
+ * line for line.
+ */
 @Timeout(60)
 class ReadmeDisruptorExampleTest {
+  /** The README's event: one number. */
+  static final class LongEvent {
+    long value;
+  }
+
   @Test
   void shouldRunTheReadmeExample() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -27,10 +35,10 @@ class ReadmeDisruptorExampleTest {
 
     // README:begin
     AffinityKit kit = AffinityKit.shared(); // probe the host before pinning anything
-    try (PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(kit, TestEvent::new).consumers(1).build()) {
+    try (PinnedDisruptor<LongEvent> pd =
+        PinnedDisruptor.builder(kit, LongEvent::new).consumers(1).build()) {
       pd.disruptor().handleEventsWith((event, sequence, endOfBatch) -> handled.countDown());
-      RingBuffer<TestEvent> ring = pd.start(); // returns once every consumer runs pinned
+      RingBuffer<LongEvent> ring = pd.start(); // returns once every consumer runs pinned
       out.println(pd.choice().describe()); // the strategy, why, where each thread runs
       ring.publishEvent((event, sequence) -> event.value = sequence);
       handled.await(10, TimeUnit.SECONDS);
@@ -50,12 +58,12 @@ class ReadmeDisruptorExampleTest {
                 "src/test/java/io/github/affinitykit/disruptor/ReadmeDisruptorExampleTest.java"));
     List<String> mine =
         lines.subList(lines.indexOf("    // README:begin") + 1, lines.indexOf("    // README:end"));
-    String readme = Files.readString(Path.of("README.md"));
     assertThat(mine).isNotEmpty();
-    for (String line : mine) {
-      assertThat(readme)
-          .as("disruptor-demo/README.md shows the tested example")
-          .contains(line.strip());
+    for (Path file : List.of(Path.of("README.md"), Path.of("..", "README.md"))) {
+      String readme = Files.readString(file);
+      for (String line : mine) {
+        assertThat(readme).as("%s shows the tested example", file).contains(line.strip());
+      }
     }
   }
 }
