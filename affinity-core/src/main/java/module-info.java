@@ -21,9 +21,9 @@ module io.github.affinitykit.core {
   // The doctor application, and command-line support for this project's other applications.
   exports io.github.affinitykit.core.cli;
 
-  opens io.github.affinitykit.core.os to
-      com.sun.jna;
-  opens io.github.affinitykit.core.reservation to
+  // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
+  // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).
+  opens io.github.affinitykit.core.internal.natives to
       com.sun.jna;
   opens io.github.affinitykit.core.cli to
       info.picocli;
