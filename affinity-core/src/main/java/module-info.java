@@ -17,8 +17,8 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
 
-  opens io.github.affinitykit.core.os to
-      com.sun.jna;
-  opens io.github.affinitykit.core.reservation to
+  // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
+  // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).
+  opens io.github.affinitykit.core.internal.natives to
       com.sun.jna;
 }

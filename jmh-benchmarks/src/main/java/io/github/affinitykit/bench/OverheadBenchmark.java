@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,9 +27,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What pinning costs: reserve + bind + restore + release of the calling thread, and creating,
- * starting and joining a pinned thread, for Affinity Kit and for OpenHFT's {@code AffinityLock} /
- * {@code AffinityThreadFactory}. The two libraries use different lock directories (using both on
- * one directory in one JVM is unsupported). Run: {@code java -jar benchmarks.jar Overhead}.
+ * starting and joining a pinned thread, for Affinity Kit on each native layer ({@code nativeLayer}
+ * {@code jna}, and {@code ffm}: {@code java.lang.foreign}, JDK 22+ only; on JDK 17-21 pass {@code
+ * -p nativeLayer=jna}) and for OpenHFT's {@code AffinityLock} / {@code AffinityThreadFactory}, in
+ * the same run. The two libraries use different lock directories (using both on one directory in
+ * one JVM is unsupported). Run: {@code java -jar benchmarks.jar Overhead}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,12 +40,43 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class OverheadBenchmark {
-  private AffinityKit kit;
   private int cpu;
-  private PinnedThreadFactory ours;
   private AffinityThreadFactory theirs;
 
-  /** Builds both libraries' objects once (OpenHFT's class initialisation is not measured). */
+  /** Affinity Kit on one native layer, chosen before the layer is first used in the fork. */
+  @State(Scope.Thread)
+  public static class Kit {
+    /** {@code jna} or {@code ffm} ({@code -Daffinitykit.native}, read once per JVM). */
+    @Param({"jna", "ffm"})
+    public String nativeLayer;
+
+    private AffinityKit kit;
+    private int cpu;
+    private PinnedThreadFactory ours;
+
+    /** Builds the kit on the layer asked for, or fails saying why that layer cannot load. */
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+      System.setProperty("affinitykit.native", nativeLayer);
+      HostCpus host = HostCpus.probe();
+      cpu = host.reachable().last();
+      AffinityBackend backend = AffinityBackend.detect();
+      String expected = nativeLayer.equals("ffm") ? "Linux: java.lang.foreign" : "Linux: JNA";
+      if (!backend.reason().startsWith(expected)) {
+        throw new IllegalStateException(
+            "nativeLayer " + nativeLayer + " cannot pin here: " + backend.reason());
+      }
+      kit =
+          AffinityKit.create(
+              host,
+              backend,
+              CpuReservations.inDirectory(Files.createTempDirectory("overhead-bench")),
+              host.pool(CpuSet.of(cpu)));
+      ours = kit.threadFactory("ours").build();
+    }
+  }
+
+  /** Builds OpenHFT's objects once (its class initialisation is not measured). */
   @Setup(Level.Trial)
   public void setUp() throws Exception {
     // OpenHFT keeps its lock files in java.io.tmpdir, read when its classes initialise: give this
@@ -50,23 +84,15 @@ public class OverheadBenchmark {
     System.setProperty(
         "java.io.tmpdir",
         Files.createTempDirectory("overhead-openhft").toAbsolutePath().toString());
-    HostCpus host = HostCpus.probe();
-    cpu = host.reachable().last();
-    kit =
-        AffinityKit.create(
-            host,
-            AffinityBackend.detect(),
-            CpuReservations.inDirectory(Files.createTempDirectory("overhead-bench")),
-            host.pool(CpuSet.of(cpu)));
-    ours = kit.threadFactory("ours").build();
+    cpu = HostCpus.probe().reachable().last();
     theirs = new AffinityThreadFactory("theirs", AffinityStrategies.ANY);
     AffinityLock.acquireLock(cpu).release(); // class init and lock file creation outside timing
   }
 
   /** Affinity Kit: reserve, bind, restore, release. */
   @Benchmark
-  public int affinityKitPinRelease() {
-    try (CpuLease lease = kit.pinCurrentThread(cpu)) {
+  public int affinityKitPinRelease(Kit k) {
+    try (CpuLease lease = k.kit.pinCurrentThread(k.cpu)) {
       return lease.cpu();
     }
   }
@@ -84,8 +110,8 @@ public class OverheadBenchmark {
 
   /** Affinity Kit: a pinned thread created, started and joined. */
   @Benchmark
-  public Thread affinityKitThreadStart() throws InterruptedException {
-    Thread t = ours.newThread(() -> {});
+  public Thread affinityKitThreadStart(Kit k) throws InterruptedException {
+    Thread t = k.ours.newThread(() -> {});
     t.start();
     t.join();
     return t;

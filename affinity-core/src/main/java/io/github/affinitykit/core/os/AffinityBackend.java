@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.os;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.internal.Backends;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
 
 /**
  * The system calls behind pinning: read and set the CPU mask of a thread by its Linux thread id,
@@ -20,18 +20,21 @@ import io.github.affinitykit.core.internal.Backends;
 public interface AffinityBackend {
 
   /**
-   * Probes the platform now and returns the backend it supports: the Linux backend (JNA calls into
-   * libc) when the OS is Linux and libc answers {@code sched_getaffinity}, otherwise a {@link
-   * NoopAffinityBackend} whose {@link #reason()} says why. Never throws for a missing capability.
-   * Each call probes again: call it once and keep the result.
+   * Returns the platform's backend: the Linux backend when the OS is Linux, this JVM's native layer
+   * loads and libc answers {@code sched_getaffinity}, otherwise a {@link NoopAffinityBackend} whose
+   * {@link #reason()} says why (and, where JNA cannot load its stub from a {@code noexec}
+   * directory, how to fix that). Never throws for a missing capability.
    *
-   * <p>On JDK 22+ run with {@code --enable-native-access=ALL-UNNAMED} (JNA is a native library);
-   * under {@code --illegal-native-access=deny} the probe fails and the result is the no-op backend.
+   * <p>The native layer is chosen once per JVM, on first use: {@code java.lang.foreign} on JDK 22+
+   * (nothing extracted or loaded from a file), JNA on JDK 17-21 ({@code
+   * -Daffinitykit.native=ffm|jna} forces one). On JDK 22+ run with {@code
+   * --enable-native-access=ALL-UNNAMED} ({@code =io.github.affinitykit.core} on the module path);
+   * under {@code --illegal-native-access=deny} the result is the no-op backend with that reason.
    *
    * @return the platform's backend; thread-safe
    */
   static AffinityBackend detect() {
-    return Backends.detect(System.getProperty("os.name", ""));
+    return LinuxAffinityBackend.on(NativeLayer.system());
   }
 
   /** Returns whether this backend can read and set CPU masks. */

@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.os;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.internal.Errno;
+import io.github.affinitykit.core.internal.natives.Errno;
 import java.util.Objects;
 
 /**

@@ -1,20 +1,20 @@
 package io.github.affinitykit.core.os;
 
-import com.sun.jna.LastErrorException;
-import com.sun.jna.Native;
-import com.sun.jna.NativeLong;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.internal.Backends;
-import io.github.affinitykit.core.internal.Errno;
+import io.github.affinitykit.core.internal.natives.Errno;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.core.internal.natives.ThreadCalls;
 import io.github.affinitykit.core.observe.TaskReader;
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
- * Linux affinity through JNA direct-mapped calls into libc ({@link AffinityCalls}): {@code
- * sched_getaffinity}/{@code sched_setaffinity} by thread id, {@code sched_getcpu}, {@code gettid}.
- * Masks are sized for the host, not for glibc's 1024-CPU {@code cpu_set_t}: the buffer starts at
- * 1024 bits and doubles while the kernel answers {@code EINVAL} (its mask is larger), up to {@link
- * CpuSet#MAX_CPUS} bits.
+ * Linux affinity through the native layer's {@link ThreadCalls} ({@code java.lang.foreign} on JDK
+ * 22+, JNA before): {@code sched_getaffinity}/{@code sched_setaffinity} by thread id, {@code
+ * sched_getcpu}, {@code gettid}. Masks are sized for the host, not for glibc's 1024-CPU {@code
+ * cpu_set_t}: the buffer starts at 1024 bits and doubles while the kernel answers {@code EINVAL}
+ * (its mask is larger), up to {@link CpuSet#MAX_CPUS} bits.
  *
  * <p>OpenHFT's {@code Affinity} is not used: it is limited to 1024 CPUs, works on the calling
  * thread only, loses the error text, and its class initialisation probes the platform.
@@ -22,26 +22,48 @@ import java.util.BitSet;
  * <p>Thread safety: safe for concurrent use; the learnt mask size is a benign racy cache.
  */
 public final class LinuxAffinityBackend implements AffinityBackend {
-  private static final int MIN_MASK_BYTES = 1024 / 8;
-  private static final int MAX_MASK_BYTES = CpuSet.MAX_CPUS / 8;
+  private static final int MIN_MASK_WORDS = 1024 / 64;
+  private static final int MAX_MASK_WORDS = CpuSet.MAX_CPUS / 64;
 
+  private final ThreadCalls calls;
+  private final String layer;
   private final boolean hasGettid;
-  private volatile int maskBytes = MIN_MASK_BYTES;
+  private volatile int maskWords = MIN_MASK_WORDS;
 
-  private LinuxAffinityBackend(boolean hasGettid) {
-    this.hasGettid = hasGettid;
+  private LinuxAffinityBackend(ThreadCalls calls, String layer) {
+    this.calls = calls;
+    this.layer = layer;
+    this.hasGettid = calls.threadId() > 0;
   }
 
   /**
-   * Loads libc and checks that {@code sched_getaffinity} answers for the calling thread.
+   * Returns the backend on this JVM's native layer, checking that {@code sched_getaffinity} answers
+   * for the calling thread.
    *
-   * @throws LinkageError if JNA or libc cannot be loaded
+   * @throws UnsupportedOperationException if the layer cannot make the calls, with the reason
    * @throws AffinityException if the kernel refuses {@code sched_getaffinity}
    */
   public static LinuxAffinityBackend load() {
-    LinuxAffinityBackend backend = new LinuxAffinityBackend(AffinityCalls.load());
+    NativeLayer layer = NativeLayer.system();
+    ThreadCalls calls =
+        layer.threads().orElseThrow(() -> new UnsupportedOperationException(layer.why()));
+    LinuxAffinityBackend backend = new LinuxAffinityBackend(calls, layer.name());
     backend.getAffinity(0);
     return backend;
+  }
+
+  /** The backend on {@code layer}, or a no-op one saying why there is none. */
+  static AffinityBackend on(NativeLayer layer) {
+    if (layer.threads().isEmpty()) {
+      return new NoopAffinityBackend(layer.why());
+    }
+    LinuxAffinityBackend backend = new LinuxAffinityBackend(layer.threads().get(), layer.name());
+    try {
+      backend.getAffinity(0);
+      return backend;
+    } catch (AffinityException e) {
+      return new NoopAffinityBackend("sched_getaffinity failed: " + e.getMessage());
+    }
   }
 
   @Override
@@ -51,10 +73,10 @@ public final class LinuxAffinityBackend implements AffinityBackend {
 
   @Override
   public String reason() {
-    return "Linux: JNA "
-        + Native.VERSION
+    return "Linux: "
+        + layer
         + " calls libc sched_setaffinity/sched_getaffinity by TID ("
-        + maskBytes * 8
+        + maskWords * 64
         + "-bit masks), sched_getcpu, "
         + (hasGettid ? "gettid" : "/proc/thread-self");
   }
@@ -62,7 +84,7 @@ public final class LinuxAffinityBackend implements AffinityBackend {
   @Override
   public int currentThreadId() {
     if (hasGettid) {
-      return AffinityCalls.Gettid.gettid();
+      return calls.threadId();
     }
     return TaskReader.live()
         .currentThreadId()
@@ -74,30 +96,25 @@ public final class LinuxAffinityBackend implements AffinityBackend {
 
   @Override
   public int currentCpu() {
-    try {
-      int cpu = AffinityCalls.sched_getcpu();
-      return cpu >= 0 ? cpu : -1;
-    } catch (LastErrorException e) {
-      return -1;
-    }
+    int cpu = calls.currentCpu();
+    return cpu >= 0 ? cpu : -1;
   }
 
   @Override
   public CpuSet getAffinity(int tid) {
     Backends.checkTid(tid);
-    int bytes = maskBytes;
+    int words = maskWords;
     while (true) {
-      byte[] mask = new byte[bytes];
-      try {
-        AffinityCalls.sched_getaffinity(tid, new NativeLong(bytes), mask);
-        maskBytes = Math.max(maskBytes, bytes);
-        return read(mask);
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() != Errno.EINVAL || bytes >= MAX_MASK_BYTES) {
-          throw new AffinityException("sched_getaffinity", tid, CpuSet.empty(), e.getErrorCode());
-        }
-        bytes *= 2; // the kernel's mask is wider than ours
+      long[] mask = new long[words];
+      int err = -calls.getAffinity(tid, mask);
+      if (err == 0) {
+        maskWords = Math.max(maskWords, words);
+        return CpuSet.of(BitSet.valueOf(mask));
       }
+      if (err != Errno.EINVAL || words >= MAX_MASK_WORDS) {
+        throw new AffinityException("sched_getaffinity", tid, CpuSet.empty(), err);
+      }
+      words *= 2; // the kernel's mask is wider than ours
     }
   }
 
@@ -105,29 +122,10 @@ public final class LinuxAffinityBackend implements AffinityBackend {
   public void setAffinity(int tid, CpuSet cpus) {
     Backends.checkTid(tid);
     Backends.checkCpus(cpus);
-    int words = cpus.last() / (NativeLong.SIZE * 8) + 1;
-    byte[] mask = new byte[Math.max(maskBytes, words * NativeLong.SIZE)];
-    for (int cpu = cpus.first(); cpu >= 0; cpu = cpus.next(cpu + 1)) {
-      mask[AffinityCalls.byteOf(cpu)] |= (byte) (1 << (cpu & 7));
+    long[] bits = cpus.toBitSet().toLongArray();
+    int err = -calls.setAffinity(tid, Arrays.copyOf(bits, Math.max(maskWords, bits.length)));
+    if (err != 0) {
+      throw new AffinityException("sched_setaffinity", tid, cpus, err);
     }
-    try {
-      AffinityCalls.sched_setaffinity(tid, new NativeLong(mask.length), mask);
-    } catch (LastErrorException e) {
-      throw new AffinityException("sched_setaffinity", tid, cpus, e.getErrorCode());
-    }
-  }
-
-  /** Reads a kernel mask ({@link AffinityCalls#byteOf(int)}). */
-  private static CpuSet read(byte[] mask) {
-    BitSet bits = new BitSet();
-    for (int i = 0; i < mask.length; i++) {
-      int b = mask[i] & 0xFF;
-      int first = b == 0 ? 0 : AffinityCalls.firstCpuOf(i);
-      while (b != 0) {
-        bits.set(first + Integer.numberOfTrailingZeros(b));
-        b &= b - 1;
-      }
-    }
-    return CpuSet.of(bits);
   }
 }

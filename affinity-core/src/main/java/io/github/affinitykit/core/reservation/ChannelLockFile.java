@@ -15,13 +15,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A {@link LockFile} through Java's {@link FileChannel}, for where {@link LockCalls} cannot load
- * (no JNA, not Linux): opened with {@link LinkOption#NOFOLLOW_LINKS}, locked with a classic POSIX
- * lock. The JDK cannot {@code fstat} a channel, so the checks are by path: before the open, and
- * after the lock the path must still name the same regular file with one link. A file swapped in
- * between those two looks can be locked (never a symbolic link's target); it is still never written
- * before the checks pass. Closing the channel drops this process's POSIX locks on the file, so the
- * channel stays open (parked) until the path names another file.
+ * A {@link LockFile} through Java's {@link FileChannel}, for where the native layer has no file
+ * calls (not Linux, a 32-bit JVM, JNA unable to load on JDK 17-21): opened with {@link
+ * LinkOption#NOFOLLOW_LINKS}, locked with a classic POSIX lock. The JDK cannot {@code fstat} a
+ * channel, so the checks are by path: before the open, and after the lock the path must still name
+ * the same regular file with one link. A file swapped in between those two looks can be locked
+ * (never a symbolic link's target); it is still never written before the checks pass. Closing the
+ * channel drops this process's POSIX locks on the file, so the channel stays open (parked) until
+ * the path names another file.
  *
  * <p>Thread safety: not thread-safe (see {@link LockFile}).
  */
@@ -36,7 +37,6 @@ final class ChannelLockFile implements LockFile {
           LinkOption.NOFOLLOW_LINKS);
 
   private final Path path;
-  private String refused = "";
   private FileChannel channel;
   private FileStat opened;
   private FileLock lock;
@@ -56,13 +56,13 @@ final class ChannelLockFile implements LockFile {
   }
 
   @Override
-  public ReservationResult tryLock(int cpu) {
+  public LockOutcome tryLock() {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       try {
         if (channel == null) {
           Optional<FileStat> before = FileStat.lstat(path);
           if (before.isPresent() && before.get().problem().isPresent()) {
-            return refuse(cpu, before.get().problem().get());
+            return LockOutcome.refused(before.get().problem().get());
           }
           channel = open(path);
           opened = FileStat.lstat(path).orElse(null);
@@ -73,22 +73,22 @@ final class ChannelLockFile implements LockFile {
         }
         FileLock l = channel.tryLock(0, Long.MAX_VALUE, false);
         if (l == null) {
-          return LockOutcomes.heldBy(cpu, path, -1, read());
+          return LockOutcome.held(-1, read());
         }
         lock = l;
         if (check() == Check.INTACT) {
-          return null;
+          return LockOutcome.LOCKED;
         }
         unlock();
         closeChannel();
       } catch (OverlappingFileLockException e) {
-        return LockOutcomes.heldBy(cpu, path, ProcessHandle.current().pid(), new byte[0]);
+        return LockOutcome.held(ProcessHandle.current().pid(), new byte[0]);
       } catch (IOException e) {
         closeChannel();
-        return LockOutcomes.unavailable(cpu, "cannot lock " + path + ": " + LockText.describe(e));
+        return LockOutcome.failed("cannot lock " + path + ": " + LockText.describe(e));
       }
     }
-    return LockOutcomes.replaced(cpu, path, MAX_ATTEMPTS);
+    return LockOutcome.replaced(MAX_ATTEMPTS);
   }
 
   private static FileChannel open(Path path) throws IOException {
@@ -100,12 +100,6 @@ final class ChannelLockFile implements LockFile {
     } catch (UnsupportedOperationException e) { // no POSIX permissions on this file system
       return FileChannel.open(path, OPEN);
     }
-  }
-
-  private ReservationResult refuse(int cpu, String problem) {
-    ReservationResult r = LockOutcomes.refused(cpu, path, problem, refused);
-    refused = problem;
-    return r;
   }
 
   @Override

@@ -12,10 +12,14 @@ import java.nio.file.Path;
  *   <li>{@code cpu-<N>.lock.affinitykit}: Affinity Kit's own, which no program deletes, so that two
  *       Affinity Kit processes never hold the same CPU whatever happens to the other file;
  *   <li>{@code cpu-<N>.lock}: OpenHFT's, for interoperation with {@code AffinityLock}, which
- *       deletes it on release (and so may delete it under our lock: see {@link #verify()}).
+ *       deletes it on release (and so may delete it under our lock: see {@link #verify(int)}).
  * </ol>
  *
- * Both get the holder's text once both are locked and checked.
+ * Both get the holder's text once both are locked and checked. What a file found ({@link
+ * LockOutcome}) is worded here, once for both implementations, into the CPU's {@link
+ * ReservationResult}; text read from a lock file is sanitised ({@link Printable#of(byte[],
+ * boolean)}) before it reaches a reason, and a refused file is logged once per problem, not per
+ * attempt.
  *
  * <p>Thread safety: not thread-safe; {@link CpuReservations} calls it under its monitor.
  */
@@ -24,6 +28,7 @@ final class CpuLock {
 
   private final LockFile own;
   private final LockFile compat;
+  private final String[] refused = {"", ""}; // the last problem logged, per file
   private String text = "";
   private boolean lost;
 
@@ -58,37 +63,88 @@ final class CpuLock {
   }
 
   /**
-   * Locks both files and writes the holder's text into them.
+   * Locks both files and writes the holder's text ({@code holder}, its UTF-8 {@code bytes}) into
+   * them.
    *
    * @return null when locked, else the failure
    */
-  ReservationResult tryLock(int cpu, HolderText holder) {
-    ReservationResult failure = own.tryLock(cpu);
-    if (failure != null) {
-      return failure;
+  ReservationResult tryLock(int cpu, String holder, byte[] bytes) {
+    LockOutcome outcome = own.tryLock();
+    if (outcome.kind() != LockOutcome.Kind.LOCKED) {
+      return word(cpu, 0, own, outcome);
     }
-    failure = compat.tryLock(cpu);
-    if (failure != null) {
+    outcome = compat.tryLock();
+    if (outcome.kind() != LockOutcome.Kind.LOCKED) {
       own.unlock();
-      return failure;
+      return word(cpu, 1, compat, outcome);
     }
-    byte[] bytes = holder.bytes();
     try {
       own.write(bytes);
       compat.write(bytes);
     } catch (IOException e) {
       compat.unlock();
       own.unlock();
-      return LockOutcomes.unavailable(
-          cpu, "cannot write " + compat.path() + ": " + LockText.describe(e));
+      return unavailable(cpu, "cannot write " + compat.path() + ": " + LockText.describe(e));
     }
-    text = holder.text();
+    text = holder;
     lost = false;
     return null;
   }
 
+  /** The result of {@code cpu} for what file {@code which} (0 ours, 1 OpenHFT's) found. */
+  private ReservationResult word(int cpu, int which, LockFile file, LockOutcome o) {
+    Path path = file.path();
+    switch (o.kind()) {
+      case HELD:
+        return heldBy(cpu, path, o.pid(), o.text());
+      case REFUSED:
+        String reason =
+            path + " " + o.detail() + "; refused: never followed, truncated or written through";
+        if (!o.detail().equals(refused[which])) {
+          LOG.log(Level.WARNING, "cpu {0}: {1}", cpu, reason);
+          refused[which] = o.detail();
+        }
+        return unavailable(cpu, reason);
+      case REPLACED:
+        return unavailable(cpu, path + " " + o.detail());
+      default:
+        return unavailable(cpu, o.detail());
+    }
+  }
+
+  private static ReservationResult unavailable(int cpu, String reason) {
+    return ReservationResult.failed(
+        cpu, ReservationStatus.UNAVAILABLE, -1, "cpu " + cpu + ": " + reason);
+  }
+
   /**
-   * Checks that both paths still name the files locked (two lstat calls).
+   * Another holder has the lock: {@code pid} as the kernel names it (classic POSIX locks; this
+   * process: another user of the file in this JVM), else -1 and the pid the file's text names.
+   */
+  private static ReservationResult heldBy(int cpu, Path path, long pid, byte[] text) {
+    long self = ProcessHandle.current().pid();
+    if (pid == self) {
+      return ReservationResult.failed(
+          cpu,
+          ReservationStatus.HELD_BY_THIS_JVM,
+          self,
+          "cpu "
+              + cpu
+              + ": "
+              + path
+              + " is locked by another user of the file in this JVM"
+              + " (OpenHFT AffinityLock? another class loader?)");
+    }
+    long holder = pid > 0 ? pid : LockText.pidOf(text);
+    return ReservationResult.failed(
+        cpu,
+        ReservationStatus.HELD_BY_OTHER_PROCESS,
+        holder,
+        "cpu " + cpu + ": " + path + " is locked by " + LockText.describeHolder(holder, text));
+  }
+
+  /**
+   * Checks that both paths still name the files locked (two stat calls).
    *
    * @return whether the reservation is newly found lost: a file deleted or replaced under it
    */

@@ -1,9 +1,15 @@
 package io.github.affinitykit.core.reservation;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.natives.FileCalls;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock}, so
@@ -36,9 +43,10 @@ import java.util.function.Function;
  *
  * <p>There is one instance per directory in a JVM, and it owns the only descriptor this library
  * opens on each lock file: closing a descriptor drops the classic POSIX locks this process holds on
- * the file (OpenHFT's, if it is used in the same JVM). With JNA on 64-bit Linux the locks are open
- * file description locks, which conflict with OpenHFT's even in the same JVM and survive another
- * descriptor's close; without JNA, Java's {@code FileChannel} is used, the checks are by path and
+ * the file (OpenHFT's, if it is used in the same JVM). Where the native layer has file calls
+ * (64-bit Linux: {@code java.lang.foreign} on JDK 22+, JNA before) the locks are open file
+ * description locks, which conflict with OpenHFT's even in the same JVM and survive another
+ * descriptor's close; without them, Java's {@code FileChannel} is used, the checks are by path and
  * the guarantee is weaker (see {@code ChannelLockFile}).
  *
  * <p>Failures are results, not exceptions: an unwritable directory, a lock file owned by another
@@ -55,12 +63,17 @@ public final class CpuReservations {
   private final Function<Path, LockFile> opener;
   private final Map<Integer, CpuLock> files = new HashMap<>(); // guarded by this
   private final AtomicLong lost = new AtomicLong();
-  private final HolderText holder = HolderText.ofThisProcess(); // guarded by this
+  private final long pid = ProcessHandle.current().pid();
+  private final LongSupplier clockMillis;
   private boolean directoryMade; // guarded by this
+  private long holderSecond = Long.MIN_VALUE; // guarded by this, as the two below
+  private String holderText = "";
+  private byte[] holderBytes = new byte[0];
 
-  private CpuReservations(Path directory, Function<Path, LockFile> opener) {
+  CpuReservations(Path directory, Function<Path, LockFile> opener, LongSupplier clockMillis) {
     this.directory = directory;
     this.opener = opener;
+    this.clockMillis = clockMillis;
   }
 
   /**
@@ -72,16 +85,25 @@ public final class CpuReservations {
   public static CpuReservations inDirectory(Path directory) {
     Objects.requireNonNull(directory, "directory");
     return BY_DIRECTORY.computeIfAbsent(
-        canonical(directory), d -> new CpuReservations(d, CpuReservations::openLockFile));
+        canonical(directory), d -> withLayer(d, NativeLayer.system()));
   }
 
-  /** An unshared instance on Java's {@code FileChannel}, as without JNA (tests). */
+  /**
+   * An unshared instance whose lock files go through {@code layer}'s file calls, or Java's {@code
+   * FileChannel} where it has none (tests, benchmarks).
+   */
+  static CpuReservations withLayer(Path directory, NativeLayer layer) {
+    FileCalls calls = layer.files().orElse(null);
+    return new CpuReservations(
+        canonical(directory),
+        calls == null ? ChannelLockFile::new : path -> new NativeLockFile(path, calls),
+        System::currentTimeMillis);
+  }
+
+  /** An unshared instance on Java's {@code FileChannel}, as without native file calls (tests). */
   static CpuReservations withChannelFiles(Path directory) {
-    return new CpuReservations(canonical(directory), ChannelLockFile::new);
-  }
-
-  private static LockFile openLockFile(Path path) {
-    return LockCalls.load().isEmpty() ? new NativeLockFile(path) : new ChannelLockFile(path);
+    return new CpuReservations(
+        canonical(directory), ChannelLockFile::new, System::currentTimeMillis);
   }
 
   /** Returns this JVM's reservations in {@code java.io.tmpdir}, where OpenHFT keeps its own. */
@@ -132,7 +154,6 @@ public final class CpuReservations {
       files.put(cpu, file);
     }
     if (file.isLocked()) {
-      long pid = ProcessHandle.current().pid();
       return ReservationResult.failed(
           cpu,
           ReservationStatus.HELD_BY_THIS_JVM,
@@ -141,12 +162,13 @@ public final class CpuReservations {
     }
     ReservationResult failure = directoryMade ? null : makeDirectory(cpu);
     if (failure == null) {
-      failure = file.tryLock(cpu, holder.now());
+      holderNow();
+      failure = file.tryLock(cpu, holderText, holderBytes);
       if (failure != null
           && failure.status() == ReservationStatus.UNAVAILABLE
           && !Files.isDirectory(directory)) {
         failure = makeDirectory(cpu); // removed since it was made: make it again, then retry
-        failure = failure != null ? failure : file.tryLock(cpu, holder.now());
+        failure = failure != null ? failure : file.tryLock(cpu, holderText, holderBytes);
       }
     }
     return failure != null
@@ -171,6 +193,28 @@ public final class CpuReservations {
           -1,
           "cpu " + cpu + ": cannot create directory " + directory + ": " + LockText.describe(e));
     }
+  }
+
+  /**
+   * Brings the text this JVM writes into the lock files it takes ({@link LockText#forHolder}: pid
+   * and time to the second, in the default time zone) to the current second: formatted and encoded
+   * once a second, not once per reservation.
+   */
+  private void holderNow() {
+    long millis = clockMillis.getAsLong();
+    long second = Math.floorDiv(millis, 1000);
+    if (second != holderSecond) {
+      ZonedDateTime since =
+          ZonedDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());
+      holderText = LockText.forHolder(pid, since);
+      holderBytes = holderText.getBytes(StandardCharsets.UTF_8);
+      holderSecond = second;
+    }
+  }
+
+  /** The holder's text as last written (tests). */
+  synchronized byte[] holderBytes() {
+    return holderBytes;
   }
 
   /**

@@ -1,8 +1,10 @@
 package io.github.affinitykit.core.reservation;
 
-import com.sun.jna.LastErrorException;
-import io.github.affinitykit.core.internal.Errno;
+import io.github.affinitykit.core.internal.natives.Errno;
+import io.github.affinitykit.core.internal.natives.FileCalls;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -16,10 +18,12 @@ import java.util.Optional;
 /**
  * What {@code lstat}/{@code fstat} say of a lock file that matters to a reservation: its identity
  * (device and inode), its type and its number of hard links. Read with one {@code statx} call
- * ({@link StatCalls}) where it can be called; otherwise through the JDK's {@code unix} attribute
- * view, so no {@code struct stat} layout is assumed, a descriptor being read through its {@code
- * /proc/self/fd} link. Where the JDK has no {@code unix} view the identity is unknown ({@code -1})
- * and only the type is checked.
+ * ({@link FileCalls#statx}: one layout on every architecture, and only the type, mode, link count
+ * and inode are asked for, so the kernel does not switch the file to fine-grained timestamps) where
+ * the native layer has file calls and the kernel answers ({@code ENOSYS} before Linux 4.11, {@code
+ * EPERM} under an old container seccomp profile); otherwise through the JDK's {@code unix}
+ * attribute view, a descriptor being read through its {@code /proc/self/fd} link. Where the JDK has
+ * no {@code unix} view the identity is unknown ({@code -1}) and only the type is checked.
  *
  * <p>Thread safety: immutable; the readers are stateless.
  */
@@ -30,23 +34,14 @@ record FileStat(long dev, long ino, int mode, int nlink) {
   private static final int S_IFLNK = 0120000;
   private static final int S_IFIFO = 0010000;
   private static final int S_IFSOCK = 0140000;
+  private static final int MASK = 0x1 | 0x2 | 0x4 | 0x100; // STATX_TYPE | MODE | NLINK | INO
   private static final String UNIX = "unix:dev,ino,mode,nlink";
   private static final byte[] EMPTY = {0};
 
-  /** The file {@code path} names, its last component not followed; empty if there is none. */
-  static Optional<FileStat> lstat(Path path) throws IOException {
-    return lstat(path, null);
-  }
-
   /**
-   * As {@link #lstat(Path)}, with the path already encoded ({@link StatCalls#cString(String)}) for
-   * callers that check the same path again and again; null to encode it here.
+   * The file {@code path} names, its last component not followed, through the JDK; empty if none.
    */
-  static Optional<FileStat> lstat(Path path, byte[] cpath) throws IOException {
-    if (StatCalls.usable()) {
-      byte[] c = cpath != null ? cpath : StatCalls.cString(path.toString());
-      return statx(StatCalls.AT_FDCWD, c, path, StatCalls.AT_SYMLINK_NOFOLLOW);
-    }
+  static Optional<FileStat> lstat(Path path) throws IOException {
     try {
       if (!hasUnixView()) {
         return Optional.of(basic(path));
@@ -57,27 +52,53 @@ record FileStat(long dev, long ino, int mode, int nlink) {
     }
   }
 
-  /** The file open as descriptor {@code fd} of this process (Linux: its /proc/self/fd link). */
-  static FileStat ofDescriptor(int fd) throws IOException {
-    if (StatCalls.usable()) {
-      return statx(fd, EMPTY, Path.of("/proc/self/fd/" + fd), StatCalls.AT_EMPTY_PATH)
-          .orElseThrow(() -> new NoSuchFileException("/proc/self/fd/" + fd));
+  /** As {@link #lstat(Path)}, with {@code statx} of {@code cpath} (the encoded path) first. */
+  static Optional<FileStat> lstat(FileCalls calls, Path path, byte[] cpath) throws IOException {
+    byte[] buf = new byte[FileCalls.STATX_BYTES];
+    int err = -calls.statx(FileCalls.AT_FDCWD, cpath, FileCalls.AT_SYMLINK_NOFOLLOW, MASK, buf);
+    if (err == 0) {
+      return Optional.of(read(buf));
     }
-    return of(Files.readAttributes(Path.of("/proc/self/fd/" + fd), UNIX));
+    if (err == Errno.ENOENT) {
+      return Optional.empty();
+    }
+    if (err == Errno.ENOSYS || err == Errno.EPERM) {
+      return lstat(path);
+    }
+    throw new FileSystemException(path.toString(), null, Errno.describe(err));
   }
 
-  private static Optional<FileStat> statx(int dirfd, byte[] cpath, Path path, int flags)
-      throws IOException {
-    byte[] buf = new byte[StatCalls.BUFFER_BYTES];
-    try {
-      StatCalls.statx(dirfd, cpath, flags, StatCalls.MASK, buf);
-    } catch (LastErrorException e) {
-      if (e.getErrorCode() == StatCalls.ENOENT) {
-        return Optional.empty();
-      }
-      throw new FileSystemException(path.toString(), null, Errno.describe(e.getErrorCode()));
+  /** The file open as descriptor {@code fd} of this process. */
+  static FileStat ofDescriptor(FileCalls calls, int fd) throws IOException {
+    byte[] buf = new byte[FileCalls.STATX_BYTES];
+    int err = -calls.statx(fd, EMPTY, FileCalls.AT_EMPTY_PATH, MASK, buf);
+    if (err == 0) {
+      return read(buf);
     }
-    return Optional.of(StatCalls.read(buf));
+    Path link = Path.of("/proc/self/fd/" + fd);
+    if (err == Errno.ENOSYS || err == Errno.EPERM) {
+      return of(Files.readAttributes(link, UNIX));
+    }
+    throw new FileSystemException(link.toString(), null, Errno.describe(err));
+  }
+
+  /**
+   * The fields of a filled {@code struct statx}, {@code dev} encoded as glibc's {@code makedev}
+   * (the JDK's {@code unix:dev}).
+   */
+  private static FileStat read(byte[] buf) {
+    ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
+    int nlink = b.getInt(16);
+    int mode = b.getShort(28) & 0xFFFF;
+    long ino = b.getLong(32);
+    long major = b.getInt(136) & 0xFFFF_FFFFL;
+    long minor = b.getInt(140) & 0xFFFF_FFFFL;
+    long dev =
+        ((major & 0xFFFF_F000L) << 32)
+            | ((major & 0xFFFL) << 8)
+            | ((minor & 0xFFFF_FF00L) << 12)
+            | (minor & 0xFFL);
+    return new FileStat(dev, ino, mode, nlink);
   }
 
   private static boolean hasUnixView() {

@@ -10,9 +10,11 @@ import java.nio.file.Path;
  * (parked) and is closed only when the path no longer names its file: closing a descriptor drops
  * the classic POSIX locks this process holds on the file (another library's, in this JVM).
  *
- * <p>Implementations: {@link NativeLockFile} (libc through JNA: the checks are on the descriptor)
- * and {@link ChannelLockFile} (Java's {@code FileChannel}, where JNA cannot be used: the checks are
- * by path around the open, a weaker guarantee).
+ * <p>Implementations: {@link NativeLockFile} (libc through the native layer's {@code FileCalls}:
+ * the checks are on the descriptor) and {@link ChannelLockFile} (Java's {@code FileChannel}, where
+ * the native layer has no file calls: the checks are by path around the open, a weaker guarantee).
+ * Both say what they found as a {@link LockOutcome}, never worded for a CPU: {@link CpuLock} does
+ * that.
  *
  * <p>Thread safety: not thread-safe; {@link CpuLock} calls it under {@link CpuReservations}'
  * monitor.
@@ -35,11 +37,12 @@ interface LockFile {
   boolean isLocked();
 
   /**
-   * Tries once, without waiting, to lock the file the path names.
+   * Tries once, without waiting, to lock the file the path names (a few attempts when the path
+   * comes to name another file meanwhile).
    *
-   * @return null when locked, else the failure (for {@code cpu})
+   * @return {@link LockOutcome#LOCKED}, or what kept it from locking
    */
-  ReservationResult tryLock(int cpu);
+  LockOutcome tryLock();
 
   /** Replaces the content of the locked file with {@code text}. */
   void write(byte[] text) throws IOException;

@@ -1,39 +1,53 @@
 package io.github.affinitykit.core.reservation;
 
-import com.sun.jna.LastErrorException;
-import io.github.affinitykit.core.internal.Errno;
+import static io.github.affinitykit.core.internal.natives.FileCalls.F_GETLK;
+import static io.github.affinitykit.core.internal.natives.FileCalls.F_OFD_GETLK;
+import static io.github.affinitykit.core.internal.natives.FileCalls.F_OFD_SETLK;
+import static io.github.affinitykit.core.internal.natives.FileCalls.F_SETLK;
+import static io.github.affinitykit.core.internal.natives.FileCalls.F_UNLCK;
+import static io.github.affinitykit.core.internal.natives.FileCalls.F_WRLCK;
+
+import io.github.affinitykit.core.internal.natives.Errno;
+import io.github.affinitykit.core.internal.natives.FileCalls;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * A {@link LockFile} through libc ({@link LockCalls}): {@code open} with {@code O_NOFOLLOW} (and
- * {@code O_CREAT|O_EXCL} only when nothing is there, so a dangling link is never followed), the
- * descriptor's own {@code fstat} must be a regular file with one link, the lock is taken, then
- * {@code lstat} of the path must name the same device and inode, else the file was replaced or
- * deleted while locking (OpenHFT deletes on release) and the attempt is repeated on the new file.
- * Nothing is written before all that holds.
+ * A {@link LockFile} through libc ({@link FileCalls} of the native layer): {@code open} with {@code
+ * O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK} (and {@code O_CREAT|O_EXCL} only when nothing is there, so a
+ * dangling link is never followed), the descriptor's own {@code statx} must be a regular file with
+ * one link, the lock is taken, then {@code statx} of the path must name the same device and inode,
+ * else the file was replaced or deleted while locking (OpenHFT deletes on release) and the attempt
+ * is repeated on the new file. Nothing is written before all that holds.
+ *
+ * <p>Locks are open file description locks ({@code F_OFD_SETLK}, Linux 3.15+): they conflict with
+ * the classic POSIX locks of Java's {@code FileChannel} (OpenHFT's) in every process, this one
+ * included, and closing another descriptor of the file does not drop them. On an older kernel
+ * ({@code EINVAL}) the classic {@code F_SETLK} is used instead.
  *
  * <p>Thread safety: not thread-safe (see {@link LockFile}).
  */
 final class NativeLockFile implements LockFile {
   private static final int MAX_ATTEMPTS = 5;
   private static final int MAX_TEXT_BYTES = 256;
+  private static final int MODE = 0666;
 
   private final Path path;
-  private String refused = "";
-  private final String cpath;
-  private byte[] statPath; // the path encoded for statx, once
-  private final byte[] flock = new byte[32];
+  private final FileCalls calls;
+  private final byte[] cpath;
   private byte[] seen = new byte[64];
   private int fd = -1;
   private FileStat opened;
   private boolean locked;
+  private boolean classic;
 
-  NativeLockFile(Path path) {
+  NativeLockFile(Path path, FileCalls calls) {
     this.path = path;
-    this.cpath = path.toString();
+    this.calls = calls;
+    this.cpath = NativeLayer.cString(path.toString());
   }
 
   @Override
@@ -47,69 +61,75 @@ final class NativeLockFile implements LockFile {
   }
 
   @Override
-  public ReservationResult tryLock(int cpu) {
+  public LockOutcome tryLock() {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (fd < 0) {
-        ReservationResult failure = open(cpu);
+        LockOutcome failure = open();
         if (failure != null) {
           return failure;
         }
         if (fd < 0) {
-          continue; // created by someone else meanwhile: open theirs
+          continue; // created or deleted by someone else meanwhile: look again
         }
       }
-      int err = LockCalls.setLock(fd, LockCalls.F_WRLCK, flock);
-      if (err == LockCalls.EAGAIN || err == LockCalls.EACCES) {
-        return LockOutcomes.heldBy(cpu, path, LockCalls.blockingPid(fd, flock), read());
+      int err = -setLock(F_WRLCK);
+      if (err == Errno.EAGAIN || err == Errno.EACCES) {
+        long pid = calls.lockHolder(fd, classic ? F_GETLK : F_OFD_GETLK);
+        return LockOutcome.held(pid > 0 ? pid : -1, read());
       }
       if (err != 0) {
         closeFd();
-        return LockOutcomes.unavailable(cpu, "cannot lock " + path + ": " + Errno.describe(err));
+        return LockOutcome.failed("cannot lock " + path + ": " + Errno.describe(err));
       }
-      Check check = check();
-      if (check == Check.INTACT) {
+      if (check() == Check.INTACT) {
         locked = true;
-        return null;
+        return LockOutcome.LOCKED;
       }
-      LockCalls.setLock(fd, LockCalls.F_UNLCK, flock);
+      setLock(F_UNLCK);
       closeFd(); // the path names another file now: lock that one
     }
-    return LockOutcomes.replaced(cpu, path, MAX_ATTEMPTS);
+    return LockOutcome.replaced(MAX_ATTEMPTS);
   }
 
-  /** Opens the file; null with {@code fd < 0} when it appeared between lstat and create. */
-  private ReservationResult open(int cpu) {
+  private int setLock(short type) {
+    int r = calls.setLock(fd, classic ? F_SETLK : F_OFD_SETLK, type);
+    if (r == -Errno.EINVAL && !classic) {
+      classic = true; // kernel older than 3.15: no open file description locks
+      return setLock(type);
+    }
+    return r;
+  }
+
+  /** Opens the file; null with {@code fd < 0} when it appeared or went between stat and open. */
+  private LockOutcome open() {
     try {
-      Optional<FileStat> there = FileStat.lstat(path);
+      Optional<FileStat> there = FileStat.lstat(calls, path, cpath);
       if (there.isPresent() && there.get().problem().isPresent()) {
-        return refuse(cpu, there.get().problem().get());
+        return LockOutcome.refused(there.get().problem().get());
       }
-      try {
-        fd = LockCalls.openNoFollow(cpath, there.isEmpty());
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() == LockCalls.EEXIST || e.getErrorCode() == LockCalls.ENOENT) {
-          return null; // raced with another creator or deleter: look again
-        }
-        return LockOutcomes.unavailable(
-            cpu, "cannot open " + path + " for writing: " + Errno.describe(e.getErrorCode()));
+      int flags =
+          FileCalls.O_RDWR | FileCalls.O_CLOEXEC | FileCalls.O_NONBLOCK | calls.abi().noFollow();
+      int r =
+          calls.open(
+              cpath, there.isEmpty() ? flags | FileCalls.O_CREAT | FileCalls.O_EXCL : flags, MODE);
+      if (r == -Errno.EEXIST || r == -Errno.ENOENT) {
+        return null; // raced with another creator or deleter: look again
       }
-      opened = FileStat.ofDescriptor(fd);
+      if (r < 0) {
+        return LockOutcome.failed("cannot open " + path + " for writing: " + Errno.describe(-r));
+      }
+      fd = r;
+      opened = FileStat.ofDescriptor(calls, fd);
       Optional<String> problem = opened.problem();
       if (problem.isPresent()) {
         closeFd();
-        return refuse(cpu, problem.get());
+        return LockOutcome.refused(problem.get());
       }
       return null;
     } catch (IOException e) {
       closeFd();
-      return LockOutcomes.unavailable(cpu, "cannot stat " + path + ": " + LockText.describe(e));
+      return LockOutcome.failed("cannot stat " + path + ": " + LockText.describe(e));
     }
-  }
-
-  private ReservationResult refuse(int cpu, String problem) {
-    ReservationResult r = LockOutcomes.refused(cpu, path, problem, refused);
-    refused = problem;
-    return r;
   }
 
   /**
@@ -120,23 +140,26 @@ final class NativeLockFile implements LockFile {
    */
   @Override
   public void write(byte[] text) throws IOException {
-    try {
-      byte[] seen = seen(text.length + 1);
-      long had = LockCalls.pread(fd, seen, seen.length, 0);
-      if (had == text.length && Arrays.equals(seen, 0, text.length, text, 0, text.length)) {
-        return;
-      }
-      long written = 0;
-      while (written < text.length) {
-        byte[] rest = written == 0 ? text : Arrays.copyOfRange(text, (int) written, text.length);
-        written += LockCalls.pwrite(fd, rest, rest.length, written);
-      }
-      if (had > text.length) {
-        LockCalls.ftruncate(fd, text.length);
-      }
-    } catch (LastErrorException e) {
-      throw new IOException("write " + path + ": " + Errno.describe(e.getErrorCode()), e);
+    byte[] seen = seen(text.length + 1);
+    long had = check("pread", calls.pread(fd, seen, seen.length, 0));
+    if (had == text.length && Arrays.equals(seen, 0, text.length, text, 0, text.length)) {
+      return;
     }
+    long written = 0;
+    while (written < text.length) {
+      byte[] rest = written == 0 ? text : Arrays.copyOfRange(text, (int) written, text.length);
+      written += check("pwrite", calls.pwrite(fd, rest, rest.length, written));
+    }
+    if (had > text.length) {
+      check("ftruncate", calls.ftruncate(fd, text.length));
+    }
+  }
+
+  private long check(String call, long result) throws IOException {
+    if (result < 0) {
+      throw new IOException(call + " " + path + ": " + Errno.describe((int) -result));
+    }
+    return result;
   }
 
   private byte[] seen(int bytes) {
@@ -152,21 +175,14 @@ final class NativeLockFile implements LockFile {
       return new byte[0];
     }
     byte[] buf = new byte[MAX_TEXT_BYTES];
-    try {
-      long n = LockCalls.pread(fd, buf, buf.length, 0);
-      return Arrays.copyOf(buf, (int) Math.max(0, n));
-    } catch (LastErrorException e) {
-      return new byte[0];
-    }
+    long n = calls.pread(fd, buf, buf.length, 0);
+    return Arrays.copyOf(buf, (int) Math.max(0, n));
   }
 
   @Override
   public Check check() {
     try {
-      if (statPath == null) {
-        statPath = StatCalls.cString(cpath);
-      }
-      Optional<FileStat> now = FileStat.lstat(path, statPath);
+      Optional<FileStat> now = FileStat.lstat(calls, path, cpath);
       if (now.isEmpty()) {
         return Check.UNLINKED;
       }
@@ -180,17 +196,13 @@ final class NativeLockFile implements LockFile {
   public void unlock() {
     if (locked) {
       locked = false;
-      LockCalls.setLock(fd, LockCalls.F_UNLCK, flock); // parked: the next tryLock checks it again
+      setLock(F_UNLCK); // parked: the next tryLock checks it again
     }
   }
 
   private void closeFd() {
     if (fd >= 0) {
-      try {
-        LockCalls.close(fd); // drops our lock too
-      } catch (LastErrorException e) {
-        // the descriptor is gone either way
-      }
+      calls.close(fd); // drops our lock too; the descriptor is gone either way
       fd = -1;
     }
   }

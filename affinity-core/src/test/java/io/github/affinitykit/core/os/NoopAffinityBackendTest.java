@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.AffinityBackendContract;
-import io.github.affinitykit.core.internal.Backends;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
 import org.junit.jupiter.api.Test;
 
 public class NoopAffinityBackendTest extends AffinityBackendContract {
@@ -33,7 +33,8 @@ public class NoopAffinityBackendTest extends AffinityBackendContract {
 
   @Test
   public void shouldDetectNoopOffLinux() {
-    AffinityBackend backend = Backends.detect("Mac OS X");
+    AffinityBackend backend =
+        LinuxAffinityBackend.on(NativeLayer.load("auto", "Mac OS X", "x86_64"));
     assertThat(backend.isSupported()).isFalse();
     assertThat(backend.reason()).isEqualTo("os.name Mac OS X: only Linux is supported");
   }
@@ -41,11 +42,11 @@ public class NoopAffinityBackendTest extends AffinityBackendContract {
   @Test
   public void shouldNameTheCauseOfANativeFailure() {
     Error init = new ExceptionInInitializerError(new IllegalCallerException("denied"));
-    assertThat(Backends.withCause(init))
+    assertThat(NativeLayer.withCause(init))
         .isEqualTo(
             "java.lang.ExceptionInInitializerError caused by java.lang.IllegalCallerException:"
                 + " denied");
-    assertThat(Backends.withCause(new UnsatisfiedLinkError("x")))
+    assertThat(NativeLayer.withCause(new UnsatisfiedLinkError("x")))
         .isEqualTo("java.lang.UnsatisfiedLinkError: x");
   }
 }

@@ -1,8 +1,10 @@
 package io.github.affinitykit.core.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.core.internal.natives.FileCalls;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.core.testkit.NativeLayers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,10 +23,10 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What makes a reservation cheap without weakening it: {@code statx} reads what the JDK reads, the
- * holder text is formatted once per second, a lock file that already holds the text is not written
- * again (nor truncated unless its old text was longer), and the directory is made once but made
- * again when it disappears.
+ * What makes a reservation cheap without weakening it: {@code statx} reads what the JDK reads (on
+ * every native layer), the holder text is formatted once per second, a lock file that already holds
+ * the text is not written again (nor truncated unless its old text was longer), and the directory
+ * is made once but made again when it disappears.
  */
 @EnabledOnOs(OS.LINUX)
 class FastReservationPathTest {
@@ -43,55 +45,69 @@ class FastReservationPathTest {
   }
 
   @Test
-  void shouldReadWithStatxWhatTheJdkReads() throws IOException {
-    assumeTrue(StatCalls.usable(), "statx through JNA is not available here");
+  void shouldReadWithStatxWhatTheJdkReadsOnEveryLayer() throws IOException {
     Path file = Files.writeString(tmp.resolve("file"), "x");
     Path link = Files.createSymbolicLink(tmp.resolve("link"), file);
     Path hard = Files.createLink(tmp.resolve("hard"), file);
-    for (Path p : new Path[] {file, link, hard, tmp}) {
-      assertThat(FileStat.lstat(p)).as(p.toString()).contains(jdk(p));
-    }
-    assertThat(FileStat.lstat(tmp.resolve("missing"))).isEmpty();
-    int fd = LockCalls.openNoFollow(file.toString(), false);
-    try {
-      assertThat(FileStat.ofDescriptor(fd)).isEqualTo(jdk(file));
-    } finally {
-      LockCalls.close(fd);
+    for (NativeLayer layer : NativeLayers.each()) {
+      FileCalls calls = layer.files().orElseThrow();
+      for (Path p : new Path[] {file, link, hard, tmp}) {
+        assertThat(FileStat.lstat(calls, p, NativeLayer.cString(p.toString())))
+            .as(layer + " " + p)
+            .contains(jdk(p));
+      }
+      Path missing = tmp.resolve("missing");
+      assertThat(FileStat.lstat(calls, missing, NativeLayer.cString(missing.toString()))).isEmpty();
+      int fd = calls.open(NativeLayer.cString(file.toString()), FileCalls.O_RDWR, 0);
+      assertThat(fd).as(layer.toString()).isNotNegative();
+      try {
+        assertThat(FileStat.ofDescriptor(calls, fd)).as(layer.toString()).isEqualTo(jdk(file));
+      } finally {
+        calls.close(fd);
+      }
     }
   }
 
   @Test
-  void shouldFormatTheHolderTextOncePerSecond() {
+  void shouldFormatTheHolderTextOncePerSecond() throws IOException {
     AtomicLong millis = new AtomicLong(1_769_860_800_100L);
-    HolderText holder = new HolderText(42, millis::get);
-    byte[] first = holder.now().bytes();
+    CpuReservations reservations =
+        new CpuReservations(tmp.resolve("locks"), ChannelLockFile::new, millis::get);
+    reservations.tryReserve(1).orElseThrow().close();
+    byte[] first = reservations.holderBytes();
     ZonedDateTime since =
         ZonedDateTime.ofInstant(Instant.ofEpochMilli(millis.get()), ZoneId.systemDefault());
-    assertThat(holder.text()).isEqualTo(LockText.forHolder(42, since));
-    assertThat(first).isEqualTo(holder.text().getBytes(StandardCharsets.UTF_8));
+    String text = LockText.forHolder(ProcessHandle.current().pid(), since);
+    assertThat(first).isEqualTo(text.getBytes(StandardCharsets.UTF_8));
+    assertThat(Files.readString(tmp.resolve("locks/cpu-1.lock"))).isEqualTo(text);
 
     millis.addAndGet(800);
-    assertThat(holder.now().bytes()).isSameAs(first);
+    reservations.tryReserve(1).orElseThrow().close();
+    assertThat(reservations.holderBytes()).isSameAs(first);
     millis.addAndGet(200);
-    assertThat(holder.now().bytes()).isNotSameAs(first).isNotEqualTo(first);
+    reservations.tryReserve(1).orElseThrow().close();
+    assertThat(reservations.holderBytes()).isNotSameAs(first).isNotEqualTo(first);
   }
 
   @Test
-  void shouldNotRewriteALockFileThatAlreadyHoldsTheText() throws IOException {
-    Path path = Files.writeString(tmp.resolve("cpu-1.lock"), "42\nsame");
-    Files.setLastModifiedTime(path, OLD);
-    NativeLockFile file = new NativeLockFile(path);
-    assertThat(file.tryLock(1)).isNull();
-    try {
-      file.write("42\nsame".getBytes(StandardCharsets.US_ASCII));
-      assertThat(Files.getLastModifiedTime(path)).isEqualTo(OLD);
+  void shouldNotRewriteALockFileThatAlreadyHoldsTheTextOnEveryLayer() throws IOException {
+    for (NativeLayer layer : NativeLayers.each()) {
+      Path path = Files.writeString(tmp.resolve("cpu-1.lock"), "42\nsame");
+      Files.setLastModifiedTime(path, OLD);
+      NativeLockFile file = new NativeLockFile(path, layer.files().orElseThrow());
+      assertThat(file.tryLock()).as(layer.toString()).isEqualTo(LockOutcome.LOCKED);
+      try {
+        file.write("42\nsame".getBytes(StandardCharsets.US_ASCII));
+        assertThat(Files.getLastModifiedTime(path)).isEqualTo(OLD);
 
-      file.write("42\nlonger text".getBytes(StandardCharsets.US_ASCII));
-      assertThat(Files.readString(path)).isEqualTo("42\nlonger text");
-      file.write("7\nshort".getBytes(StandardCharsets.US_ASCII));
-      assertThat(Files.readString(path)).isEqualTo("7\nshort");
-    } finally {
-      file.unlock();
+        file.write("42\nlonger text".getBytes(StandardCharsets.US_ASCII));
+        assertThat(Files.readString(path)).isEqualTo("42\nlonger text");
+        file.write("7\nshort".getBytes(StandardCharsets.US_ASCII));
+        assertThat(Files.readString(path)).isEqualTo("7\nshort");
+      } finally {
+        file.unlock();
+      }
+      Files.delete(path);
     }
   }
 

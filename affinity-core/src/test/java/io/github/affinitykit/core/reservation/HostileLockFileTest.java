@@ -29,8 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Lock files planted by someone else in a world-writable lock directory: each is refused and
  * reported, never followed, truncated or written through; the lease says UNPINNED with the reason.
- * Every case runs on both lock file implementations (libc through JNA, and Java's FileChannel) and
- * for both files of a CPU (OpenHFT's and Affinity Kit's own).
+ * Every case runs on both lock file implementations (libc through the native layer of this JDK: JNA
+ * on 17-21, java.lang.foreign on 22+; and Java's FileChannel) and for both files of a CPU
+ * (OpenHFT's and Affinity Kit's own).
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(30)
@@ -88,7 +89,7 @@ class HostileLockFileTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jna,compat", "jna,own", "channels,compat", "channels,own"})
+  @ValueSource(strings = {"native,compat", "native,own", "channels,compat", "channels,own"})
   void shouldRefuseASymbolicLinkToAFileAndLeaveItsTargetAlone(String impl) throws IOException {
     CpuReservations r = reservations(impl.startsWith("channels"));
     Path victim = victim();
@@ -100,7 +101,7 @@ class HostileLockFileTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jna,compat", "jna,own", "channels,compat", "channels,own"})
+  @ValueSource(strings = {"native,compat", "native,own", "channels,compat", "channels,own"})
   void shouldRefuseADanglingSymbolicLinkWithoutCreatingItsTarget(String impl) throws IOException {
     CpuReservations r = reservations(impl.startsWith("channels"));
     Path target = tmp.resolve("created-by-nobody");
@@ -112,7 +113,7 @@ class HostileLockFileTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jna,compat", "jna,own", "channels,compat", "channels,own"})
+  @ValueSource(strings = {"native,compat", "native,own", "channels,compat", "channels,own"})
   void shouldRefuseAFifo(String impl) throws Exception {
     CpuReservations r = reservations(impl.startsWith("channels"));
     Path planted = planted(r, impl.split(",")[1]);
@@ -124,7 +125,7 @@ class HostileLockFileTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jna,compat", "jna,own", "channels,compat", "channels,own"})
+  @ValueSource(strings = {"native,compat", "native,own", "channels,compat", "channels,own"})
   void shouldRefuseADirectory(String impl) throws IOException {
     CpuReservations r = reservations(impl.startsWith("channels"));
     Path planted = Files.createDirectory(planted(r, impl.split(",")[1]));
@@ -135,7 +136,7 @@ class HostileLockFileTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jna,compat", "jna,own", "channels,compat", "channels,own"})
+  @ValueSource(strings = {"native,compat", "native,own", "channels,compat", "channels,own"})
   void shouldRefuseAHardLinkToAFileOutside(String impl) throws IOException {
     CpuReservations r = reservations(impl.startsWith("channels"));
     Path victim = victim();

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.internal.Backends;
-import io.github.affinitykit.core.internal.Errno;
+import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import java.util.ArrayList;

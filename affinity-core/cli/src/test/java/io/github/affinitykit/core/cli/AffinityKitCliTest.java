@@ -9,6 +9,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -164,7 +165,9 @@ class AffinityKitCliTest {
     CliRun text = run(() -> linux, "doctor", "--root", e5());
     CliRun json = run(() -> linux, "doctor", "--json", "--root", e5());
 
-    assertThat(text.out()).contains("Backend    LinuxAffinityBackend: can pin (Linux: JNA");
+    assertThat(text.out())
+        .contains(
+            "Backend    LinuxAffinityBackend: can pin (Linux: " + NativeLayer.system().name());
     assertThat(new ObjectMapper().readTree(json.out()).at("/backend/supported").asBoolean())
         .isTrue();
   }

@@ -1,25 +1,44 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.core.internal.natives;
 
 /**
- * Names and texts of the Linux {@code errno} values the affinity calls return (generic numbering,
- * as on x86 and arm).
+ * The one table of Linux {@code errno} values this library names: their numbers (the generic
+ * numbering of x86-64 and aarch64, which every supported ABI shares for these) and their texts. The
+ * native layer returns failures as {@code -errno}; callers compare with these constants and word
+ * them with {@link #describe(int)}.
  *
  * <p>Thread safety: stateless.
  */
 public final class Errno {
   public static final int EPERM = 1;
+  public static final int ENOENT = 2;
   public static final int ESRCH = 3;
+  public static final int EINTR = 4;
+  public static final int EAGAIN = 11;
+  public static final int ENOMEM = 12;
+  public static final int EACCES = 13;
+  public static final int EFAULT = 14;
+  public static final int EEXIST = 17;
   public static final int EINVAL = 22;
+  public static final int ENOSYS = 38;
+  public static final int ELOOP = 40;
 
   private static final String[][] KNOWN = {
     {"1", "EPERM", "Operation not permitted"},
+    {"2", "ENOENT", "No such file or directory"},
     {"3", "ESRCH", "No such process"},
     {"4", "EINTR", "Interrupted system call"},
+    {"11", "EAGAIN", "Resource temporarily unavailable"},
     {"12", "ENOMEM", "Cannot allocate memory"},
     {"13", "EACCES", "Permission denied"},
     {"14", "EFAULT", "Bad address"},
+    {"17", "EEXIST", "File exists"},
+    {"20", "ENOTDIR", "Not a directory"},
+    {"21", "EISDIR", "Is a directory"},
     {"22", "EINVAL", "Invalid argument"},
+    {"28", "ENOSPC", "No space left on device"},
+    {"30", "EROFS", "Read-only file system"},
     {"38", "ENOSYS", "Function not implemented"},
+    {"40", "ELOOP", "Too many levels of symbolic links"},
   };
 
   private Errno() {}

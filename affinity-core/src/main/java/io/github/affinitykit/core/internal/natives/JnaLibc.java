@@ -1,0 +1,210 @@
+package io.github.affinitykit.core.internal.natives;
+
+import com.sun.jna.FunctionMapper;
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.NativeLong;
+import io.github.affinitykit.core.internal.natives.LinuxAbi.Syscall;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+
+/**
+ * The native layer through JNA direct mapping (JDK 17-21, or {@code -Daffinitykit.native=jna}): a
+ * call costs about a JNI call. JNA loads a small JNI stub ({@code libjnidispatch}) that it first
+ * extracts into {@code jna.tmpdir}, {@code ~/.cache/JNA/temp} or {@code java.io.tmpdir}; where all
+ * of those are mounted {@code noexec} it cannot load it, and {@link NativeLayer} says how to fix
+ * that. Every function is one libc has had for decades; {@code gettid} and {@code statx} go through
+ * {@code syscall(2)}, so no libc version can make a call go missing. The natives are named {@code
+ * libc_<function>} and {@code sys_<call>}; the function mapper binds them to {@code <function>} and
+ * {@code syscall}.
+ *
+ * <p>Thread safety: the natives are thread-safe; {@link #load} is synchronised.
+ */
+final class JnaLibc implements ThreadCalls, FileCalls {
+  private static final int FLOCK_BYTES = 32;
+  private static boolean registered; // guarded by JnaLibc.class
+
+  private final LinuxAbi abi;
+
+  private JnaLibc(LinuxAbi abi) {
+    this.abi = abi;
+  }
+
+  /**
+   * Registers the natives with libc on first use.
+   *
+   * @throws LinkageError if JNA cannot load its stub or libc lacks a function
+   */
+  static synchronized JnaLibc load(LinuxAbi abi) {
+    if (!registered) {
+      FunctionMapper mapper =
+          (lib, m) -> m.getName().startsWith("sys_") ? "syscall" : m.getName().substring(5);
+      Native.register(
+          JnaLibc.class,
+          NativeLibrary.getInstance("c", Map.of(Library.OPTION_FUNCTION_MAPPER, mapper)));
+      registered = true;
+    }
+    return new JnaLibc(abi);
+  }
+
+  @Override
+  public LinuxAbi abi() {
+    return abi;
+  }
+
+  @Override
+  public int getAffinity(int tid, long[] mask) {
+    try {
+      return libc_sched_getaffinity(tid, new NativeLong(mask.length * 8L), mask);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int setAffinity(int tid, long[] mask) {
+    try {
+      return libc_sched_setaffinity(tid, new NativeLong(mask.length * 8L), mask);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int currentCpu() {
+    try {
+      return libc_sched_getcpu();
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int threadId() {
+    int nr = abi.number(Syscall.GETTID);
+    try {
+      return nr < 0 ? -Errno.ENOSYS : (int) sys_gettid(nr);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int open(byte[] path, int flags, int mode) {
+    try {
+      return libc_open(path, flags, mode);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int close(int fd) {
+    try {
+      return libc_close(fd);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int setLock(int fd, int cmd, short type) {
+    try {
+      return libc_fcntl(fd, cmd, flock(type));
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public long lockHolder(int fd, int cmd) {
+    byte[] flock = flock(F_WRLCK);
+    try {
+      libc_fcntl(fd, cmd, flock);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+    ByteBuffer b = ByteBuffer.wrap(flock).order(ByteOrder.nativeOrder());
+    return b.getShort(0) == F_UNLCK ? 0 : Math.max(0, b.getInt(24));
+  }
+
+  /** A whole-file {@code struct flock} of {@code type}: whence, start and len 0. */
+  private static byte[] flock(short type) {
+    byte[] flock = new byte[FLOCK_BYTES];
+    ByteBuffer.wrap(flock).order(ByteOrder.nativeOrder()).putShort(0, type);
+    return flock;
+  }
+
+  @Override
+  public long pread(int fd, byte[] buf, int count, long offset) {
+    try {
+      return libc_pread(fd, buf, count, offset);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public long pwrite(int fd, byte[] buf, int count, long offset) {
+    try {
+      return libc_pwrite(fd, buf, count, offset);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int ftruncate(int fd, long length) {
+    try {
+      return libc_ftruncate(fd, length);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
+    int nr = abi.number(Syscall.STATX);
+    try {
+      return nr < 0 ? -Errno.ENOSYS : (int) sys_statx(nr, dirfd, path, flags, mask, buf);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "JNA " + Native.VERSION;
+  }
+
+  private static native int libc_sched_getaffinity(int pid, NativeLong size, long[] mask)
+      throws LastErrorException;
+
+  private static native int libc_sched_setaffinity(int pid, NativeLong size, long[] mask)
+      throws LastErrorException;
+
+  private static native int libc_sched_getcpu() throws LastErrorException;
+
+  private static native int libc_open(byte[] path, int flags, int mode) throws LastErrorException;
+
+  private static native int libc_close(int fd) throws LastErrorException;
+
+  private static native int libc_fcntl(int fd, int cmd, byte[] flock) throws LastErrorException;
+
+  private static native long libc_pread(int fd, byte[] buf, long count, long offset)
+      throws LastErrorException;
+
+  private static native long libc_pwrite(int fd, byte[] buf, long count, long offset)
+      throws LastErrorException;
+
+  private static native int libc_ftruncate(int fd, long length) throws LastErrorException;
+
+  private static native long sys_gettid(long nr) throws LastErrorException;
+
+  private static native long sys_statx(
+      long nr, long dirfd, byte[] path, long flags, long mask, byte[] buf)
+      throws LastErrorException;
+}

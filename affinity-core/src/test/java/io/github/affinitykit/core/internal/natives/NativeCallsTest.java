@@ -1,0 +1,79 @@
+package io.github.affinitykit.core.internal.natives;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.testkit.NativeLayers;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every implementation of the native layer (JNA; {@code java.lang.foreign} on JDK 22+) answers
+ * every call alike: results, and {@code -errno} for a refusal, never an exception.
+ */
+@EnabledOnOs(OS.LINUX)
+class NativeCallsTest {
+  @TempDir Path tmp;
+
+  @Test
+  void shouldAnswerTheThreadCallsAlike() {
+    for (NativeLayer layer : NativeLayers.each()) {
+      ThreadCalls calls = layer.threads().orElseThrow();
+      long[] mask = new long[16];
+      assertThat(calls.getAffinity(0, mask)).as(layer.name()).isZero();
+      assertThat(Arrays.stream(mask).anyMatch(w -> w != 0)).isTrue();
+      assertThat(calls.getAffinity(0, new long[0])).isEqualTo(-Errno.EINVAL);
+      assertThat(calls.getAffinity(Integer.MAX_VALUE, mask)).isEqualTo(-Errno.ESRCH);
+      assertThat(calls.setAffinity(0, mask)).isZero();
+      assertThat(calls.setAffinity(0, new long[16])).isEqualTo(-Errno.EINVAL);
+      assertThat(calls.currentCpu()).isNotNegative();
+      assertThat(calls.threadId()).isPositive().isEqualTo(calls.threadId());
+    }
+  }
+
+  @Test
+  void shouldAnswerTheFileCallsAlike() throws IOException {
+    for (NativeLayer layer : NativeLayers.each()) {
+      FileCalls calls = layer.files().orElseThrow();
+      Path file = tmp.resolve(layer.name().substring(0, 3) + ".lock");
+      byte[] path = NativeLayer.cString(file.toString());
+      int flags = FileCalls.O_RDWR | FileCalls.O_CLOEXEC | calls.abi().noFollow();
+      assertThat(calls.open(path, flags, 0644)).as(layer.name()).isEqualTo(-Errno.ENOENT);
+      int fd = calls.open(path, flags | FileCalls.O_CREAT | FileCalls.O_EXCL, 0644);
+      assertThat(fd).isNotNegative();
+      assertThat(calls.open(path, flags | FileCalls.O_CREAT | FileCalls.O_EXCL, 0644))
+          .isEqualTo(-Errno.EEXIST);
+      byte[] text = "1234\nnow".getBytes(StandardCharsets.US_ASCII);
+      assertThat(calls.pwrite(fd, text, text.length, 0)).isEqualTo(text.length);
+      byte[] back = new byte[32];
+      assertThat(calls.pread(fd, back, back.length, 0)).isEqualTo(text.length);
+      assertThat(Arrays.copyOf(back, text.length)).isEqualTo(text);
+      assertThat(calls.ftruncate(fd, 4)).isZero();
+      assertThat(Files.readString(file)).isEqualTo("1234");
+
+      assertThat(calls.setLock(fd, FileCalls.F_OFD_SETLK, FileCalls.F_WRLCK)).isZero();
+      int other = calls.open(path, flags, 0);
+      assertThat(calls.setLock(other, FileCalls.F_OFD_SETLK, FileCalls.F_WRLCK))
+          .isEqualTo(-Errno.EAGAIN);
+      assertThat(calls.lockHolder(other, FileCalls.F_OFD_GETLK)).isZero(); // OFD: no pid
+      assertThat(calls.setLock(fd, FileCalls.F_OFD_SETLK, FileCalls.F_UNLCK)).isZero();
+      assertThat(calls.lockHolder(other, FileCalls.F_OFD_GETLK)).isZero();
+      assertThat(calls.setLock(other, 12345, FileCalls.F_WRLCK)).isEqualTo(-Errno.EINVAL);
+
+      byte[] statx = new byte[FileCalls.STATX_BYTES];
+      assertThat(calls.statx(FileCalls.AT_FDCWD, path, 0, 0x1, statx)).isZero();
+      assertThat(calls.statx(FileCalls.AT_FDCWD, NativeLayer.cString(tmp + "/no"), 0, 0x1, statx))
+          .isEqualTo(-Errno.ENOENT);
+      assertThat(calls.close(other)).isZero();
+      assertThat(calls.close(fd)).isZero();
+      assertThat(calls.close(fd)).isEqualTo(-9); // EBADF
+      assertThat(calls.pread(fd, back, 1, 0)).isEqualTo(-9);
+    }
+  }
+}
