@@ -20,8 +20,8 @@ import org.opentest4j.TestAbortedException;
  * started (a {@code noexec} temporary directory and home), and prints what it found, a line each:
  * {@code BACKEND <supported> <reason>}, {@code MOUNT <options of java.io.tmpdir's mount>}, {@code
  * CHECK <class>.<method> PASS|FAIL|SKIP <detail>} for every test of the backend contract ({@link
- * LinuxAffinityBackendTest}) and of {@link LivePinningTest}, {@code EXTRACTED <files in the
- * temporary directory and home>}, then {@code DONE}.
+ * LinuxAffinityBackendTest}) and of {@link LivePinningIT}, {@code EXTRACTED <files in the temporary
+ * directory and home>}, then {@code DONE}.
  */
 final class LiveChecksMain {
   private LiveChecksMain() {}
@@ -33,7 +33,7 @@ final class LiveChecksMain {
     System.out.println("MOUNT " + mountOf(tmp));
     if (backend.isSupported()) {
       run(new LinuxAffinityBackendTest(), LinuxAffinityBackendTest.class.getSuperclass(), null);
-      run(new LivePinningTest(), LivePinningTest.class, Files.createTempDirectory(tmp, "locks"));
+      run(new LivePinningIT(), LivePinningIT.class, Files.createTempDirectory(tmp, "locks"));
     }
     System.out.println("EXTRACTED " + files(tmp));
     System.out.println("DONE");

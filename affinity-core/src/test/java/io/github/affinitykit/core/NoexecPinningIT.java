@@ -49,7 +49,7 @@ class NoexecPinningIT {
     assertThat(checks).as(String.join("\n", out)).hasSizeGreaterThanOrEqualTo(14);
     assertThat(checks).filteredOn(c -> c.contains(" FAIL ")).isEmpty();
     assertThat(checks)
-        .filteredOn(c -> c.startsWith("LivePinningTest.") && c.endsWith(" PASS"))
+        .filteredOn(c -> c.startsWith("LivePinningIT.") && c.endsWith(" PASS"))
         .hasSize(3);
     assertThat(checks)
         .filteredOn(c -> c.startsWith("LinuxAffinityBackendTest.should") && c.endsWith(" PASS"))
