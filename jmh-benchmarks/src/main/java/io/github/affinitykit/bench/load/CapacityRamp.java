@@ -35,13 +35,20 @@ record CapacityRamp(double factor, int maxProbes) {
    * @param steps every probe, the first measurement included
    */
   record Result(long rate, boolean atLeast, List<Step> steps) {
-    /** {@code ">= 40,000"}, {@code "28,000"} or {@code "< 5,000"} msg/s. */
+    /**
+     * {@code ">= 40,000"}, {@code "28,000"} or, when no probed rate met the SLO, {@code "below the
+     * lowest rate probed (5,000)"} msg/s: never 0.
+     */
     String describe() {
       if (rate == 0) {
-        long lowest = steps.stream().mapToLong(Step::rate).min().orElse(0);
-        return String.format(Locale.ROOT, "< %,d", lowest);
+        return String.format(Locale.ROOT, "below the lowest rate probed (%,d)", lowest());
       }
       return String.format(Locale.ROOT, "%s%,d", atLeast ? ">= " : "", rate);
+    }
+
+    /** The lowest rate probed, msg/s (0 without probes). */
+    long lowest() {
+      return steps.stream().mapToLong(Step::rate).min().orElse(0);
     }
   }
 

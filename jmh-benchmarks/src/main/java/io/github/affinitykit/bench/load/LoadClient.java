@@ -13,30 +13,46 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * A WebSocket load generator on Netty with HdrHistogram: {@code connections} connections to one
  * endpoint, fixed-rate (open loop) or maximum-throughput (closed loop) binary echo traffic, a
- * warm-up, a recorded window, then a drain that counts every message never echoed as lost.
+ * warm-up (as long as the caller's {@link Window#warmUp} decides, within the config's), a recorded
+ * window, then a drain that counts every message never echoed as lost.
  *
  * <p>Thread safety: {@link #run} blocks its caller until the run ends; runs are independent.
  */
 public final class LoadClient {
   private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
 
+  /** From the last connection's handshake's start to the first message: the handshakes' time. */
+  private static final long START_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(300);
+
   private LoadClient() {}
 
   /**
-   * Called by the thread running a load when its recorded window opens and closes, to take the
-   * server's counters over exactly that window.
+   * Called by the thread running a load when its warm-up should end and when its recorded window
+   * opens and closes, to take the server's counters over exactly that window.
    */
   public interface Window {
+    /**
+     * The connections are sending and nothing is recorded yet: returns when the recorded window
+     * should open, at the latest after {@code limit}; by default after exactly {@code limit}.
+     *
+     * @param echoed the echoes received so far
+     */
+    default void warmUp(Duration limit, LongSupplier echoed) throws InterruptedException {
+      awaitNanos(limit.toNanos());
+    }
+
     /** The recorded window has just opened. */
     void opened();
 
@@ -76,12 +92,14 @@ public final class LoadClient {
         new MultiThreadIoEventLoopGroup(config.ioThreads(), threads, NioIoHandler.newFactory());
     try {
       CountDownLatch handshakes = new CountDownLatch(config.connections());
-      LoadRun run = new LoadRun(config, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500));
+      LoadRun run = new LoadRun(config, System.nanoTime() + START_DELAY_NS);
       List<Channel> channels = connect(group, config, run, handshakes);
       if (!handshakes.await(20, TimeUnit.SECONDS)) {
         run.failed(handshakes.getCount());
       }
-      awaitNanos(run.recordFromNs() - System.nanoTime());
+      awaitNanos(run.startNs() - System.nanoTime());
+      window.warmUp(config.warmup(), run::echoed);
+      run.record(System.nanoTime());
       window.opened();
       awaitNanos(run.stopNs() - System.nanoTime());
       window.closed();

@@ -57,7 +57,8 @@ class CapacityRampTest {
     CapacityRamp.Result r = ramp.search(new CapacityRamp.Step(1_000, false), rate -> false);
 
     assertThat(r.rate()).isZero();
-    assertThat(r.describe()).isEqualTo("< 250");
+    assertThat(r.describe()).isEqualTo("below the lowest rate probed (250)");
+    assertThat(r.lowest()).isEqualTo(250);
   }
 
   @Test

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class LoadRunTest {
   private static final long START_NS = 1_000;
 
-  /** Warm-up 1 s, recorded window 2 s: the window is [START + 1 s, START + 3 s). */
+  /** Recorded window 2 s, opened 1 s after the start: [START + 1 s, START + 3 s). */
   private final LoadRun run =
       new LoadRun(
           new LoadConfig(
@@ -22,6 +23,25 @@ class LoadRunTest {
               1,
               1),
           START_NS);
+
+  @BeforeEach
+  void openTheWindow() {
+    run.record(START_NS + Duration.ofSeconds(1).toNanos());
+  }
+
+  @Test
+  void shouldRecordNothingBeforeTheWindowOpensAndSendUntilThen() {
+    LoadRun warming = new LoadRun(run.config(), START_NS);
+    warming.sent(START_NS);
+    warming.echoed(START_NS, START_NS + 5, true);
+
+    assertThat(warming.recordFromNs()).isEqualTo(Long.MAX_VALUE);
+    assertThat(warming.stopNs()).isEqualTo(Long.MAX_VALUE);
+    assertThat(warming.echoed()).isEqualTo(1);
+    assertThat(warming.result().received()).isZero();
+    warming.record(START_NS + 10);
+    assertThat(warming.stopNs()).isEqualTo(START_NS + 10 + Duration.ofSeconds(2).toNanos());
+  }
 
   @Test
   void shouldCountOnlyMessagesIntendedInsideTheWindowWhenSummingTheResult() {

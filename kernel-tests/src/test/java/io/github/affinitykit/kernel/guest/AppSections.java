@@ -117,11 +117,14 @@ final class AppSections {
                 "--rate",
                 "100",
                 "--warmup",
-                "1s",
+                "3s", // the steady-state criterion's least
                 "--duration",
                 "2s",
                 "--capacity-probes",
                 "0",
+                "--no-controls", // the five scenarios' mechanics, not a verdict
+                "--budget",
+                "270s", // round one takes ~3 min under TCG; trials not warm are re-run after
                 "--server-cpus",
                 server.toString(),
                 "--client-cpus",
