@@ -14,9 +14,10 @@ import java.util.concurrent.locks.LockSupport;
  * The positive control's gateway: the gateway's own main, run unchanged in a JVM that also carries
  * a known handicap, threads that burn a fixed share of a CPU ({@code cpus}, e.g. 0.16 = 16% of one
  * CPU) whatever the load. Each burns its share of every {@link #PERIOD_NS 10 ms} period, counted in
- * its own CPU time (so preemption does not shrink the handicap), then sleeps to the period's end.
- * At the operating point the server's CPU per message must rise by {@code cpus} over the unpinned
- * server's CPU: a run that cannot see it cannot see an effect of that size either.
+ * its own CPU time and caught up on after a preemption (so a busy machine does not shrink the
+ * handicap), then sleeps to the period's end. At the operating point the server's CPU per message
+ * must rise by {@code cpus} over the unpinned server's CPU: a run that cannot see it cannot see an
+ * effect of that size either.
  *
  * <p>Run as {@code java -cp <load test and gateway> HandicappedGateway <cpus> <gateway main class>
  * <gateway arguments...>}.
@@ -26,6 +27,9 @@ import java.util.concurrent.locks.LockSupport;
 public final class HandicappedGateway {
   /** The duty-cycle period. */
   static final long PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(10);
+
+  /** Periods a starved handicap thread may catch up on. */
+  static final long MAX_DEBT = 10;
 
   private HandicappedGateway() {}
 
@@ -58,7 +62,11 @@ public final class HandicappedGateway {
     }
   }
 
-  /** Burns {@code busyNs} of this thread's CPU time in every period, forever. */
+  /**
+   * Burns {@code busyNs} of this thread's CPU time in every period, forever. A thread the machine
+   * kept from its CPU catches up on up to {@link #MAX_DEBT} periods, so that the share holds over
+   * time on a busy machine too.
+   */
   private static void burn(long busyNs) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long period = System.nanoTime();
@@ -67,12 +75,10 @@ public final class HandicappedGateway {
       while (mx.getCurrentThreadCpuTime() < until) {
         Thread.onSpinWait();
       }
-      period += PERIOD_NS;
       long now = System.nanoTime();
+      period = Math.max(period + PERIOD_NS, now - MAX_DEBT * PERIOD_NS);
       if (period > now) {
         LockSupport.parkNanos(period - now);
-      } else {
-        period = now; // behind: no debt carried beyond one period
       }
     }
   }
