@@ -3,6 +3,7 @@ package io.github.affinitykit.bench.load;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 /**
  * The bounded ramp for a server's capacity: the highest offered rate it sustains (p99 under the
@@ -66,10 +67,18 @@ record CapacityRamp(double factor, int maxProbes) {
 
   /** Ramps from {@code first}, whose outcome is already known, probing with {@code probe}. */
   Result search(Step first, Probe probe) throws InterruptedException {
+    return search(first, probe, () -> true);
+  }
+
+  /**
+   * Ramps from {@code first} while {@code mayProbe} allows another probe (the run's time budget):
+   * the result then holds what the probes so far found.
+   */
+  Result search(Step first, Probe probe, BooleanSupplier mayProbe) throws InterruptedException {
     List<Step> steps = new ArrayList<>(List.of(first));
     long pass = first.sustained() ? first.rate() : 0;
     long fail = first.sustained() ? Long.MAX_VALUE : first.rate();
-    for (int i = 0; i < maxProbes; i++) {
+    for (int i = 0; i < maxProbes && mayProbe.getAsBoolean(); i++) {
       long rate;
       if (fail == Long.MAX_VALUE) {
         rate = Math.round(pass * factor);

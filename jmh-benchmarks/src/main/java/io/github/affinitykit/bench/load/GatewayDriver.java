@@ -26,6 +26,12 @@ final class GatewayDriver implements AutoCloseable {
   /** The share of the offered rate a calibration probe must echo to count as kept up. */
   static final double KEPT_UP = 0.95;
 
+  /**
+   * How long a capacity probe waits for its last echoes: a rate whose echoes take longer was not
+   * sustained under any SLO this test takes.
+   */
+  static final long PROBE_DRAIN_NS = 1_000_000_000L;
+
   private final LoadTestOptions o;
   private final GatewayProcess gateway;
   private final URI uri;
@@ -63,9 +69,10 @@ final class GatewayDriver implements AutoCloseable {
 
   /**
    * Runs a trial: warm-up to steady state, the measured load at {@code rate}, its idle window, then
-   * the capacity ramp.
+   * the capacity ramp, whose probes stop where the next would end after {@code deadlineNs} (the
+   * run's budget; {@link System#nanoTime()}).
    */
-  Trial trial(Scenario s, int attempt, long rate) throws InterruptedException {
+  Trial trial(Scenario s, int attempt, long rate, long deadlineNs) throws InterruptedException {
     LoadConfig c = o.load();
     Measurement m = offer(rate, true, c.warmup(), c.duration(), o.search().idleWindow());
     CapacityRamp.Result capacity;
@@ -73,9 +80,13 @@ final class GatewayDriver implements AutoCloseable {
       long achieved = Math.round(m.load().messagesPerSecond());
       capacity = new CapacityRamp.Result(achieved, false, List.of());
     } else {
+      long probeNs = o.search().capacityProbeTime().toNanos() + PROBE_DRAIN_NS;
       capacity =
           new CapacityRamp(LoadSearch.RAMP_FACTOR, o.search().capacityProbes())
-              .search(new CapacityRamp.Step(rate, sustained(m.load())), this::sustains);
+              .search(
+                  new CapacityRamp.Step(rate, sustained(m.load())),
+                  this::sustains,
+                  () -> System.nanoTime() + probeNs <= deadlineNs);
     }
     return Trial.of(
         s, attempt, m, capacity, o.noiseThresholdPercent(), o.pressureThresholdPercent());
@@ -148,6 +159,11 @@ final class GatewayDriver implements AutoCloseable {
                   LoadClient.awaitNanos(limit.toNanos());
                   warm[0] = Warmup.fixed(limit.toNanos());
                 }
+              }
+
+              @Override
+              public long drainNs() {
+                return steady ? LoadClient.DRAIN_NS : PROBE_DRAIN_NS;
               }
 
               @Override

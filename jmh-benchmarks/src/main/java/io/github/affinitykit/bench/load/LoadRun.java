@@ -9,13 +9,14 @@ import org.HdrHistogram.Recorder;
  * at the end. The recorded window opens when the warm-up ends ({@link #record}), which the caller
  * decides: until then every message is warm-up and the connections send on.
  *
- * <p>Thread safety: {@link #record} is called once, by the controlling thread; every event method
- * may be called from any connection's event loop at once; {@link #result()} is called once the
- * connections have stopped sending.
+ * <p>Thread safety: {@link #start} and {@link #record} are called once each, by the controlling
+ * thread, before and after the connections start; every event method may be called from any
+ * connection's event loop at once; {@link #result()} is called once the connections have stopped
+ * sending.
  */
 final class LoadRun {
   private final LoadConfig config;
-  private final long startNs;
+  private volatile long startNs = Long.MAX_VALUE;
   private volatile long recordFromNs = Long.MAX_VALUE;
   private volatile long stopNs = Long.MAX_VALUE;
   private final Recorder latency = new Recorder(3);
@@ -26,8 +27,15 @@ final class LoadRun {
   private final LongAdder outOfOrder = new LongAdder();
   private final LongAdder errors = new LongAdder();
 
-  LoadRun(LoadConfig config, long startNs) {
+  LoadRun(LoadConfig config) {
     this.config = config;
+  }
+
+  /**
+   * Sets when the connections start sending, {@link System#nanoTime()}: once every connection is
+   * ready, so that no connection's schedule starts before it could send.
+   */
+  void start(long startNs) {
     this.startNs = startNs;
   }
 
@@ -44,7 +52,7 @@ final class LoadRun {
     return config;
   }
 
-  /** When the connections start sending, {@link System#nanoTime()}. */
+  /** When the connections start sending, {@link System#nanoTime()} (MAX_VALUE until known). */
   long startNs() {
     return startNs;
   }

@@ -114,7 +114,7 @@ public final class LoadTest {
       Trial t;
       try (GatewayDriver gw =
           GatewayDriver.start(o, s, s.label() + " " + attempt, r.log(), r.handicapCpus())) {
-        t = gw.trial(s, attempt, r.rate());
+        t = gw.trial(s, attempt, r.rate(), r.clock().deadlineNs());
       }
       r.clock().trialTook(System.nanoTime() - t0);
       r.schedule().done(s, t.usable());

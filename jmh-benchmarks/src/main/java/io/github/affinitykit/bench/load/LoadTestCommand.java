@@ -92,7 +92,7 @@ final class LoadTestCommand implements Callable<Integer> {
               REPEATS,
               "N",
               "usable trials per arm, interleaved; a trial not warm or disturbed is measured"
-                  + " again (default 3, quick 2)"),
+                  + " again (default 3, quick 1)"),
           option(CONNECTIONS, "N", 50, "WebSocket connections (default ${DEFAULT-VALUE})"),
           option(
               RATE,
@@ -115,7 +115,7 @@ final class LoadTestCommand implements Callable<Integer> {
               "capacity probes per trial after its measurement, 0 = none (default 2, quick 1)"),
           flag(
               QUICK,
-              "smoke mode: 2 trials per scenario of 1s recorded, no controls, a shorter"
+              "smoke mode: 1 trial per scenario of 1s recorded, no controls, a shorter"
                   + " calibration and ramp, budget 2m (too few trials for any claim)"),
           option(
               BUDGET,
@@ -182,7 +182,7 @@ final class LoadTestCommand implements Callable<Integer> {
    */
   LoadTestOptions options() {
     boolean quick = QUICK.value(options);
-    int repeats = orElse(REPEATS.value(options), quick ? 2 : 3);
+    int repeats = orElse(REPEATS.value(options), quick ? 1 : 3);
     int probes = orElse(CAPACITY_PROBES.value(options), quick ? 1 : 2);
     Duration duration = orElse(DURATION.value(options), Duration.ofSeconds(quick ? 1 : 3));
     Duration warmup = orElse(WARMUP.value(options), Duration.ofSeconds(quick ? 6 : 15));

@@ -56,11 +56,16 @@ record OperatingPoint(
       Calibration.Result c = calibration.get();
       return String.format(
           Locale.ROOT,
-          "The operating point was not reached: the calibration ended at %,d msg/s with the"
-              + " unpinned server at %.1f%% CPU against the %.0f%% target (%s), and no unpinned"
-              + " trial was usable to tell where the trials ran.",
+          "The operating point was not reached: the calibration ended at %,d msg/s with %s"
+              + " against the %.0f%% target (%s), and no unpinned trial was usable to tell where"
+              + " the trials ran.",
           rate,
-          c.best().cpuPercent() / serverCpus,
+          c.best().keptUp()
+              ? String.format(
+                  Locale.ROOT,
+                  "the unpinned server at %.1f%% CPU",
+                  c.best().cpuPercent() / serverCpus)
+              : "the unpinned server keeping up with no probed rate",
           targetPercent,
           c.stop());
     }

@@ -18,6 +18,7 @@ final class RunClock {
   private final LongSupplier nanoTime;
   private final long began;
   private long trialsNs;
+  private long longestNs;
   private int trials;
 
   /**
@@ -35,11 +36,17 @@ final class RunClock {
   void trialTook(long ns) {
     trialsNs += ns;
     trials++;
+    longestNs = Math.max(longestNs, ns);
   }
 
   /** A trial's expected length: the mean so far, else the estimate. */
   Duration perTrial() {
     return trials == 0 ? estimate : Duration.ofNanos(trialsNs / trials);
+  }
+
+  /** When the budget, less {@link #REPORT}, ends: {@link System#nanoTime()}-based. */
+  long deadlineNs() {
+    return began + budget.minus(REPORT).toNanos();
   }
 
   /** Time since the run began. */
@@ -54,11 +61,12 @@ final class RunClock {
   }
 
   /**
-   * Whether a trial of the expected length, 10% longer for safety, still ends within the budget,
-   * with {@link #REPORT} left over for the reports.
+   * Whether a trial as long as the longest so far (the estimate before any; a noisy machine makes
+   * them vary) still ends within the budget, with {@link #REPORT} left over for the reports.
    */
   boolean fits() {
-    return perTrial().multipliedBy(11).dividedBy(10).plus(REPORT).compareTo(budgetLeft()) <= 0;
+    Duration longest = trials == 0 ? estimate : Duration.ofNanos(longestNs);
+    return longest.plus(REPORT).compareTo(budgetLeft()) <= 0;
   }
 
   /** {@code "~2m10s to go, 3m40s of 8m00s left"} with {@code trials} still to run. */

@@ -62,6 +62,18 @@ class CapacityRampTest {
   }
 
   @Test
+  void shouldStopProbingWhenTheBudgetSaysSo() throws InterruptedException {
+    int[] allowed = {1};
+
+    CapacityRamp.Result r =
+        new CapacityRamp(1.4, 4)
+            .search(new CapacityRamp.Step(20_000, true), slo(5_000), () -> allowed[0]-- > 0);
+
+    assertThat(r.steps()).extracting(CapacityRamp.Step::rate).containsExactly(20_000L, 28_000L);
+    assertThat(r.atLeast()).isTrue();
+  }
+
+  @Test
   void shouldProbeNothingMoreWithZeroProbes() throws InterruptedException {
     CapacityRamp.Result r =
         new CapacityRamp(1.4, 0)

@@ -21,17 +21,19 @@ class LoadRunTest {
               Duration.ofSeconds(2),
               0,
               1,
-              1),
-          START_NS);
+              1));
 
   @BeforeEach
-  void openTheWindow() {
+  void startAndOpenTheWindow() {
+    run.start(START_NS);
     run.record(START_NS + Duration.ofSeconds(1).toNanos());
   }
 
   @Test
   void shouldRecordNothingBeforeTheWindowOpensAndSendUntilThen() {
-    LoadRun warming = new LoadRun(run.config(), START_NS);
+    LoadRun warming = new LoadRun(run.config());
+    assertThat(warming.startNs()).as("until every connection is ready").isEqualTo(Long.MAX_VALUE);
+    warming.start(START_NS);
     warming.sent(START_NS);
     warming.echoed(START_NS, START_NS + 5, true);
 

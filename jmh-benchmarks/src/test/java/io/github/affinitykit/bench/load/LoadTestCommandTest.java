@@ -184,7 +184,7 @@ class LoadTestCommandTest {
     assertThat(calibrated.load().duration()).hasSeconds(3);
     assertThat(fixed.search().calibrate()).isFalse();
     assertThat(fixed.load().ratePerSecond()).isEqualTo(1000);
-    assertThat(quick.repeats()).isEqualTo(2);
+    assertThat(quick.repeats()).isEqualTo(1);
     assertThat(quick.load().duration()).hasSeconds(1);
     assertThat(quick.load().warmup()).hasSeconds(6);
     assertThat(quick.expectedPerTrial()).isLessThan(calibrated.expectedPerTrial());

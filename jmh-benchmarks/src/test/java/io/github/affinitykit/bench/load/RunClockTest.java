@@ -14,10 +14,22 @@ class RunClockTest {
   void shouldStartNoTrialThatWouldEndAfterTheBudgetWithRoomForTheReport() {
     RunClock c = new RunClock(Duration.ofSeconds(100), Duration.ofSeconds(20), now::get);
 
+    now.set(Duration.ofSeconds(77).toNanos());
+    assertThat(c.fits()).as("20 s + 3 s fit in 23 s").isTrue();
+    now.set(Duration.ofSeconds(78).toNanos());
+    assertThat(c.fits()).as("23 s do not fit in 22 s").isFalse();
+    assertThat(c.deadlineNs()).isEqualTo(Duration.ofSeconds(97).toNanos());
+  }
+
+  @Test
+  void shouldJudgeTheNextTrialByTheLongestSoFar() {
+    RunClock c = new RunClock(Duration.ofSeconds(100), Duration.ofSeconds(10), now::get);
+    c.trialTook(Duration.ofSeconds(10).toNanos());
+    c.trialTook(Duration.ofSeconds(30).toNanos());
     now.set(Duration.ofSeconds(70).toNanos());
-    assertThat(c.fits()).as("20 s * 1.1 + 3 s fit in 30 s").isTrue();
-    now.set(Duration.ofSeconds(76).toNanos());
-    assertThat(c.fits()).as("25 s do not fit in 24 s").isFalse();
+
+    assertThat(c.perTrial()).hasSeconds(20);
+    assertThat(c.fits()).as("30 s + 3 s do not fit in 30 s").isFalse();
   }
 
   @Test
