@@ -76,14 +76,15 @@ final class Sentences {
   static String trials(LoadTestOptions o, LoadOutcome outcome, List<ScenarioSummary> summaries) {
     List<Trial> unusable = outcome.trials().stream().filter(t -> !t.usable()).toList();
     long cold = unusable.stream().filter(t -> !t.warmup().steady()).count();
+    long disturbed = unusable.stream().filter(Trial::contaminated).count();
     String what =
         String.format(
             Locale.ROOT,
-            "%d of %d trials were not usable (%d not warm, %d disturbed by other processes)",
+            "%d of %d trials were not usable (not warm: %d, disturbed by other processes: %d)",
             unusable.size(),
             outcome.trials().size(),
             cold,
-            unusable.size() - cold);
+            disturbed);
     List<String> lacking = new ArrayList<>();
     for (ScenarioSummary s : summaries) {
       if (s.trials().size() < o.repeats()) {
@@ -94,24 +95,24 @@ final class Sentences {
       return unusable.isEmpty()
           ? String.format(
               Locale.ROOT,
-              "Every trial was warm and undisturbed: %d usable trials per arm in %s.",
-              o.repeats(),
+              "Every trial was warm and undisturbed: %s per arm in %s.",
+              trials(o.repeats()),
               LoadTest.human(outcome.elapsed()))
           : what
               + String.format(
                   Locale.ROOT,
-                  " and were measured again: every arm has its %d usable trials (%s).",
-                  o.repeats(),
+                  " and were measured again: every arm has its %s (%s).",
+                  trials(o.repeats()),
                   LoadTest.human(outcome.elapsed()));
     }
     return (unusable.isEmpty() ? "The" : what + ", and the")
         + String.format(
             Locale.ROOT,
-            " %s budget ran out before every arm had its %d usable trials (%s): run it on a"
+            " %s budget ran out before every arm had its %s (%s): run it on a"
                 + " quieter machine, allow more time with --budget, or trade --duration for"
                 + " --repeats.",
             LoadTest.human(o.search().budget()),
-            o.repeats(),
+            trials(o.repeats()),
             lacking.size() == summaries.size()
                     && summaries.stream().allMatch(x -> x.trials().isEmpty())
                 ? "no arm has one"

@@ -75,7 +75,7 @@ class JudgementTest {
         .startsWith("Operating point: at 37,500 msg/s, the unpinned trials ran at 80.0% of the")
         .contains("against the 80% target (calibrated: 37,500 msg/s");
     assertThat(j.lines().get(4))
-        .startsWith("1 of 14 trials were not usable (0 not warm, 1 disturbed")
+        .startsWith("1 of 14 trials were not usable (not warm: 0, disturbed by other processes: 1)")
         .contains("budget");
     assertThat(j.lines().get(5)).startsWith(Verdict.METHOD);
     assertThat(j.point().missed()).isFalse();

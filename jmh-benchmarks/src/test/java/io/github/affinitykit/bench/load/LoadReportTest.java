@@ -58,7 +58,7 @@ class LoadReportTest {
         .contains("sustained 30% more load [")
         .contains("No controls ran")
         .contains("Operating point: at 37,500 msg/s, the unpinned trials ran at 80.0%")
-        .contains("1 of 7 trials were not usable (1 not warm, 0 disturbed by other processes)")
+        .contains("1 of 7 trials were not usable (not warm: 1, disturbed by other processes: 0)")
         .contains("pinned trial 4: not steady after 15.0 s")
         .contains(Verdict.METHOD);
     assertThat(screen.indexOf("Host: CPUs")).isGreaterThan(screen.indexOf(Verdict.METHOD));
