@@ -78,7 +78,7 @@ final class HtmlReport {
   private static String run(LoadTestOptions o, LoadOutcome outcome) {
     return String.format(
         Locale.ROOT,
-        "%s; gateway %s; %d connections, %s, %d B payload; %d usable trials per arm, each after a"
+        "%s; gateway %s; %d connections, %s, %d B payload; %s per arm, each after a"
             + " warm-up to steady state (%s, at most %.0f s), %.1f s recorded, idle window %.1f s;"
             + " %s of a %s budget.",
         ZonedDateTime.now().format(WHEN),
@@ -89,7 +89,7 @@ final class HtmlReport {
                 + " msg/s offered (fixed rate, latency from the intended send time)"
             : "maximum throughput",
         o.load().payloadBytes(),
-        o.repeats(),
+        Sentences.trials(o.repeats()),
         SteadyState.RULE,
         o.load().warmup().toMillis() / 1e3,
         o.load().duration().toMillis() / 1e3,

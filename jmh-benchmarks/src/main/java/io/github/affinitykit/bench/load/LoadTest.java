@@ -128,7 +128,7 @@ public final class LoadTest {
   private static void announce(LoadTestOptions o, List<Scenario> arms, PrintStream progress) {
     progress.printf(
         "load test: %s, server CPUs %s, client CPUs %s, housekeeping %s, %d connections, %s;"
-            + " %d usable trials per arm, each after a warm-up to steady state (%s, at most %s);"
+            + " %s per arm, each after a warm-up to steady state (%s, at most %s);"
             + " budget %s%n",
         arms.stream().map(Scenario::label).toList(),
         o.serverCpus(),
@@ -138,7 +138,7 @@ public final class LoadTest {
         o.search().calibrate()
             ? "rate calibrated to " + fmt(o.search().targetCpuPercent()) + "% server CPU"
             : o.load().fixedRate() ? o.load().ratePerSecond() + " msg/s" : "max throughput",
-        o.repeats(),
+        Sentences.trials(o.repeats()),
         SteadyState.RULE,
         human(o.load().warmup()),
         human(o.search().budget()));

@@ -47,7 +47,7 @@ final class SvgCharts {
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, ly(v, top)));
       }
       g.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
-          .append(COLORS[i % COLORS.length])
+          .append(color(s.get(i)))
           .append("\" points=\"")
           .append(pts)
           .append("\"/>");
@@ -82,7 +82,7 @@ final class SvgCharts {
               y,
               slot * 0.6,
               H - PAD - y,
-              COLORS[i % COLORS.length]));
+              color(s.get(i))));
       double cx = x + slot * 0.3;
       g.append(
           line(
@@ -121,8 +121,12 @@ final class SvgCharts {
 
   private static String legend(int i, ScenarioSummary s) {
     double y = PAD + 14 * i;
-    return line(PAD + 10, y, PAD + 30, y, COLORS[i % COLORS.length])
-        + text(PAD + 34, y + 4, name(s), "start");
+    return line(PAD + 10, y, PAD + 30, y, color(s)) + text(PAD + 34, y + 4, name(s), "start");
+  }
+
+  /** An arm keeps its colour in every report, whichever arms ran. */
+  private static String color(ScenarioSummary s) {
+    return COLORS[s.scenario().ordinal() % COLORS.length];
   }
 
   private static double ly(double v, double top) {
