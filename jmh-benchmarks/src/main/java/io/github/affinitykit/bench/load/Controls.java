@@ -145,9 +145,9 @@ record Controls(
     if (state == State.UNJUDGED) {
       return String.format(
           Locale.ROOT,
-          "Controls: not judged: the A/A arm has %d usable trials, the handicapped arm %d and"
-              + " unpinned %d (each needs %d).",
-          aa.get(0).n(),
+          "Controls: not judged: the A/A arm has %s, the handicapped arm %d and unpinned %d"
+              + " (each needs %d).",
+          Sentences.trials(aa.get(0).n()),
           handicap.n(),
           handicap.baselineN(),
           Verdict.MIN_TRIALS);
