@@ -22,6 +22,8 @@ import java.util.Objects;
  *     precedes it)
  * @param idleWindow the idle measurement after each trial's load; zero = none
  * @param controls whether the A/A and handicapped arms run beside the scenarios
+ * @param remeasure whether a trial that was not usable is measured again (not in {@code --quick}: a
+ *     smoke run makes no claim that more trials would support)
  * @param budget the whole run's time: no trial starts that would end after it
  */
 record LoadSearch(
@@ -34,6 +36,7 @@ record LoadSearch(
     Duration capacityProbe,
     Duration idleWindow,
     boolean controls,
+    boolean remeasure,
     Duration budget) {
 
   /** Calibration answers within this many CPU% points of the target (of one server CPU each). */
@@ -68,8 +71,8 @@ record LoadSearch(
 
   /**
    * The plan of a run: the defaults (calibration in at most 8 probes and 60 s, 1 s capacity probes,
-   * a 1 s idle window) or, if {@code quick}, the short ones of {@code --quick} (4 probes in 25 s,
-   * 600 ms, 500 ms).
+   * a 1 s idle window, trials not usable measured again) or, if {@code quick}, the short ones of
+   * {@code --quick} (4 probes in 25 s, 600 ms, 500 ms, each trial measured once).
    */
   static LoadSearch of(
       boolean quick,
@@ -89,6 +92,7 @@ record LoadSearch(
         Duration.ofMillis(quick ? 600 : 1_000),
         Duration.ofMillis(quick ? 500 : 1_000),
         controls,
+        !quick,
         budget);
   }
 

@@ -68,7 +68,7 @@ public final class LoadTest {
     double handicap = HANDICAP_SHARE * o.search().targetCpuPercent() * o.serverCpus().size() / 100;
     notes.forEach(progress::println);
     announce(o, arms, progress);
-    TrialSchedule schedule = new TrialSchedule(arms, o.repeats());
+    TrialSchedule schedule = new TrialSchedule(arms, o.repeats(), o.search().remeasure());
     Optional<Calibration.Result> calibration = Optional.empty();
     long rate = o.load().ratePerSecond();
     if (o.search().calibrate()) {

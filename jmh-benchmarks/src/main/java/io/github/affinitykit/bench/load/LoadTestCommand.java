@@ -115,8 +115,8 @@ final class LoadTestCommand implements Callable<Integer> {
               "capacity probes per trial after its measurement, 0 = none (default 2, quick 1)"),
           flag(
               QUICK,
-              "smoke mode: 1 trial per scenario of 1s recorded, no controls, a shorter"
-                  + " calibration and ramp, budget 2m (too few trials for any claim)"),
+              "smoke mode: 1 trial per scenario of 1s recorded, measured once, no controls,"
+                  + " a shorter calibration and ramp, budget 2m (too few trials for any claim)"),
           option(
               BUDGET,
               "D",

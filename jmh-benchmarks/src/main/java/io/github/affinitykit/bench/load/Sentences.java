@@ -86,10 +86,15 @@ final class Sentences {
             cold,
             disturbed);
     List<String> lacking = new ArrayList<>();
+    boolean ranAll = true;
     for (ScenarioSummary s : summaries) {
       if (s.trials().size() < o.repeats()) {
         lacking.add(s.scenario().label() + " has " + s.trials().size());
       }
+      ranAll &= s.trials().size() + s.unusable() >= o.repeats();
+    }
+    if (!o.search().remeasure() && ranAll && !unusable.isEmpty()) {
+      return what + "; --quick measures each trial once (run without it to measure them again).";
     }
     if (lacking.isEmpty()) {
       return unusable.isEmpty()

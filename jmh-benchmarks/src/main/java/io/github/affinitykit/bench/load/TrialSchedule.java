@@ -11,26 +11,29 @@ import java.util.Optional;
  * The order trials run in: rounds of one trial per arm, rotated by one arm each round so that drift
  * in the machine spreads over every arm; each round holds only the arms still short of their usable
  * trials, so a trial that was not warm or was disturbed is measured again in the next round,
- * interleaved with the others, until every arm has {@code repeats} usable trials. The caller stops
- * asking when its time budget is spent.
+ * interleaved with the others, until every arm has {@code repeats} usable trials (without {@code
+ * remeasure}, each arm runs {@code repeats} trials, usable or not). The caller stops asking when
+ * its time budget is spent.
  *
  * <p>Thread safety: one controlling thread.
  */
 final class TrialSchedule {
   private final List<Scenario> arms;
   private final int repeats;
+  private final boolean remeasure;
   private final Map<Scenario, Integer> usable = new EnumMap<>(Scenario.class);
   private final Map<Scenario, Integer> attempts = new EnumMap<>(Scenario.class);
   private final Deque<Scenario> round = new ArrayDeque<>();
   private int rounds;
 
-  TrialSchedule(List<Scenario> arms, int repeats) {
+  TrialSchedule(List<Scenario> arms, int repeats, boolean remeasure) {
     if (arms.isEmpty() || repeats < 1) {
       throw new IllegalArgumentException(
           "schedule: " + arms + " x " + repeats + " (expected: an arm, repeats >= 1)");
     }
     this.arms = List.copyOf(arms);
     this.repeats = repeats;
+    this.remeasure = remeasure;
     arms.forEach(a -> usable.put(a, 0));
     arms.forEach(a -> attempts.put(a, 0));
   }
@@ -40,7 +43,7 @@ final class TrialSchedule {
     if (round.isEmpty()) {
       for (int i = 0; i < arms.size(); i++) {
         Scenario a = arms.get((i + rounds) % arms.size());
-        if (usable.get(a) < repeats) {
+        if ((remeasure ? usable : attempts).get(a) < repeats) {
           round.add(a);
         }
       }
@@ -62,9 +65,10 @@ final class TrialSchedule {
     }
   }
 
-  /** Usable trials each arm still lacks, summed: the least number of trials left to run. */
+  /** Trials each arm still lacks (usable ones, or any without re-measurement), summed. */
   int missing() {
-    return arms.stream().mapToInt(a -> Math.max(0, repeats - usable.get(a))).sum();
+    Map<Scenario, Integer> done = remeasure ? usable : attempts;
+    return arms.stream().mapToInt(a -> Math.max(0, repeats - done.get(a))).sum();
   }
 
   /** Trials run so far. */

@@ -197,6 +197,8 @@ class LoadTestCommandTest {
     assertThat(parse().search().controls()).isTrue();
     assertThat(parse("--no-controls").search().controls()).isFalse();
     assertThat(parse("--quick").search().controls()).isFalse();
+    assertThat(parse().search().remeasure()).isTrue();
+    assertThat(parse("--quick").search().remeasure()).isFalse();
     assertThat(parse().search().budget()).hasMinutes(8);
     assertThat(parse("--quick").search().budget()).hasMinutes(2);
     assertThat(parse("--budget", "20m").search().budget()).hasMinutes(20);

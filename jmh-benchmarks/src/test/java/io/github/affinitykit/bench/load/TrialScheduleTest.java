@@ -27,7 +27,7 @@ class TrialScheduleTest {
 
   @Test
   void shouldRotateTheArmsEachRound() {
-    TrialSchedule s = new TrialSchedule(ARMS, 2);
+    TrialSchedule s = new TrialSchedule(ARMS, 2, true);
 
     assertThat(drain(s, t -> true))
         .containsExactly(
@@ -38,7 +38,7 @@ class TrialScheduleTest {
 
   @Test
   void shouldMeasureAgainInTheNextRoundWhatWasNotUsable() {
-    TrialSchedule s = new TrialSchedule(ARMS, 2);
+    TrialSchedule s = new TrialSchedule(ARMS, 2, true);
 
     List<String> order = drain(s, t -> !t.equals("pinned#0") && !t.equals("pinned#1"));
 
@@ -56,8 +56,16 @@ class TrialScheduleTest {
   }
 
   @Test
+  void shouldRunEachArmItsTrialsOnceWithoutReMeasurement() {
+    TrialSchedule s = new TrialSchedule(ARMS, 1, false);
+
+    assertThat(drain(s, t -> false)).containsExactly("unpinned#0", "unpinned-aa#0", "pinned#0");
+    assertThat(s.missing()).isZero();
+  }
+
+  @Test
   void shouldCountTheTrialsStillMissing() {
-    TrialSchedule s = new TrialSchedule(ARMS, 3);
+    TrialSchedule s = new TrialSchedule(ARMS, 3, true);
     s.done(s.next().orElseThrow(), false);
     s.done(s.next().orElseThrow(), true);
 
@@ -67,7 +75,7 @@ class TrialScheduleTest {
 
   @Test
   void shouldRefuseAnEmptySchedule() {
-    assertThatThrownBy(() -> new TrialSchedule(List.of(), 3))
+    assertThatThrownBy(() -> new TrialSchedule(List.of(), 3, true))
         .hasMessageStartingWith("schedule: [] x 3");
   }
 }

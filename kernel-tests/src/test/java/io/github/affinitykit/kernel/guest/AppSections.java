@@ -110,8 +110,7 @@ final class AppSections {
                 "io.github.affinitykit.bench.load.LoadTest",
                 "--jar",
                 System.getProperty("kernel.gatewayJar"),
-                "--repeats",
-                "1",
+                "--quick", // the five scenarios' mechanics: one trial each, no controls, no re-runs
                 "--connections",
                 "2",
                 "--rate",
@@ -122,9 +121,8 @@ final class AppSections {
                 "2s",
                 "--capacity-probes",
                 "0",
-                "--no-controls", // the five scenarios' mechanics, not a verdict
                 "--budget",
-                "270s", // round one takes ~3 min under TCG; trials not warm are re-run after
+                "420s", // under TCG a trial takes 35-80 s; the section waits 480 s
                 "--server-cpus",
                 server.toString(),
                 "--client-cpus",
