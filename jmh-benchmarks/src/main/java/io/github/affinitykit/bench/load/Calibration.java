@@ -8,18 +8,21 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * The bounded search for the offered rate at which a server uses a target CPU%: a first probe, a
- * proportional step (CPU% roughly grows with the rate), then regula falsi between the nearest
- * probes below and above the target, or a secant through the two nearest when they do not bracket
- * it. It stops within {@code tolerance} of the target, after {@code maxProbes} probes, or when the
- * next probe would end after the time budget, and answers with the probe nearest the target: a
- * measured point, never an extrapolation. A probe the server could not keep up with answers {@code
- * +Infinity}: it counts as above the target, and the next rate stays below it.
+ * The bounded search for the offered rate at which a warmed server uses a target CPU%. It assumes
+ * only that CPU% does not fall as the rate rises, and checks that on every probe: the probes below
+ * the target and those above it (or that the server could not keep up with) bracket the answer;
+ * inside a bracket the next rate is interpolated but kept off its ends, so the bracket shrinks
+ * whatever the curve's shape; outside one it steps by the secant (or proportionally) at most 4×. A
+ * probe whose server did not reach steady state is probed again once and steers only when no warm
+ * probe exists. It stops within {@code tolerance} of the target, or says why it stopped: the data
+ * contradicting a rising curve, the bracket narrower than {@link #RESOLUTION}, the probe limit, the
+ * time budget (no probe starts that would end after it, judged by the last probe's length); it
+ * answers a measured probe, never an extrapolation.
  *
  * <p>Thread safety: a value; {@link #search} calls its probe from the calling thread only.
  *
  * @param targetPercent the CPU% sought (100 = one CPU)
- * @param tolerancePercent stop when a probe is this close to the target (CPU% points)
+ * @param tolerancePercent a probe this close to the target ends the search (CPU% points)
  * @param startRate the first probe's rate, msg/s
  * @param maxProbes at most this many probes
  * @param budgetNs no probe starts that would end after this long since the search began
@@ -27,33 +30,50 @@ import java.util.function.LongSupplier;
 record Calibration(
     double targetPercent, double tolerancePercent, long startRate, int maxProbes, long budgetNs) {
 
-  /** The lowest rate probed: below it the CPU% is mostly the server's idle cost. */
+  /** The lowest rate probed. */
   static final long MIN_RATE = 100;
 
-  /** Measures the server's CPU% at an offered rate. */
+  /** A bracket narrower than this (relative) is not split further. */
+  static final double RESOLUTION = 0.02;
+
+  /** Measures the server at an offered rate. */
   interface Probe {
-    /**
-     * Offers {@code rate} msg/s and returns the server's CPU% over the recorded window, or {@code
-     * +Infinity} if the server did not keep up with it.
-     */
-    double cpuPercentAt(long rate) throws InterruptedException;
+    /** Offers {@code rate} msg/s to the warming server and returns what it measured. */
+    Point at(long rate) throws InterruptedException;
   }
 
-  /** One probe's outcome. */
-  record Point(long rate, double cpuPercent) {}
+  /**
+   * One probe.
+   *
+   * @param rate the offered rate, msg/s
+   * @param cpuPercent the server's CPU over its steady windows; +Infinity if it did not keep up
+   * @param steady whether its warm-up met the steady-state criterion
+   * @param warmupNs how long the warm-up took
+   */
+  record Point(long rate, double cpuPercent, boolean steady, long warmupNs) {
+    boolean keptUp() {
+      return Double.isFinite(cpuPercent);
+    }
+  }
 
   /**
    * What the search found.
    *
    * @param target the CPU% sought
-   * @param best the probe nearest the target: its rate is the one every scenario then runs at
+   * @param tolerance the tolerance, CPU% points
+   * @param best the probe every arm then runs at: the nearest warm one to the target
    * @param probes every probe, in order
    * @param stop why the search ended
    */
-  record Result(double target, Point best, List<Point> probes, String stop) {
+  record Result(double target, double tolerance, Point best, List<Point> probes, String stop) {
+    /** Whether the answer is a warm probe within tolerance of the target. */
+    boolean landed() {
+      return best.steady() && Math.abs(best.cpuPercent() - target) <= tolerance;
+    }
+
     /** One line for the console and the report. */
     String describe() {
-      if (Double.isInfinite(best.cpuPercent())) {
+      if (!best.keptUp()) {
         return String.format(
             Locale.ROOT,
             "calibrated: %,d msg/s, the lowest of %d probes; the unpinned server kept up with none"
@@ -64,11 +84,13 @@ record Calibration(
       }
       return String.format(
           Locale.ROOT,
-          "calibrated: %,d msg/s, unpinned server at %.1f%% CPU (target %.0f%%, %d probes,"
-              + " regula falsi/secant on CPU%% vs rate; %s)",
+          "calibrated: %,d msg/s, the unpinned server at %.1f%% CPU %s (target %.0f%% \u00b1 %.0f,"
+              + " %d probes; %s)",
           best.rate(),
           best.cpuPercent(),
+          best.steady() ? "in steady state" : "NOT in steady state",
           target,
+          tolerance,
           probes.size(),
           stop);
     }
@@ -98,97 +120,53 @@ record Calibration(
     long began = clock.getAsLong();
     List<Point> points = new ArrayList<>();
     long rate = startRate;
-    long longestNs = 0;
-    String stop = "probe limit " + maxProbes;
+    long lastNs = 0;
+    boolean rechecked = false;
+    String stop = "probe limit " + maxProbes + "; the nearest probe is used";
     while (points.size() < maxProbes) {
       long t0 = clock.getAsLong();
-      if (!points.isEmpty() && t0 - began + longestNs > budgetNs) {
-        stop = "time budget " + budgetNs / 1_000_000_000L + " s";
+      if (!points.isEmpty() && t0 - began + lastNs > budgetNs) {
+        stop = "time budget " + budgetNs / 1_000_000_000L + " s; the nearest probe is used";
         break;
       }
-      Point p = new Point(rate, probe.cpuPercentAt(rate));
-      longestNs = Math.max(longestNs, clock.getAsLong() - t0);
+      Point p = probe.at(rate);
+      lastNs = clock.getAsLong() - t0; // the first, on a cold JVM, is the longest
       points.add(p);
-      if (Math.abs(p.cpuPercent() - targetPercent) <= tolerancePercent) {
+      if (p.steady() && Math.abs(p.cpuPercent() - targetPercent) <= tolerancePercent) {
         stop = String.format(Locale.ROOT, "within %.0f points", tolerancePercent);
         break;
       }
-      long next = next(points);
-      if (points.stream().anyMatch(q -> q.rate() == next)) {
-        stop = "no better rate to try";
+      if (!p.steady() && points.stream().filter(q -> q.rate() == p.rate()).count() == 1) {
+        continue; // not warm: the same rate once more, on a JVM that is warmer now
+      }
+      Step next = new Steering(this, points, !rechecked).next();
+      if (next.stop() != null) {
+        stop = next.stop();
         break;
       }
-      rate = next;
+      rechecked |= next.recheck();
+      rate = next.rate();
     }
-    Point best =
-        points.stream().allMatch(p -> Double.isInfinite(p.cpuPercent()))
-            ? points.stream().min(Comparator.comparingLong(Point::rate)).orElseThrow()
-            : nearest(points);
-    return new Result(targetPercent, best, List.copyOf(points), stop);
+    return new Result(targetPercent, tolerancePercent, best(points), List.copyOf(points), stop);
   }
 
   /**
-   * The next rate: interpolated on the CPU% curve of the probes the server kept up with, clamped to
-   * 4x either way, below every rate it could not keep up with, and >= MIN_RATE.
+   * The next rate, or why there is none.
+   *
+   * @param rate the next rate (0 with a stop)
+   * @param stop why the search ends; null if it goes on
+   * @param recheck whether the rate is measured again because the probes contradicted each other
    */
-  long next(List<Point> points) {
-    long saturated =
-        points.stream()
-            .filter(p -> Double.isInfinite(p.cpuPercent()))
-            .mapToLong(Point::rate)
-            .min()
-            .orElse(Long.MAX_VALUE);
-    List<Point> kept = points.stream().filter(p -> Double.isFinite(p.cpuPercent())).toList();
-    long below = kept.stream().mapToLong(Point::rate).filter(r -> r < saturated).max().orElse(0);
-    long cap =
-        saturated == Long.MAX_VALUE
-            ? Long.MAX_VALUE
-            : below == 0 ? saturated / 2 : Math.round(Math.sqrt((double) below * saturated));
-    if (kept.isEmpty()) {
-      return Math.max(MIN_RATE, cap);
-    }
-    return Math.max(MIN_RATE, Math.min(cap, interpolate(kept)));
-  }
+  record Step(long rate, String stop, boolean recheck) {}
 
-  private long interpolate(List<Point> points) {
-    Point a = nearest(points);
-    Point below = closest(points, true);
-    Point above = closest(points, false);
-    Point b;
-    if (below != null && above != null) {
-      a = below;
-      b = above;
-    } else {
-      b = points.stream().filter(p -> p != nearest(points)).min(byDistance()).orElse(null);
-    }
-    double estimate;
-    if (b == null || b.cpuPercent() == a.cpuPercent() || b.rate() == a.rate()) {
-      estimate = a.rate() * targetPercent / Math.max(1e-3, a.cpuPercent());
-    } else {
-      double slope = (b.cpuPercent() - a.cpuPercent()) / (b.rate() - a.rate());
-      estimate =
-          slope > 0
-              ? a.rate() + (targetPercent - a.cpuPercent()) / slope
-              : a.rate() * targetPercent / Math.max(1e-3, a.cpuPercent());
-    }
-    long lo = points.stream().mapToLong(Point::rate).min().orElse(startRate) / 4;
-    long hi = points.stream().mapToLong(Point::rate).max().orElse(startRate) * 4;
-    return Math.max(MIN_RATE, Math.min(hi, Math.max(lo, Math.round(estimate))));
-  }
-
-  private Point nearest(List<Point> points) {
-    return points.stream().min(byDistance()).orElseThrow();
-  }
-
-  private Comparator<Point> byDistance() {
-    return Comparator.comparingDouble(p -> Math.abs(p.cpuPercent() - targetPercent));
-  }
-
-  /** The probe nearest the target from below (or above); null if none. */
-  private Point closest(List<Point> points, boolean fromBelow) {
+  /** The nearest warm probe that kept up; else the nearest that kept up; else the lowest. */
+  Point best(List<Point> points) {
+    Comparator<Point> nearest =
+        Comparator.comparingDouble(p -> Math.abs(p.cpuPercent() - targetPercent));
     return points.stream()
-        .filter(p -> fromBelow ? p.cpuPercent() < targetPercent : p.cpuPercent() > targetPercent)
-        .min(byDistance())
-        .orElse(null);
+        .filter(p -> p.keptUp() && p.steady())
+        .min(nearest)
+        .or(() -> points.stream().filter(Point::keptUp).min(nearest))
+        .orElseGet(() -> points.stream().min(Comparator.comparingLong(Point::rate)).orElseThrow());
   }
 }

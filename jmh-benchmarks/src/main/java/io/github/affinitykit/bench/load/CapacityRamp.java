@@ -3,6 +3,7 @@ package io.github.affinitykit.bench.load;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 /**
  * The bounded ramp for a server's capacity: the highest offered rate it sustains (p99 under the
@@ -35,13 +36,20 @@ record CapacityRamp(double factor, int maxProbes) {
    * @param steps every probe, the first measurement included
    */
   record Result(long rate, boolean atLeast, List<Step> steps) {
-    /** {@code ">= 40,000"}, {@code "28,000"} or {@code "< 5,000"} msg/s. */
+    /**
+     * {@code ">= 40,000"}, {@code "28,000"} or, when no probed rate met the SLO, {@code "below the
+     * lowest rate probed (5,000)"} msg/s: never 0.
+     */
     String describe() {
       if (rate == 0) {
-        long lowest = steps.stream().mapToLong(Step::rate).min().orElse(0);
-        return String.format(Locale.ROOT, "< %,d", lowest);
+        return String.format(Locale.ROOT, "below the lowest rate probed (%,d)", lowest());
       }
       return String.format(Locale.ROOT, "%s%,d", atLeast ? ">= " : "", rate);
+    }
+
+    /** The lowest rate probed, msg/s (0 without probes). */
+    long lowest() {
+      return steps.stream().mapToLong(Step::rate).min().orElse(0);
     }
   }
 
@@ -59,10 +67,18 @@ record CapacityRamp(double factor, int maxProbes) {
 
   /** Ramps from {@code first}, whose outcome is already known, probing with {@code probe}. */
   Result search(Step first, Probe probe) throws InterruptedException {
+    return search(first, probe, () -> true);
+  }
+
+  /**
+   * Ramps from {@code first} while {@code mayProbe} allows another probe (the run's time budget):
+   * the result then holds what the probes so far found.
+   */
+  Result search(Step first, Probe probe, BooleanSupplier mayProbe) throws InterruptedException {
     List<Step> steps = new ArrayList<>(List.of(first));
     long pass = first.sustained() ? first.rate() : 0;
     long fail = first.sustained() ? Long.MAX_VALUE : first.rate();
-    for (int i = 0; i < maxProbes; i++) {
+    for (int i = 0; i < maxProbes && mayProbe.getAsBoolean(); i++) {
       long rate;
       if (fail == Long.MAX_VALUE) {
         rate = Math.round(pass * factor);

@@ -1,5 +1,6 @@
 package io.github.affinitykit.bench.load;
 
+import io.github.affinitykit.core.observe.TaskReader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -9,14 +10,28 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
- * One gateway JVM of a scenario and the loads offered to it: the measured load with its idle
- * window, the capacity probes after it, the calibration probes.
+ * One gateway JVM of an arm and the loads offered to it: a calibration probe or a trial's measured
+ * load, each after a warm-up to {@link SteadyState}; the idle window after a trial's load; the
+ * capacity probes after it, which only settle (the JVM is warm by then).
  *
  * <p>Thread safety: one controlling thread.
  */
 final class GatewayDriver implements AutoCloseable {
+  /** A calibration probe's recorded window, for its loss check: its CPU% is the steady windows'. */
+  static final Duration PROBE_RECORD = Duration.ofMillis(500);
+
+  /** The share of the offered rate a calibration probe must echo to count as kept up. */
+  static final double KEPT_UP = 0.95;
+
+  /**
+   * How long a capacity probe waits for its last echoes: a rate whose echoes take longer was not
+   * sustained under any SLO this test takes.
+   */
+  static final long PROBE_DRAIN_NS = 1_000_000_000L;
+
   private final LoadTestOptions o;
   private final GatewayProcess gateway;
   private final URI uri;
@@ -27,8 +42,12 @@ final class GatewayDriver implements AutoCloseable {
     this.uri = URI.create("ws://127.0.0.1:" + port + "/ws");
   }
 
-  /** Starts the gateway of {@code s}, its command and output appended to {@code log}. */
-  static GatewayDriver start(LoadTestOptions o, Scenario s, String title, Path log)
+  /**
+   * Starts the gateway of {@code s} (burning {@code handicapCpus} if it is the handicapped arm),
+   * its command and output appended to {@code log}.
+   */
+  static GatewayDriver start(
+      LoadTestOptions o, Scenario s, String title, Path log, double handicapCpus)
       throws IOException {
     int port = freePort();
     List<String> cmd =
@@ -38,6 +57,7 @@ final class GatewayDriver implements AutoCloseable {
             o.serverCpus(),
             o.housekeepingCpus(),
             Files.createDirectories(o.out().resolve("locks")).toAbsolutePath(),
+            handicapCpus,
             o.serverArgs());
     Files.writeString(
         log,
@@ -47,37 +67,43 @@ final class GatewayDriver implements AutoCloseable {
     return new GatewayDriver(o, GatewayProcess.start(cmd, port, log), port);
   }
 
-  /** Runs a trial: the measured load at {@code rate}, its idle window, then the capacity ramp. */
-  Trial trial(Scenario s, int repeat, long rate) throws InterruptedException {
+  /**
+   * Runs a trial: warm-up to steady state, the measured load at {@code rate}, its idle window, then
+   * the capacity ramp, whose probes stop where the next would end after {@code deadlineNs} (the
+   * run's budget; {@link System#nanoTime()}).
+   */
+  Trial trial(Scenario s, int attempt, long rate, long deadlineNs) throws InterruptedException {
     LoadConfig c = o.load();
-    Measurement m = offer(rate, c.warmup(), c.duration(), o.search().idleWindow());
+    Measurement m = offer(rate, true, c.warmup(), c.duration(), o.search().idleWindow());
     CapacityRamp.Result capacity;
     if (rate == 0) { // maximum throughput: what it achieved is its capacity
       long achieved = Math.round(m.load().messagesPerSecond());
       capacity = new CapacityRamp.Result(achieved, false, List.of());
     } else {
+      long probeNs = o.search().capacityProbeTime().toNanos() + PROBE_DRAIN_NS;
       capacity =
           new CapacityRamp(LoadSearch.RAMP_FACTOR, o.search().capacityProbes())
-              .search(new CapacityRamp.Step(rate, sustained(m.load())), this::sustains);
+              .search(
+                  new CapacityRamp.Step(rate, sustained(m.load())),
+                  this::sustains,
+                  () -> System.nanoTime() + probeNs <= deadlineNs);
     }
     return Trial.of(
-        s, repeat, m, capacity, o.noiseThresholdPercent(), o.pressureThresholdPercent());
+        s, attempt, m, capacity, o.noiseThresholdPercent(), o.pressureThresholdPercent());
   }
 
   /**
-   * A calibration probe: the server's CPU% at {@code rate}, or {@code +Infinity} if it did not keep
-   * up (lost messages, or echoed less than {@link #KEPT_UP} of the offered rate: CPU% says little
-   * about a server that falls behind). Latency is the capacity ramp's criterion, not this one's: a
-   * short probe's p99 carries the JIT's and the collector's first visits.
+   * A calibration probe: warm-up to steady state at {@code rate}, then the server's CPU% over the
+   * steady windows; {@code +Infinity} if it did not keep up (lost messages, or echoed less than
+   * {@link #KEPT_UP} of the offered rate: CPU% says little about a server that falls behind).
    */
-  double cpuPercentAt(long rate) throws InterruptedException {
-    Duration d = o.search().calibrationProbe();
-    Measurement m = offer(rate, d.dividedBy(2), d, Duration.ZERO);
-    return keptUp(m.load(), rate) ? m.cpuPercent() : Double.POSITIVE_INFINITY;
+  Calibration.Point probe(long rate) throws InterruptedException {
+    Measurement m = offer(rate, true, o.load().warmup(), PROBE_RECORD, Duration.ZERO);
+    Warmup w = m.warmup();
+    boolean kept = keptUp(m.load(), rate) && w.messagesPerSecond() >= KEPT_UP * rate;
+    return new Calibration.Point(
+        rate, kept ? w.cpuPercent() : Double.POSITIVE_INFINITY, w.steady(), w.tookNs());
   }
-
-  /** The share of the offered rate a calibration probe must echo to count as kept up. */
-  static final double KEPT_UP = 0.95;
 
   static boolean keptUp(LoadResult r, long rate) {
     return r.lost() == 0
@@ -86,10 +112,10 @@ final class GatewayDriver implements AutoCloseable {
         && r.messagesPerSecond() >= KEPT_UP * rate;
   }
 
-  /** A capacity probe: whether the server sustains {@code rate}. */
+  /** A capacity probe: whether the server sustains {@code rate} after settling half the probe. */
   boolean sustains(long rate) throws InterruptedException {
     Duration d = o.search().capacityProbe();
-    return sustained(offer(rate, d.dividedBy(2), d, Duration.ZERO).load());
+    return sustained(offer(rate, false, d.dividedBy(2), d, Duration.ZERO).load());
   }
 
   private boolean sustained(LoadResult r) {
@@ -99,8 +125,12 @@ final class GatewayDriver implements AutoCloseable {
         && r.latencyUs(99) * 1_000 <= o.search().slo().toNanos();
   }
 
-  /** Offers {@code rate} (0 = maximum) and takes the server's counters around the windows. */
-  Measurement offer(long rate, Duration warmup, Duration duration, Duration idle)
+  /**
+   * Offers {@code rate} (0 = maximum): a warm-up (to steady state within {@code warmup} if {@code
+   * steady}, else exactly {@code warmup}), the recorded window with the server's counters at its
+   * edges, then the idle window.
+   */
+  Measurement offer(long rate, boolean steady, Duration warmup, Duration duration, Duration idle)
       throws InterruptedException {
     LoadConfig c = o.load();
     LoadConfig load =
@@ -115,11 +145,27 @@ final class GatewayDriver implements AutoCloseable {
             c.ioThreads());
     long pid = gateway.pid();
     ServerStats[] edges = new ServerStats[4];
+    Warmup[] warm = new Warmup[1];
     LoadResult result =
         LoadClient.run(
             load,
             LoadTest.clientThreads(o.clientCpus()),
             new LoadClient.Window() {
+              @Override
+              public void warmUp(Duration limit, LongSupplier echoed) throws InterruptedException {
+                if (steady) {
+                  warm[0] = toSteadyState(pid, limit, echoed);
+                } else {
+                  LoadClient.awaitNanos(limit.toNanos());
+                  warm[0] = Warmup.fixed(limit.toNanos());
+                }
+              }
+
+              @Override
+              public long drainNs() {
+                return steady ? LoadClient.DRAIN_NS : PROBE_DRAIN_NS;
+              }
+
               @Override
               public void opened() {
                 edges[0] = ServerStats.of(pid);
@@ -141,7 +187,32 @@ final class GatewayDriver implements AutoCloseable {
             });
     double idlePercent =
         edges[2] == null ? Double.NaN : Measurement.percentOfOneCpu(edges[2], edges[3]);
-    return new Measurement(result, edges[0], edges[1], idlePercent);
+    return new Measurement(result, warm[0], edges[0], edges[1], idlePercent);
+  }
+
+  /**
+   * Samples the server's CPU time and the echoes every {@link SteadyState#WINDOW_NS} until the
+   * criterion holds, or {@code limit} holds no more whole windows.
+   */
+  static Warmup toSteadyState(long pid, Duration limit, LongSupplier echoed) {
+    TaskReader proc = TaskReader.live();
+    SteadyState s = new SteadyState();
+    long most = limit.toNanos() / SteadyState.WINDOW_NS;
+    long began = System.nanoTime();
+    long t0 = began;
+    long cpu0 = proc.processCpuNs((int) pid).orElse(0);
+    long echoed0 = echoed.getAsLong();
+    while (s.windows() < most && !s.steady()) {
+      LoadClient.awaitNanos(t0 + SteadyState.WINDOW_NS - System.nanoTime());
+      long t1 = System.nanoTime();
+      long cpu1 = proc.processCpuNs((int) pid).orElse(cpu0);
+      long echoed1 = echoed.getAsLong();
+      s.add(new SteadyState.Window(t1 - t0, cpu1 - cpu0, echoed1 - echoed0));
+      t0 = t1;
+      cpu0 = cpu1;
+      echoed0 = echoed1;
+    }
+    return Warmup.of(System.nanoTime() - began, s);
   }
 
   @Override

@@ -13,35 +13,60 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * A WebSocket load generator on Netty with HdrHistogram: {@code connections} connections to one
  * endpoint, fixed-rate (open loop) or maximum-throughput (closed loop) binary echo traffic, a
- * warm-up, a recorded window, then a drain that counts every message never echoed as lost.
+ * warm-up (as long as the caller's {@link Window#warmUp} decides, within the config's), a recorded
+ * window, then a drain that counts every message never echoed as lost.
  *
  * <p>Thread safety: {@link #run} blocks its caller until the run ends; runs are independent.
  */
 public final class LoadClient {
-  private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
+  /** How long the echoes still in flight when the recorded window closes are waited for. */
+  static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
+
+  /** From the last handshake to the first message: time to schedule every connection's start. */
+  private static final long START_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private LoadClient() {}
 
   /**
-   * Called by the thread running a load when its recorded window opens and closes, to take the
-   * server's counters over exactly that window.
+   * Called by the thread running a load when its warm-up should end and when its recorded window
+   * opens and closes, to take the server's counters over exactly that window.
    */
   public interface Window {
+    /**
+     * The connections are sending and nothing is recorded yet: returns when the recorded window
+     * should open, at the latest after {@code limit}; by default after exactly {@code limit}.
+     *
+     * @param echoed the echoes received so far
+     */
+    default void warmUp(Duration limit, LongSupplier echoed) throws InterruptedException {
+      awaitNanos(limit.toNanos());
+    }
+
     /** The recorded window has just opened. */
     void opened();
 
     /** The recorded window has just closed (echoes still in flight are being drained). */
     void closed();
+
+    /**
+     * How long to wait for the echoes still in flight before counting them lost: by default {@link
+     * #DRAIN_NS}; a probe that only asks whether a rate was sustained needs less.
+     */
+    default long drainNs() {
+      return DRAIN_NS;
+    }
 
     /**
      * Every echo is in (or the drain timed out) and the connections are still open: the place to
@@ -76,16 +101,21 @@ public final class LoadClient {
         new MultiThreadIoEventLoopGroup(config.ioThreads(), threads, NioIoHandler.newFactory());
     try {
       CountDownLatch handshakes = new CountDownLatch(config.connections());
-      LoadRun run = new LoadRun(config, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500));
-      List<Channel> channels = connect(group, config, run, handshakes);
+      LoadRun run = new LoadRun(config);
+      List<LoadConnection> connections = new ArrayList<>();
+      List<Channel> channels = connect(group, config, run, handshakes, connections);
       if (!handshakes.await(20, TimeUnit.SECONDS)) {
         run.failed(handshakes.getCount());
       }
-      awaitNanos(run.recordFromNs() - System.nanoTime());
+      run.start(System.nanoTime() + START_DELAY_NS);
+      connections.forEach(LoadConnection::go);
+      awaitNanos(run.startNs() - System.nanoTime());
+      window.warmUp(config.warmup(), run::echoed);
+      run.record(System.nanoTime());
       window.opened();
       awaitNanos(run.stopNs() - System.nanoTime());
       window.closed();
-      long drainUntil = System.nanoTime() + DRAIN_NS;
+      long drainUntil = System.nanoTime() + window.drainNs();
       while (!run.drained() && System.nanoTime() < drainUntil) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
       }
@@ -100,7 +130,11 @@ public final class LoadClient {
   }
 
   private static List<Channel> connect(
-      EventLoopGroup group, LoadConfig config, LoadRun run, CountDownLatch handshakes)
+      EventLoopGroup group,
+      LoadConfig config,
+      LoadRun run,
+      CountDownLatch handshakes,
+      List<LoadConnection> connections)
       throws InterruptedException {
     WebSocketClientProtocolConfig ws =
         WebSocketClientProtocolConfig.newBuilder()
@@ -110,7 +144,8 @@ public final class LoadClient {
             .build();
     List<Channel> channels = new ArrayList<>();
     for (int i = 0; i < config.connections(); i++) {
-      int index = i;
+      LoadConnection connection = new LoadConnection(run, i, handshakes);
+      connections.add(connection);
       Bootstrap b =
           new Bootstrap()
               .group(group)
@@ -123,7 +158,7 @@ public final class LoadClient {
                           .addLast(new HttpClientCodec())
                           .addLast(new HttpObjectAggregator(65_536))
                           .addLast(new WebSocketClientProtocolHandler(ws))
-                          .addLast(new LoadConnection(run, index, handshakes));
+                          .addLast(connection);
                     }
                   });
       channels.add(b.connect(config.uri().getHost(), config.uri().getPort()).sync().channel());

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param uri the gateway's WebSocket endpoint ({@code ws://127.0.0.1:8080/ws})
  * @param connections WebSocket connections
  * @param payloadBytes bytes per binary message (at least 16: sequence + intended send time)
- * @param warmup sent but not recorded
+ * @param warmup the longest warm-up, sent but not recorded (the caller may end it sooner)
  * @param duration recorded
  * @param ratePerSecond total messages per second for the fixed-rate (open-loop) mode; 0 = maximum
  *     throughput (closed loop, {@code window} messages in flight per connection)

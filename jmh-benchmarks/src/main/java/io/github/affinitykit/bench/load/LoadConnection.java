@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * intended times it missed (so latency includes the delay: no coordinated omission). Maximum mode
  * keeps {@code window} messages in flight.
  *
- * <p>Thread safety: confined to its channel's event loop.
+ * <p>Thread safety: confined to its channel's event loop, but for {@link #go}, which the
+ * controlling thread calls once after the handshakes.
  */
 final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
   private final LoadRun run;
@@ -41,13 +42,24 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
     if (evt == ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
       this.ctx = ctx;
       handshakes.countDown();
-      long delay = Math.max(0, run.startNs() + offsetNs - System.nanoTime());
-      ctx.executor().schedule(this::start, delay, TimeUnit.NANOSECONDS);
     } else if (evt == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
       run.failed(1);
       handshakes.countDown();
     }
     super.userEventTriggered(ctx, evt);
+  }
+
+  /**
+   * Starts sending at the run's start time (plus this connection's offset), if the handshake
+   * completed; called by the controlling thread once every handshake is done (the latch orders it
+   * after {@code ctx} was set).
+   */
+  void go() {
+    ChannelHandlerContext c = ctx;
+    if (c != null) {
+      long delay = Math.max(0, run.startNs() + offsetNs - System.nanoTime());
+      c.executor().schedule(this::start, delay, TimeUnit.NANOSECONDS);
+    }
   }
 
   private void start() {

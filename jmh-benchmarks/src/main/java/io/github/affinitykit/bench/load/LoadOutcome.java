@@ -1,5 +1,6 @@
 package io.github.affinitykit.bench.load;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,10 +12,13 @@ import java.util.Optional;
  *
  * @param host the host facts that decide the verdict
  * @param calibration how the rate was found; empty when {@code --rate} fixed it
- * @param rate the offered rate every scenario ran at, msg/s (0 = maximum throughput)
- * @param scenarios the scenarios that ran, in the options' order
- * @param trials every trial, in the order run
+ * @param rate the offered rate every arm ran at, msg/s (0 = maximum throughput)
+ * @param scenarios the arms that ran, controls included, in the options' order
+ * @param trials every trial, in the order run, those that were not usable included
  * @param notes what the run had to leave out, and why
+ * @param handicapCpus the handicapped arm's handicap, in CPUs
+ * @param budgetSpent whether the time budget ended the run before every arm had its usable trials
+ * @param elapsed the run's wall time, calibration included
  */
 record LoadOutcome(
     HostFacts host,
@@ -22,7 +26,10 @@ record LoadOutcome(
     long rate,
     List<Scenario> scenarios,
     List<Trial> trials,
-    List<String> notes) {
+    List<String> notes,
+    double handicapCpus,
+    boolean budgetSpent,
+    Duration elapsed) {
 
   /** Validates. */
   LoadOutcome {
@@ -31,5 +38,6 @@ record LoadOutcome(
     scenarios = List.copyOf(scenarios);
     trials = List.copyOf(trials);
     notes = List.copyOf(notes);
+    Objects.requireNonNull(elapsed, "elapsed");
   }
 }

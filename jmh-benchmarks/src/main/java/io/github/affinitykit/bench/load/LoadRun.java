@@ -6,16 +6,19 @@ import org.HdrHistogram.Recorder;
 /**
  * The state every connection of one run shares: the time windows, and what happened to the messages
  * (sent, echoed, out of order, failed) counted as it happens and summed into a {@link LoadResult}
- * at the end.
+ * at the end. The recorded window opens when the warm-up ends ({@link #record}), which the caller
+ * decides: until then every message is warm-up and the connections send on.
  *
- * <p>Thread safety: the windows are final; every event method may be called from any connection's
- * event loop at once; {@link #result()} is called once the connections have stopped sending.
+ * <p>Thread safety: {@link #start} and {@link #record} are called once each, by the controlling
+ * thread, before and after the connections start; every event method may be called from any
+ * connection's event loop at once; {@link #result()} is called once the connections have stopped
+ * sending.
  */
 final class LoadRun {
   private final LoadConfig config;
-  private final long startNs;
-  private final long recordFromNs;
-  private final long stopNs;
+  private volatile long startNs = Long.MAX_VALUE;
+  private volatile long recordFromNs = Long.MAX_VALUE;
+  private volatile long stopNs = Long.MAX_VALUE;
   private final Recorder latency = new Recorder(3);
   private final LongAdder sentInWindow = new LongAdder();
   private final LongAdder receivedInWindow = new LongAdder();
@@ -24,28 +27,42 @@ final class LoadRun {
   private final LongAdder outOfOrder = new LongAdder();
   private final LongAdder errors = new LongAdder();
 
-  LoadRun(LoadConfig config, long startNs) {
+  LoadRun(LoadConfig config) {
     this.config = config;
+  }
+
+  /**
+   * Sets when the connections start sending, {@link System#nanoTime()}: once every connection is
+   * ready, so that no connection's schedule starts before it could send.
+   */
+  void start(long startNs) {
     this.startNs = startNs;
-    this.recordFromNs = startNs + config.warmup().toNanos();
-    this.stopNs = recordFromNs + config.duration().toNanos();
+  }
+
+  /**
+   * Opens the recorded window at {@code fromNs}: messages intended from then on, for the config's
+   * duration, are recorded; the connections stop sending when it closes.
+   */
+  void record(long fromNs) {
+    stopNs = fromNs + config.duration().toNanos();
+    recordFromNs = fromNs;
   }
 
   LoadConfig config() {
     return config;
   }
 
-  /** When the connections start sending, {@link System#nanoTime()}. */
+  /** When the connections start sending, {@link System#nanoTime()} (MAX_VALUE until known). */
   long startNs() {
     return startNs;
   }
 
-  /** When the recorded window opens: after the warm-up. */
+  /** When the recorded window opens: after the warm-up ({@link Long#MAX_VALUE} until then). */
   long recordFromNs() {
     return recordFromNs;
   }
 
-  /** When the recorded window closes and the connections stop sending. */
+  /** When the recorded window closes and the connections stop sending (MAX_VALUE until known). */
   long stopNs() {
     return stopNs;
   }
@@ -78,6 +95,11 @@ final class LoadRun {
     errors.add(count);
   }
 
+  /** Returns the echoes received so far, warm-up included. */
+  long echoed() {
+    return echoedTotal.sum();
+  }
+
   /** Returns whether every message sent so far has been echoed. */
   boolean drained() {
     return echoedTotal.sum() >= sentTotal.sum();
@@ -96,6 +118,7 @@ final class LoadRun {
   }
 
   private boolean inWindow(long intendedNs) {
-    return intendedNs >= recordFromNs && intendedNs < stopNs;
+    long from = recordFromNs;
+    return intendedNs >= from && intendedNs < from + config.duration().toNanos();
   }
 }

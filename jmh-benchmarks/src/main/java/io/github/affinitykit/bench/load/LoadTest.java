@@ -17,12 +17,13 @@ import java.util.concurrent.ThreadFactory;
 import picocli.CommandLine;
 
 /**
- * The gateway load test, the project's main job: first the rate at which the unpinned gateway uses
- * ~80% of its server CPUs (calibrated, unless {@code --rate} fixes it); then for each scenario
- * (unpinned, whole server under taskset, pinned loops, pinned + rest of the JVM confined, pinned
- * loops that spin before blocking) a fresh gateway JVM per trial, the same offered load from a
- * client pinned to other CPUs, an idle window and a capacity ramp, interleaved repeats; then a
- * verdict, a table, JSON and HTML.
+ * The gateway load test, the project's main job: first the rate at which the warmed unpinned
+ * gateway uses ~80% of its server CPUs (calibrated, unless {@code --rate} fixes it); then for each
+ * arm (unpinned, its two controls, whole server under taskset, pinned loops, pinned + rest of the
+ * JVM confined, pinned loops that spin before blocking) a fresh gateway JVM per trial driven to
+ * steady state, the same offered load from a client pinned to other CPUs, an idle window and a
+ * capacity ramp, in interleaved rounds that measure again every trial that was not warm or was
+ * disturbed, within the time budget; then a verdict, a table, JSON and HTML.
  *
  * <p>Run: {@code java -cp jmh-benchmarks/target/benchmarks.jar
  * io.github.affinitykit.bench.load.LoadTest [options]} ({@code --help} lists them).
@@ -30,6 +31,9 @@ import picocli.CommandLine;
  * <p>Thread safety: a main program.
  */
 public final class LoadTest {
+  /** The handicap of the positive control: this share of the target CPU, burnt by the server. */
+  static final double HANDICAP_SHARE = 0.2;
+
   private LoadTest() {}
 
   /**
@@ -48,21 +52,85 @@ public final class LoadTest {
   }
 
   /**
-   * Calibrates the rate (unless {@code --rate} fixed it), then runs every trial, interleaving
-   * scenarios, printing progress with the time left to {@code progress}.
+   * Calibrates the rate (unless {@code --rate} fixed it), then runs the trials in interleaved
+   * rounds until every arm has its usable trials or the budget is spent, printing progress with the
+   * time left to {@code progress}.
    */
   public static LoadOutcome run(LoadTestOptions o, PrintStream progress)
       throws IOException, InterruptedException {
+    RunClock clock = new RunClock(o.search().budget(), o.expectedPerTrial(), System::nanoTime);
     Files.createDirectories(o.out());
     Path log = o.out().resolve("gateway.log");
     Files.deleteIfExists(log);
     HostFacts host = HostFacts.of(HostCpus.probe(), o);
     List<String> notes = new ArrayList<>();
-    List<Scenario> scenarios = runnable(o, notes);
+    List<Scenario> arms = runnable(o, notes);
+    double handicap = HANDICAP_SHARE * o.search().targetCpuPercent() * o.serverCpus().size() / 100;
     notes.forEach(progress::println);
+    announce(o, arms, progress);
+    TrialSchedule schedule = new TrialSchedule(arms, o.repeats(), o.search().remeasure());
+    Optional<Calibration.Result> calibration = Optional.empty();
+    long rate = o.load().ratePerSecond();
+    if (o.search().calibrate()) {
+      calibration = Optional.of(calibrate(o, log, progress, clock, schedule));
+      rate = calibration.get().best().rate();
+      progress.println(calibration.get().describe());
+    }
+    List<Trial> trials = new ArrayList<>();
+    boolean spent = !runTrials(o, new Run(log, rate, handicap, clock, schedule), trials, progress);
+    return new LoadOutcome(
+        host, calibration, rate, arms, trials, notes, handicap, spent, clock.elapsed());
+  }
+
+  /** What every trial of a run shares. */
+  private record Run(
+      Path log, long rate, double handicapCpus, RunClock clock, TrialSchedule schedule) {}
+
+  /**
+   * Runs the schedule's trials into {@code trials}; false if the budget ended it before every arm
+   * had its usable trials.
+   */
+  private static boolean runTrials(
+      LoadTestOptions o, Run r, List<Trial> trials, PrintStream progress)
+      throws IOException, InterruptedException {
+    for (Optional<Scenario> next = r.schedule().next();
+        next.isPresent();
+        next = r.schedule().next()) {
+      if (!r.clock().fits()) {
+        return false;
+      }
+      Scenario s = next.get();
+      int attempt = r.schedule().attempt(s);
+      progress.printf(
+          "[%d/%d] %-11s trial %d%s at %,d msg/s  (%s)%n",
+          trials.size() + 1,
+          trials.size() + r.schedule().missing(),
+          s.label(),
+          attempt + 1,
+          attempt >= o.repeats() ? " (again)" : "",
+          r.rate(),
+          r.clock().left(r.schedule().missing()));
+      long t0 = System.nanoTime();
+      Trial t;
+      try (GatewayDriver gw =
+          GatewayDriver.start(o, s, s.label() + " " + attempt, r.log(), r.handicapCpus())) {
+        t = gw.trial(s, attempt, r.rate(), r.clock().deadlineNs());
+      }
+      r.clock().trialTook(System.nanoTime() - t0);
+      r.schedule().done(s, t.usable());
+      trials.add(t);
+      progress.println("      " + t.summary());
+    }
+    return true;
+  }
+
+  /** The run's first line: arms, CPUs, load, trials, warm-up, budget. */
+  private static void announce(LoadTestOptions o, List<Scenario> arms, PrintStream progress) {
     progress.printf(
-        "load test: %s, server CPUs %s, client CPUs %s, housekeeping %s, %d connections, %s, ~%s%n",
-        scenarios.stream().map(Scenario::label).toList(),
+        "load test: %s, server CPUs %s, client CPUs %s, housekeeping %s, %d connections, %s;"
+            + " %s per arm, each after a warm-up to steady state (%s, at most %s);"
+            + " budget %s%n",
+        arms.stream().map(Scenario::label).toList(),
         o.serverCpus(),
         o.clientCpus(),
         o.housekeepingCpus().isEmpty() ? "all but the server's" : o.housekeepingCpus().toString(),
@@ -70,39 +138,15 @@ public final class LoadTest {
         o.search().calibrate()
             ? "rate calibrated to " + fmt(o.search().targetCpuPercent()) + "% server CPU"
             : o.load().fixedRate() ? o.load().ratePerSecond() + " msg/s" : "max throughput",
-        human(o.expectedTotal()));
-    RunClock clock = new RunClock(o, scenarios.size() * o.repeats());
-    Optional<Calibration.Result> calibration = Optional.empty();
-    long rate = o.load().ratePerSecond();
-    if (o.search().calibrate()) {
-      calibration = Optional.of(calibrate(o, log, progress, clock));
-      rate = calibration.get().best().rate();
-      progress.println(calibration.get().describe());
-    }
-    List<Trial> trials = new ArrayList<>();
-    clock.trialsStart();
-    for (int r = 0; r < o.repeats(); r++) {
-      for (int i = 0; i < scenarios.size(); i++) {
-        Scenario s = scenarios.get((i + r) % scenarios.size()); // rotate the order
-        progress.printf(
-            "[%d/%d] %-11s repeat %d at %,d msg/s  (%s left)%n",
-            trials.size() + 1,
-            clock.trials(),
-            s.label(),
-            r + 1,
-            rate,
-            human(clock.left(trials.size())));
-        try (GatewayDriver gw = GatewayDriver.start(o, s, s.label() + " repeat " + r, log)) {
-          trials.add(gw.trial(s, r, rate));
-        }
-      }
-    }
-    return new LoadOutcome(host, calibration, rate, scenarios, trials, notes);
+        Sentences.trials(o.repeats()),
+        SteadyState.RULE,
+        human(o.load().warmup()),
+        human(o.search().budget()));
   }
 
-  /** The scenarios this gateway can run; a note for each one it cannot. */
+  /** The arms this gateway can run, controls included; a note for each one it cannot. */
   private static List<Scenario> runnable(LoadTestOptions o, List<String> notes) throws IOException {
-    List<Scenario> out = new ArrayList<>(o.scenarios());
+    List<Scenario> out = new ArrayList<>(Scenario.arms(o.scenarios(), o.search().controls()));
     if (out.contains(Scenario.PINNED_SPIN)
         && !GatewayProcess.hasOption(o.gateway(), "--idle-policy")) {
       out.remove(Scenario.PINNED_SPIN);
@@ -117,9 +161,12 @@ public final class LoadTest {
     return out;
   }
 
-  /** The bounded search for the rate at which the unpinned gateway uses the target CPU%. */
+  /**
+   * The bounded search for the rate at which the warmed unpinned gateway uses the target CPU%, on
+   * one gateway JVM.
+   */
   private static Calibration.Result calibrate(
-      LoadTestOptions o, Path log, PrintStream progress, RunClock clock)
+      LoadTestOptions o, Path log, PrintStream progress, RunClock clock, TrialSchedule schedule)
       throws IOException, InterruptedException {
     LoadSearch s = o.search();
     int cpus = o.serverCpus().size();
@@ -127,25 +174,30 @@ public final class LoadTest {
         new Calibration(
             s.targetCpuPercent() * cpus,
             LoadSearch.TOLERANCE_POINTS_PER_CPU * cpus,
-            10_000L * cpus,
+            LoadSearch.START_RATE_PER_CPU * cpus,
             s.calibrationProbes(),
             s.calibrationBudget().toNanos());
     int[] n = {0};
-    try (GatewayDriver gw = GatewayDriver.start(o, Scenario.UNPINNED, "calibration", log)) {
+    try (GatewayDriver gw = GatewayDriver.start(o, Scenario.UNPINNED, "calibration", log, 0)) {
       return c.search(
           rate -> {
-            double cpu = gw.cpuPercentAt(rate);
+            Calibration.Point p = gw.probe(rate);
             progress.printf(
-                "calibrating %d/%d: %,d msg/s -> unpinned server %s (target %.0f%% CPU)  (%s left)%n",
+                "calibrating %d/%d: %,d msg/s -> unpinned server %s, %s (target %.0f%% \u00b1 %.0f)"
+                    + "  (%s)%n",
                 ++n[0],
                 s.calibrationProbes(),
                 rate,
-                Double.isFinite(cpu)
-                    ? String.format(Locale.ROOT, "at %.1f%% CPU", cpu)
-                    : "did not keep up (p99 over the SLO or messages lost)",
+                p.keptUp()
+                    ? String.format(Locale.ROOT, "at %.1f%% CPU", p.cpuPercent())
+                    : "did not keep up (messages lost or echoed late)",
+                p.steady()
+                    ? String.format(Locale.ROOT, "steady after %.1f s", p.warmupNs() / 1e9)
+                    : String.format(Locale.ROOT, "NOT steady after %.1f s", p.warmupNs() / 1e9),
                 c.targetPercent(),
-                human(clock.left(0)));
-            return cpu;
+                c.tolerancePercent(),
+                clock.left(schedule.missing()));
+            return p;
           },
           System::nanoTime);
     }
@@ -171,6 +223,6 @@ public final class LoadTest {
 
   static String human(Duration d) {
     long s = d.toSeconds();
-    return s >= 60 ? (s / 60) + "m" + String.format("%02d", s % 60) + "s" : s + "s";
+    return s >= 60 ? (s / 60) + "m" + String.format(Locale.ROOT, "%02d", s % 60) + "s" : s + "s";
   }
 }

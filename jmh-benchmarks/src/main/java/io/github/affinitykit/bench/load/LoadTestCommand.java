@@ -39,9 +39,11 @@ import picocli.CommandLine.Spec;
     versionProvider = KitVersion.class,
     sortOptions = false,
     description =
-        "The gateway load test: calibrates the rate at which the unpinned gateway uses ~80%% of its"
-            + " server CPUs, runs every scenario at it with a capacity ramp, prints the verdict;"
-            + " the defaults take about 6 minutes on 2 CPUs, --quick about 2.")
+        "The gateway load test: calibrates the rate at which the warmed unpinned gateway uses ~80%%"
+            + " of its server CPUs, runs every scenario and two controls at it (a fresh gateway"
+            + " per trial, warmed to steady state, then a capacity ramp), measures again every"
+            + " trial that was not warm or was disturbed, prints the verdict; at most --budget"
+            + " (8 minutes, --quick 2).")
 final class LoadTestCommand implements Callable<Integer> {
   private static final Key<Path> JAR = key("--jar", Path.class);
   private static final Key<String> SCENARIOS = key("--scenarios", String.class);
@@ -64,6 +66,12 @@ final class LoadTestCommand implements Callable<Integer> {
   private static final Key<Double> NOISE_THRESHOLD = key("--noise-threshold", double.class);
   private static final Key<Double> PRESSURE_THRESHOLD = key("--pressure-threshold", double.class);
   private static final Key<Integer> CLIENT_THREADS = key("--client-threads", Integer.class);
+  private static final Key<Duration> BUDGET = key("--budget", Duration.class);
+  private static final Key<Boolean> NO_CONTROLS = key("--no-controls", boolean.class);
+
+  /** The shortest warm-up bound: the steady-state criterion's windows. */
+  private static final Duration MIN_WARMUP =
+      Duration.ofNanos(SteadyState.WINDOW_NS * SteadyState.WINDOWS);
 
   @Spec private CommandSpec spec;
 
@@ -80,7 +88,11 @@ final class LoadTestCommand implements Callable<Integer> {
               "LIST",
               "unpinned,taskset,pinned,exclusive,pinned-spin",
               "unpinned,taskset,pinned,exclusive,pinned-spin (default: all five)"),
-          option(REPEATS, "N", "trials per scenario, interleaved (default 3, quick 2)"),
+          option(
+              REPEATS,
+              "N",
+              "usable trials per arm, interleaved; a trial not warm or disturbed is measured"
+                  + " again (default 3, quick 1)"),
           option(CONNECTIONS, "N", 50, "WebSocket connections (default ${DEFAULT-VALUE})"),
           option(
               RATE,
@@ -100,10 +112,19 @@ final class LoadTestCommand implements Callable<Integer> {
           option(
               CAPACITY_PROBES,
               "N",
-              "capacity probes per trial after its measurement, 0 = none (default 3, quick 2)"),
+              "capacity probes per trial after its measurement, 0 = none (default 2, quick 1)"),
           flag(
               QUICK,
-              "short mode: 2 repeats of 1s + 2s, a shorter calibration and ramp (about 2 minutes)"),
+              "smoke mode: 1 trial per scenario of 1s recorded, measured once, no controls,"
+                  + " a shorter calibration and ramp, budget 2m (too few trials for any claim)"),
+          option(
+              BUDGET,
+              "D",
+              "the whole run's time: no trial starts that would end after it; trials still"
+                  + " missing are reported (default 8m, quick 2m)"),
+          flag(
+              NO_CONTROLS,
+              "leave out the A/A and handicapped arms (faster; claims then go unchecked)"),
           option(
               WINDOW,
               "N",
@@ -113,8 +134,9 @@ final class LoadTestCommand implements Callable<Integer> {
           option(
               WARMUP,
               "D",
-              "per trial, before recording: 500ms, 5s, 2m, PT5S (default 2s, quick 1s)"),
-          option(DURATION, "D", "recorded per trial, > 0 (default 6s, quick 2s)"),
+              "the longest warm-up of a gateway before recording; recording starts as soon as its"
+                  + " CPU per message is steady, >= 3s (default 15s, quick 6s)"),
+          option(DURATION, "D", "recorded per trial, > 0 (default 3s, quick 1s)"),
           option(SERVER_CPUS, "LIST", "the server's CPUs (default: all but the client's)"),
           option(
               CLIENT_CPUS,
@@ -160,14 +182,14 @@ final class LoadTestCommand implements Callable<Integer> {
    */
   LoadTestOptions options() {
     boolean quick = QUICK.value(options);
-    int repeats = orElse(REPEATS.value(options), quick ? 2 : 3);
-    int probes = orElse(CAPACITY_PROBES.value(options), quick ? 2 : 3);
-    Duration duration = orElse(DURATION.value(options), Duration.ofSeconds(quick ? 2 : 6));
+    int repeats = orElse(REPEATS.value(options), quick ? 1 : 3);
+    int probes = orElse(CAPACITY_PROBES.value(options), quick ? 1 : 2);
+    Duration duration = orElse(DURATION.value(options), Duration.ofSeconds(quick ? 1 : 3));
+    Duration warmup = orElse(WARMUP.value(options), Duration.ofSeconds(quick ? 6 : 15));
+    Duration budget = orElse(BUDGET.value(options), Duration.ofMinutes(quick ? 2 : 8));
     Integer rate = RATE.value(options);
-    double targetCpu = TARGET_CPU.value(options);
-    Duration slo = SLO.value(options);
-    require(spec, repeats >= 1, REPEATS.name(), repeats, "an integer >= 1");
-    checkNumbers(rate, targetCpu, slo, probes, duration);
+    checkNumbers(rate, repeats, probes);
+    checkTimes(duration, warmup, budget);
     HostCpus host = CommandLines.configured(spec, HostCpus::probe);
     CommandLines.configured(spec, host::pool); // the gateways read the same override
     CpuSet reachable = host.reachable();
@@ -195,12 +217,19 @@ final class LoadTestCommand implements Callable<Integer> {
                     URI.create("ws://127.0.0.1:1/ws"),
                     CONNECTIONS.value(options),
                     PAYLOAD.value(options),
-                    orElse(WARMUP.value(options), Duration.ofSeconds(quick ? 1 : 2)),
+                    warmup,
                     duration,
                     rate != null ? rate : 0,
                     WINDOW.value(options),
                     ioThreads),
-                LoadSearch.of(quick, rate == null, targetCpu, slo, probes),
+                LoadSearch.of(
+                    quick,
+                    rate == null,
+                    TARGET_CPU.value(options),
+                    SLO.value(options),
+                    probes,
+                    !NO_CONTROLS.value(options) && !quick,
+                    budget),
                 server,
                 client,
                 HOUSEKEEPING_CPUS.value(options),
@@ -210,8 +239,22 @@ final class LoadTestCommand implements Callable<Integer> {
                 PRESSURE_THRESHOLD.value(options)));
   }
 
-  private void checkNumbers(
-      Integer rate, double targetCpu, Duration slo, int probes, Duration duration) {
+  private void checkTimes(Duration duration, Duration warmup, Duration budget) {
+    require(
+        spec, duration.compareTo(Duration.ZERO) > 0, DURATION.name(), duration, "a duration > 0");
+    require(
+        spec,
+        warmup.compareTo(MIN_WARMUP) >= 0,
+        WARMUP.name(),
+        warmup,
+        "a duration >= 3s, the steady-state criterion's three 1 s windows");
+    require(spec, budget.compareTo(Duration.ZERO) > 0, BUDGET.name(), budget, "a duration > 0");
+  }
+
+  private void checkNumbers(Integer rate, int repeats, int probes) {
+    double targetCpu = TARGET_CPU.value(options);
+    Duration slo = SLO.value(options);
+    require(spec, repeats >= 1, REPEATS.name(), repeats, "an integer >= 1");
     int connections = CONNECTIONS.value(options);
     int window = WINDOW.value(options);
     int payload = PAYLOAD.value(options);
@@ -235,8 +278,6 @@ final class LoadTestCommand implements Callable<Integer> {
         PAYLOAD.name(),
         payload,
         "an integer from 16 to 1048576");
-    require(
-        spec, duration.compareTo(Duration.ZERO) > 0, DURATION.name(), duration, "a duration > 0");
     require(spec, noise >= 0, NOISE_THRESHOLD.name(), noise, "a number >= 0");
     require(spec, pressure >= 0, PRESSURE_THRESHOLD.name(), pressure, "a number >= 0");
   }

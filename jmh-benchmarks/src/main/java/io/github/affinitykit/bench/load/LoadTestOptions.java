@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The load test's options, with defaults sized for at most seven minutes on a 2-CPU machine.
+ * The load test's options, with defaults sized for the run's budget ({@code --budget}, 8 minutes).
  *
  * <p>Thread safety: immutable.
  *
@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param serverArgs extra gateway arguments (e.g. {@code --workers 1})
  * @param out directory for the JSON, HTML and logs
  * @param noiseThresholdPercent trials in which other processes used more CPU than this (100 = one
- *     CPU) are flagged and left out of the medians
+ *     CPU) are flagged, left out of the medians and measured again
  * @param pressureThresholdPercent trials whose CPU pressure (PSI {@code some}, % of the window)
  *     exceeds this are flagged too (100: never; the test's own threads raise it)
  */
@@ -41,6 +41,9 @@ public record LoadTestOptions(
     Path out,
     double noiseThresholdPercent,
     double pressureThresholdPercent) {
+
+  /** A warm-up to steady state on a quiet 2-CPU machine, for the first estimates. */
+  static final Duration TYPICAL_WARMUP = Duration.ofSeconds(6);
 
   /** Validates. */
   public LoadTestOptions {
@@ -76,30 +79,16 @@ public record LoadTestOptions(
     Objects.requireNonNull(out, "out");
   }
 
-  /** Returns the expected duration of one trial, for progress. */
+  /**
+   * Returns the expected duration of one trial, for progress until one is measured: the gateway's
+   * start, its warm-up (typically {@link #TYPICAL_WARMUP}, at most {@code --warmup}), the recorded
+   * and idle windows, the capacity probes, the stop.
+   */
   Duration expectedPerTrial() {
-    return load.warmup()
-        .plus(load.duration())
+    Duration warm = load.warmup().compareTo(TYPICAL_WARMUP) < 0 ? load.warmup() : TYPICAL_WARMUP;
+    return warm.plus(load.duration())
         .plus(search.idleWindow())
-        .plus(LoadSearch.probeTime(search.capacityProbe()).multipliedBy(search.capacityProbes()))
-        .plusSeconds(3); // gateway start and stop, connections, drain
-  }
-
-  /** Returns the expected duration of the calibration (zero without one), for progress. */
-  Duration expectedCalibration() {
-    if (!search.calibrate()) {
-      return Duration.ZERO;
-    }
-    Duration probes =
-        LoadSearch.probeTime(search.calibrationProbe()).multipliedBy(search.calibrationProbes());
-    Duration bounded =
-        probes.compareTo(search.calibrationBudget()) < 0 ? probes : search.calibrationBudget();
-    return bounded.plusSeconds(2);
-  }
-
-  /** Returns the whole run's expected duration, for progress. */
-  Duration expectedTotal() {
-    return expectedCalibration()
-        .plus(expectedPerTrial().multipliedBy((long) repeats * scenarios.size()));
+        .plus(search.capacityProbeTime().multipliedBy(search.capacityProbes()))
+        .plusMillis(3_000); // gateway start and stop, connections, drain
   }
 }

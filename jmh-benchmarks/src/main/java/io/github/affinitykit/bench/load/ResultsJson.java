@@ -19,7 +19,7 @@ import java.util.Map;
 final class ResultsJson {
   private ResultsJson() {}
 
-  static void write(LoadTestOptions o, LoadOutcome outcome, List<Verdict> verdicts, Path file)
+  static void write(LoadTestOptions o, LoadOutcome outcome, Judgement j, Path file)
       throws IOException {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("date", ZonedDateTime.now().toString());
@@ -31,16 +31,31 @@ final class ResultsJson {
     doc.put("connections", o.load().connections());
     doc.put("ratePerSecond", outcome.rate());
     doc.put("calibration", outcome.calibration().orElse(null));
+    doc.put("targetCpuPercent", o.search().targetCpuPercent());
+    doc.put("unpinnedMedianCpuPercentOfServer", j.point().medianPercent());
+    doc.put("operatingPointMissed", j.point().missed());
     doc.put("sloP99Ms", o.search().slo().toNanos() / 1e6);
     doc.put("payloadBytes", o.load().payloadBytes());
-    doc.put("warmupSeconds", o.load().warmup().toMillis() / 1e3);
+    doc.put("warmupLimitSeconds", o.load().warmup().toMillis() / 1e3);
+    doc.put("steadyState", SteadyState.RULE);
     doc.put("durationSeconds", o.load().duration().toMillis() / 1e3);
     doc.put("idleWindowSeconds", o.search().idleWindow().toMillis() / 1e3);
     doc.put("serverArgs", o.serverArgs());
     doc.put("noiseThresholdPercent", o.noiseThresholdPercent());
     doc.put("pressureThresholdPercent", o.pressureThresholdPercent());
+    doc.put("budgetSeconds", o.search().budget().toSeconds());
+    doc.put("elapsedSeconds", outcome.elapsed().toMillis() / 1e3);
+    doc.put("budgetSpent", outcome.budgetSpent());
+    doc.put("verdict", j.lines());
     doc.put("verdictMethod", Verdict.METHOD);
-    doc.put("verdicts", verdicts);
+    doc.put("verdicts", j.verdicts());
+    Map<String, Object> controls = new LinkedHashMap<>();
+    controls.put("state", j.controls().state());
+    controls.put("aa", j.controls().aa());
+    controls.put("handicapped", j.controls().handicap());
+    controls.put("handicapCpus", outcome.handicapCpus());
+    controls.put("expectedHandicapRatio", j.controls().expectedRatio());
+    doc.put("controls", controls);
     doc.put("notes", outcome.notes());
     List<Object> rows = new ArrayList<>();
     for (Trial t : outcome.trials()) {
@@ -53,7 +68,9 @@ final class ResultsJson {
   private static Map<String, Object> trial(Trial t) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("scenario", t.scenario().label());
-    r.put("repeat", t.repeat() + 1);
+    r.put("trial", t.repeat() + 1);
+    r.put("usable", t.usable());
+    r.put("warmup", t.warmup());
     r.put("messagesPerSecond", t.load().messagesPerSecond());
     r.put("sent", t.load().sent());
     r.put("received", t.load().received());

@@ -7,13 +7,21 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How the gateway JVM is placed, and how its loops wait, for one trial.
+ * How the gateway JVM is placed, and how its loops wait, for one trial: an arm of the comparison.
+ * Five are scenarios a user chooses; two are the controls every default run adds beside them.
  *
  * <p>Thread safety: immutable.
  */
 public enum Scenario {
-  /** Nothing pinned: the server may use every CPU, the client's included. */
+  /** Nothing pinned: the server may use every CPU, the client's included. The baseline. */
   UNPINNED,
+  /** Control: a second unpinned arm, which must read "the same within noise" (A/A). */
+  UNPINNED_AA,
+  /**
+   * Control: the unpinned server with a known handicap, threads of its own burning a fixed share of
+   * a CPU ({@link HandicappedGateway}), which must be detected.
+   */
+  HANDICAPPED,
   /** The whole server JVM under {@code taskset -c <server CPUs>}: the pinned runs' CPU budget. */
   TASKSET,
   /** Event loops pinned to the server CPUs ({@code --pin pinned}), the rest of the JVM free. */
@@ -36,6 +44,11 @@ public enum Scenario {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
+  /** Whether this arm is a control rather than a scenario a user chooses. */
+  boolean control() {
+    return this == UNPINNED_AA || this == HANDICAPPED;
+  }
+
   /** Whether the gateway's event loops are pinned in this scenario. */
   boolean pinned() {
     return this == PINNED || this == EXCLUSIVE || this == PINNED_SPIN;
@@ -46,7 +59,8 @@ public enum Scenario {
    * built. With {@code housekeeping} CPUs the pinned scenarios run under {@code taskset -c <server
    * + housekeeping>}, so that their boss, GC and JIT live there and not on the client's CPUs;
    * without, their housekeeping is every CPU but the server's. The gateway's lock files go to
-   * {@code lockDir}, never {@code /tmp}.
+   * {@code lockDir}, never {@code /tmp}. The handicapped arm runs the gateway's main inside {@link
+   * HandicappedGateway}, burning {@code handicapCpus} of a CPU.
    */
   List<String> command(
       GatewayLaunch gateway,
@@ -54,6 +68,7 @@ public enum Scenario {
       CpuSet serverCpus,
       CpuSet housekeeping,
       Path lockDir,
+      double handicapCpus,
       List<String> extra) {
     List<String> cmd = new ArrayList<>();
     if (this == TASKSET) {
@@ -68,7 +83,7 @@ public enum Scenario {
     if (pinned()) {
       cmd.add("-Daffinitykit.pool=" + serverCpus);
     }
-    cmd.addAll(gateway.mainArgs());
+    cmd.addAll(this == HANDICAPPED ? gateway.handicappedArgs(handicapCpus) : gateway.mainArgs());
     cmd.addAll(List.of("--port", String.valueOf(port)));
     cmd.addAll(List.of("--pin", this == EXCLUSIVE ? "exclusive" : pinned() ? "pinned" : "none"));
     if (this == PINNED_SPIN) {
@@ -78,16 +93,36 @@ public enum Scenario {
     return cmd;
   }
 
-  /** Parses a comma-separated list of scenario names, any case. */
+  /** Parses a comma-separated list of scenario names, any case; controls are not scenarios. */
   static List<Scenario> parseList(String text) {
     List<Scenario> out = new ArrayList<>();
     for (String s : text.split(",")) {
+      Scenario parsed = null;
       try {
-        out.add(valueOf(s.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
-      } catch (IllegalArgumentException e) {
+        parsed = valueOf(s.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+      } catch (IllegalArgumentException notAName) {
+        // said below
+      }
+      if (parsed == null || parsed.control()) {
         throw new IllegalArgumentException(
-            "--scenarios: " + s + " (expected: unpinned, taskset, pinned, exclusive, pinned-spin)",
-            e);
+            "--scenarios: " + s + " (expected: unpinned, taskset, pinned, exclusive, pinned-spin)");
+      }
+      out.add(parsed);
+    }
+    return out;
+  }
+
+  /**
+   * The arms of a run: {@code scenarios} in their order, with the two controls right after unpinned
+   * when {@code controls} and unpinned is among them (they compare against it).
+   */
+  static List<Scenario> arms(List<Scenario> scenarios, boolean controls) {
+    List<Scenario> out = new ArrayList<>();
+    for (Scenario s : scenarios) {
+      out.add(s);
+      if (s == UNPINNED && controls) {
+        out.add(UNPINNED_AA);
+        out.add(HANDICAPPED);
       }
     }
     return out;

@@ -7,34 +7,38 @@ import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
- * One scenario's trials summarised: medians and ranges over its clean trials (those under the
- * pressure threshold; all trials when none is clean, marked so), and their merged latency.
+ * One arm's usable trials summarised (warm, and not disturbed by other processes): medians and
+ * ranges, and their merged latency. Trials that were not usable are counted, never summarised.
  *
  * <p>Thread safety: immutable after construction.
  *
- * @param scenario the scenario
- * @param trials the trials summarised
- * @param allContaminated whether every trial exceeded the pressure threshold
- * @param latencyNs the merged latency histogram of the summarised trials
+ * @param scenario the arm
+ * @param trials the usable trials
+ * @param unusable the arm's trials left out (not warm, or disturbed)
+ * @param latencyNs the merged latency histogram of the usable trials
  */
-record ScenarioSummary(
-    Scenario scenario, List<Trial> trials, boolean allContaminated, Histogram latencyNs) {
+record ScenarioSummary(Scenario scenario, List<Trial> trials, int unusable, Histogram latencyNs) {
 
   static ScenarioSummary of(Scenario s, List<Trial> all) {
-    List<Trial> mine = new ArrayList<>();
-    List<Trial> clean = new ArrayList<>();
+    List<Trial> used = new ArrayList<>();
+    int unusable = 0;
     for (Trial t : all) {
       if (t.scenario() == s) {
-        mine.add(t);
-        if (!t.contaminated()) {
-          clean.add(t);
+        if (t.usable()) {
+          used.add(t);
+        } else {
+          unusable++;
         }
       }
     }
-    List<Trial> used = clean.isEmpty() ? mine : clean;
     Histogram merged = new Histogram(3);
     used.forEach(t -> merged.add(t.load().latencyNs()));
-    return new ScenarioSummary(s, List.copyOf(used), clean.isEmpty() && !mine.isEmpty(), merged);
+    return new ScenarioSummary(s, List.copyOf(used), unusable, merged);
+  }
+
+  /** {@code metric} of every usable trial, in the order run. */
+  double[] values(ToDoubleFunction<Trial> metric) {
+    return trials.stream().mapToDouble(metric).toArray();
   }
 
   /** {median, min, max} of {@code metric} over the trials. */

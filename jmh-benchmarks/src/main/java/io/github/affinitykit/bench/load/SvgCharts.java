@@ -12,7 +12,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class SvgCharts {
   private static final String[] COLORS = {
-    "#d62728", "#7f7f7f", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"
+    "#d62728", "#e377c2", "#8c564b", "#7f7f7f", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"
   };
   private static final int W = 620;
   private static final int H = 300;
@@ -47,7 +47,7 @@ final class SvgCharts {
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, ly(v, top)));
       }
       g.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
-          .append(COLORS[i % COLORS.length])
+          .append(color(s.get(i)))
           .append("\" points=\"")
           .append(pts)
           .append("\"/>");
@@ -63,14 +63,16 @@ final class SvgCharts {
       max = Math.max(max, x.stats(metric)[2]);
     }
     max = max <= 0 || Double.isNaN(max) ? 1 : max * 1.15;
-    StringBuilder g = svgStart(title, yAxis, "scenario");
+    StringBuilder g = svgStart(title, yAxis, "arm");
     double slot = (W - PAD - 10.0) / Math.max(1, s.size());
     for (int i = 0; i < s.size(); i++) {
       double[] st = s.get(i).stats(metric);
-      if (Double.isNaN(st[0])) {
+      double x = PAD + slot * i + slot * 0.2;
+      if (Double.isNaN(st[0])) { // no value: said, not drawn as 0
+        g.append(text(x + slot * 0.3, H - PAD - 6, "none", "middle"));
+        g.append(text(x + slot * 0.3, H - PAD + 16, name(s.get(i)), "middle"));
         continue;
       }
-      double x = PAD + slot * i + slot * 0.2;
       double y = H - PAD - (H - 2 * PAD) * st[0] / max;
       g.append(
           String.format(
@@ -80,7 +82,7 @@ final class SvgCharts {
               y,
               slot * 0.6,
               H - PAD - y,
-              COLORS[i % COLORS.length]));
+              color(s.get(i))));
       double cx = x + slot * 0.3;
       g.append(
           line(
@@ -119,8 +121,12 @@ final class SvgCharts {
 
   private static String legend(int i, ScenarioSummary s) {
     double y = PAD + 14 * i;
-    return line(PAD + 10, y, PAD + 30, y, COLORS[i % COLORS.length])
-        + text(PAD + 34, y + 4, name(s), "start");
+    return line(PAD + 10, y, PAD + 30, y, color(s)) + text(PAD + 34, y + 4, name(s), "start");
+  }
+
+  /** An arm keeps its colour in every report, whichever arms ran. */
+  private static String color(ScenarioSummary s) {
+    return COLORS[s.scenario().ordinal() % COLORS.length];
   }
 
   private static double ly(double v, double top) {
@@ -149,7 +155,7 @@ final class SvgCharts {
   }
 
   private static String name(ScenarioSummary s) {
-    return s.scenario().label() + (s.allContaminated() ? "*" : "");
+    return s.scenario().label();
   }
 
   private static String fmt(double v) {

@@ -1,15 +1,18 @@
 package io.github.affinitykit.bench.load;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One trial: a scenario's gateway under one load, and what both sides measured over the same
- * recorded window.
+ * One trial: an arm's fresh gateway JVM under one load, and what both sides measured over the same
+ * recorded window. It is usable, and enters the medians and the verdict, only if its warm-up
+ * reached steady state and other processes left the machine alone; otherwise it is re-measured.
  *
  * <p>Thread safety: immutable.
  *
  * @param scenario how the server was placed
- * @param repeat which repeat (0-based)
+ * @param repeat which attempt of this arm (0-based), re-measurements included
+ * @param warmup how its warm-up ended
  * @param load what the client measured
  * @param serverCpuPercent server CPU over the window, 100 = one CPU
  * @param cpuUsPerMessage server CPU µs per echoed message
@@ -29,6 +32,7 @@ import java.util.Objects;
 public record Trial(
     Scenario scenario,
     int repeat,
+    Warmup warmup,
     LoadResult load,
     double serverCpuPercent,
     double cpuUsPerMessage,
@@ -45,11 +49,15 @@ public record Trial(
   /** Validates. */
   public Trial {
     Objects.requireNonNull(scenario, "scenario");
+    Objects.requireNonNull(warmup, "warmup");
     Objects.requireNonNull(load, "load");
     Objects.requireNonNull(capacity, "capacity");
   }
 
-  /** Derives a trial from the server counters at the windows' edges and its capacity ramp. */
+  /**
+   * Derives a trial from the server counters at the windows' edges and its capacity ramp; a
+   * pressure threshold of 100 or more is off (PSI reads a little over 100% on a saturated machine).
+   */
   static Trial of(
       Scenario scenario,
       int repeat,
@@ -75,6 +83,7 @@ public record Trial(
     return new Trial(
         scenario,
         repeat,
+        m.warmup(),
         load,
         cpuNs / 1e7 / seconds,
         cpuNs / 1e3 / messages,
@@ -84,9 +93,49 @@ public record Trial(
         (to.migrations() - from.migrations()) / seconds,
         pressure,
         othersPercent,
-        othersPercent > noiseThresholdPercent || pressure > pressureThresholdPercent,
+        othersPercent > noiseThresholdPercent
+            || (pressureThresholdPercent < 100 && pressure > pressureThresholdPercent),
         m.idleCpuPercent(),
         capacity);
+  }
+
+  /** Returns whether the trial counts: warm, and not disturbed by other processes. */
+  public boolean usable() {
+    return warmup.steady() && !contaminated;
+  }
+
+  /** Why it does not count, in words; empty if it does. */
+  String whyUnusable() {
+    if (usable()) {
+      return "";
+    }
+    String disturbed =
+        String.format(
+            Locale.ROOT,
+            "disturbed: other processes used %.0f%% of a CPU, CPU pressure %.0f%%",
+            othersCpuPercent,
+            pressurePercent);
+    if (!warmup.steady()) {
+      return warmup.describe() + (contaminated ? ", and " + disturbed : "");
+    }
+    return disturbed;
+  }
+
+  /**
+   * One line for progress: {@code steady after 6.0 s; 79.3% CPU, 9.12 CPU-µs/msg, p99 1,234 µs,
+   * capacity 98,000 msg/s}, and why it does not count if it does not.
+   */
+  String summary() {
+    String s =
+        String.format(
+            Locale.ROOT,
+            "%s; %.1f%% CPU, %.2f CPU-\u00b5s/msg, p99 %,.0f \u00b5s, capacity %s msg/s",
+            warmup.describe(),
+            serverCpuPercent,
+            cpuUsPerMessage,
+            load.latencyUs(99),
+            capacity.describe());
+    return usable() ? s : s + "; NOT USABLE (" + whyUnusable() + "): measured again";
   }
 
   /** Returns the highest sustained rate of the capacity ramp, msg/s (0: none sustained). */

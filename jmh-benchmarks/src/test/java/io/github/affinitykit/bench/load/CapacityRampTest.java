@@ -57,7 +57,20 @@ class CapacityRampTest {
     CapacityRamp.Result r = ramp.search(new CapacityRamp.Step(1_000, false), rate -> false);
 
     assertThat(r.rate()).isZero();
-    assertThat(r.describe()).isEqualTo("< 250");
+    assertThat(r.describe()).isEqualTo("below the lowest rate probed (250)");
+    assertThat(r.lowest()).isEqualTo(250);
+  }
+
+  @Test
+  void shouldStopProbingWhenTheBudgetSaysSo() throws InterruptedException {
+    int[] allowed = {1};
+
+    CapacityRamp.Result r =
+        new CapacityRamp(1.4, 4)
+            .search(new CapacityRamp.Step(20_000, true), slo(5_000), () -> allowed[0]-- > 0);
+
+    assertThat(r.steps()).extracting(CapacityRamp.Step::rate).containsExactly(20_000L, 28_000L);
+    assertThat(r.atLeast()).isTrue();
   }
 
   @Test

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class LoadRunTest {
   private static final long START_NS = 1_000;
 
-  /** Warm-up 1 s, recorded window 2 s: the window is [START + 1 s, START + 3 s). */
+  /** Recorded window 2 s, opened 1 s after the start: [START + 1 s, START + 3 s). */
   private final LoadRun run =
       new LoadRun(
           new LoadConfig(
@@ -20,8 +21,29 @@ class LoadRunTest {
               Duration.ofSeconds(2),
               0,
               1,
-              1),
-          START_NS);
+              1));
+
+  @BeforeEach
+  void startAndOpenTheWindow() {
+    run.start(START_NS);
+    run.record(START_NS + Duration.ofSeconds(1).toNanos());
+  }
+
+  @Test
+  void shouldRecordNothingBeforeTheWindowOpensAndSendUntilThen() {
+    LoadRun warming = new LoadRun(run.config());
+    assertThat(warming.startNs()).as("until every connection is ready").isEqualTo(Long.MAX_VALUE);
+    warming.start(START_NS);
+    warming.sent(START_NS);
+    warming.echoed(START_NS, START_NS + 5, true);
+
+    assertThat(warming.recordFromNs()).isEqualTo(Long.MAX_VALUE);
+    assertThat(warming.stopNs()).isEqualTo(Long.MAX_VALUE);
+    assertThat(warming.echoed()).isEqualTo(1);
+    assertThat(warming.result().received()).isZero();
+    warming.record(START_NS + 10);
+    assertThat(warming.stopNs()).isEqualTo(START_NS + 10 + Duration.ofSeconds(2).toNanos());
+  }
 
   @Test
   void shouldCountOnlyMessagesIntendedInsideTheWindowWhenSummingTheResult() {

@@ -56,7 +56,7 @@ class LoadTestCommandTest {
             "--workers",
             "1",
             "--warmup",
-            "PT0.5S",
+            "PT5.5S",
             "--duration",
             "2m",
             "--server-cpus",
@@ -69,7 +69,7 @@ class LoadTestCommandTest {
     assertThat(o.load().ioThreads()).isEqualTo(2);
     assertThat(o.load().window()).isEqualTo(4);
     assertThat(o.load().payloadBytes()).isEqualTo(64);
-    assertThat(o.load().warmup().toMillis()).isEqualTo(500);
+    assertThat(o.load().warmup().toMillis()).isEqualTo(5_500);
     assertThat(o.load().duration().toSeconds()).isEqualTo(120);
     assertThat(o.serverArgs()).containsExactly("--workers", "1");
   }
@@ -89,6 +89,11 @@ class LoadTestCommandTest {
         run("--capacity-probes", "-1"), "--capacity-probes: -1 (expected: an integer >= 0)");
     assertOneLine(run("--warmup", "5"), "--warmup: 5 (expected: " + DurationConverter.RULE + ")");
     assertOneLine(run("--duration", "0s"), "--duration: 0s (expected: a duration > 0)");
+    assertOneLine(
+        run("--warmup", "2s"),
+        "--warmup: 2s (expected: a duration >= 3s, the steady-state criterion's three 1 s"
+            + " windows)");
+    assertOneLine(run("--budget", "0s"), "--budget: 0s (expected: a duration > 0)");
     assertOneLine(
         run("--server-cpus", "0", "--client-cpus", "0"),
         "--server-cpus 0 --client-cpus 0 (expected: two non-empty, disjoint CPU lists)");
@@ -149,6 +154,8 @@ class LoadTestCommandTest {
             "--slo",
             "--capacity-probes",
             "--quick",
+            "--budget",
+            "--no-controls",
             "--help",
             "--version")) {
       assertThat(help.out()).contains(option);
@@ -172,14 +179,29 @@ class LoadTestCommandTest {
     assertThat(calibrated.search().slo().toMillis()).isEqualTo(2);
     assertThat(calibrated.search().targetCpuPercent()).isEqualTo(70);
     assertThat(calibrated.repeats()).isEqualTo(3);
-    assertThat(calibrated.search().capacityProbes()).isEqualTo(3);
+    assertThat(calibrated.search().capacityProbes()).isEqualTo(2);
+    assertThat(calibrated.load().warmup()).hasSeconds(15);
+    assertThat(calibrated.load().duration()).hasSeconds(3);
     assertThat(fixed.search().calibrate()).isFalse();
     assertThat(fixed.load().ratePerSecond()).isEqualTo(1000);
-    assertThat(quick.repeats()).isEqualTo(2);
-    assertThat(quick.load().duration().toSeconds()).isEqualTo(2);
-    assertThat(quick.expectedTotal()).isLessThan(calibrated.expectedTotal());
+    assertThat(quick.repeats()).isEqualTo(1);
+    assertThat(quick.load().duration()).hasSeconds(1);
+    assertThat(quick.load().warmup()).hasSeconds(6);
+    assertThat(quick.expectedPerTrial()).isLessThan(calibrated.expectedPerTrial());
     assertThat(quickButLong.load().duration().toSeconds()).isEqualTo(9);
     assertThat(quickButLong.repeats()).isEqualTo(4);
+  }
+
+  @Test
+  void shouldRunTheControlsByDefaultButNotInQuickModeOrWhenToldNot() {
+    assertThat(parse().search().controls()).isTrue();
+    assertThat(parse("--no-controls").search().controls()).isFalse();
+    assertThat(parse("--quick").search().controls()).isFalse();
+    assertThat(parse().search().remeasure()).isTrue();
+    assertThat(parse("--quick").search().remeasure()).isFalse();
+    assertThat(parse().search().budget()).hasMinutes(8);
+    assertThat(parse("--quick").search().budget()).hasMinutes(2);
+    assertThat(parse("--budget", "20m").search().budget()).hasMinutes(20);
   }
 
   @Test
@@ -187,24 +209,24 @@ class LoadTestCommandTest {
     LoadSearch normal = parse().search();
     LoadSearch quick = parse("--quick").search();
 
-    assertThat(normal.calibrationProbes()).isEqualTo(6);
-    assertThat(normal.calibrationBudget()).hasSeconds(40);
-    assertThat(normal.calibrationProbe()).hasSeconds(2);
+    assertThat(normal.calibrationProbes()).isEqualTo(8);
+    assertThat(normal.calibrationBudget()).hasSeconds(60);
     assertThat(normal.capacityProbe()).hasMillis(1_000);
-    assertThat(normal.idleWindow()).hasSeconds(2);
-    assertThat(quick.calibrationProbes()).isEqualTo(3);
-    assertThat(quick.calibrationBudget()).hasSeconds(12);
-    assertThat(quick.calibrationProbe()).hasSeconds(1);
+    assertThat(normal.idleWindow()).hasSeconds(1);
+    assertThat(quick.calibrationProbes()).isEqualTo(4);
+    assertThat(quick.calibrationBudget()).hasSeconds(25);
     assertThat(quick.capacityProbe()).hasMillis(600);
-    assertThat(quick.idleWindow()).hasSeconds(1);
+    assertThat(quick.idleWindow()).hasMillis(500);
   }
 
   @Test
-  void shouldExpectTheDefaultRunToEndWithinSevenMinutesOnTwoCpus() {
+  void shouldPlanTheDefaultRunOfSevenArmsWellInsideItsBudgetOnTwoCpus() {
     LoadTestOptions o = parse("--server-cpus", "1", "--client-cpus", "0");
 
-    assertThat(o.scenarios()).hasSize(5);
-    assertThat(o.expectedTotal()).isLessThan(java.time.Duration.ofMinutes(7));
+    assertThat(Scenario.arms(o.scenarios(), o.search().controls())).hasSize(7);
+    // 21 trials at the estimated pace leave the budget room for calibration and re-measurement
+    assertThat(o.expectedPerTrial().multipliedBy(21))
+        .isLessThan(o.search().budget().minusSeconds(90));
   }
 
   @Test

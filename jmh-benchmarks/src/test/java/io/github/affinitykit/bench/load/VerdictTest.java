@@ -17,9 +17,10 @@ class VerdictTest {
 
     assertThat(v.outcome()).isEqualTo(Outcome.LOWER);
     assertThat(v.high()).isLessThan(1);
-    assertThat(v.low()).isLessThanOrEqualTo(v.ratio()).isGreaterThan(0.7);
-    assertThat(v.sentence())
-        .matches("pinned used 18% less CPU per message \\[\\d+–\\d+%\\] \\(n=3\\)");
+    assertThat(v.low()).isLessThan(v.ratio()).isGreaterThan(0.7);
+    assertThat(v.ratio()).isCloseTo(0.8172, org.assertj.core.data.Offset.offset(0.001));
+    assertThat(v.clause()).matches("used 18% less CPU per message \\[\\d+–\\d+%\\]");
+    assertThat(v.differs()).isTrue();
   }
 
   @Test
@@ -33,8 +34,7 @@ class VerdictTest {
 
     assertThat(v.outcome()).isEqualTo(Outcome.HIGHER);
     assertThat(v.low()).isGreaterThan(1);
-    assertThat(v.sentence())
-        .startsWith("pinned-spin sustained 20% more load with p99 under the SLO [");
+    assertThat(v.clause()).startsWith("sustained 20% more load [");
   }
 
   @Test
@@ -49,29 +49,35 @@ class VerdictTest {
     assertThat(v.outcome()).isEqualTo(Outcome.NO_DIFFERENCE);
     assertThat(v.low()).isLessThan(1);
     assertThat(v.high()).isGreaterThan(1);
-    assertThat(v.sentence())
-        .startsWith("taskset vs unpinned, p99: no difference within noise at n=3 (ratio ")
-        .doesNotContain("lower")
-        .doesNotContain("higher");
+    assertThat(v.clause()).startsWith("had the same p99 within noise (×0.");
+    assertThat(v.differs()).isFalse();
   }
 
   @Test
-  void shouldSayItCannotSayWithOneTrial() {
-    Verdict v = Verdict.of("pinned", Metric.CPU_PER_MESSAGE, new double[] {10}, new double[] {20});
+  void shouldWidenTheIntervalWithTheConfidence() {
+    double[] a = {17.5, 19.9, 18.2};
 
-    assertThat(v.outcome()).isEqualTo(Outcome.CANNOT_SAY);
-    assertThat(v.ratio()).isNaN();
-    assertThat(v.sentence())
-        .isEqualTo(
-            "pinned vs unpinned, CPU per message: cannot say at n=1/1 (needs at least 3 trials on each side)");
+    Verdict claim = Verdict.of("x", Metric.P99, a, UNPINNED);
+    Verdict strict = Verdict.of("x", Metric.P99, a, UNPINNED, Controls.AA_CONFIDENCE);
+
+    assertThat(strict.ratio()).isEqualTo(claim.ratio());
+    assertThat(strict.low()).isLessThan(claim.low());
+    assertThat(strict.high()).isGreaterThan(claim.high());
   }
 
   @Test
-  void shouldSayItCannotSayWithTwoTrialsEvenWhenTheyFallApart() {
-    Verdict v = Verdict.of("pinned", Metric.P99, new double[] {10, 11}, new double[] {20, 21});
+  void shouldSayItCannotSayBelowThreeTrialsASide() {
+    Verdict one =
+        Verdict.of("pinned", Metric.CPU_PER_MESSAGE, new double[] {10}, new double[] {20});
+    Verdict two =
+        Verdict.of("pinned", Metric.P99, new double[] {10, 11}, new double[] {20, 21, 22});
 
-    assertThat(v.outcome()).isEqualTo(Outcome.CANNOT_SAY);
-    assertThat(v.sentence()).endsWith("cannot say at n=2/2 (needs at least 3 trials on each side)");
+    assertThat(one.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(one.ratio()).isNaN();
+    assertThat(one.clause())
+        .isEqualTo("CPU per message: cannot say (1 and 1 usable trials, needs 3 a side)");
+    assertThat(two.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(two.reason()).isEqualTo("2 and 3 usable trials, needs 3 a side");
   }
 
   @Test
@@ -83,14 +89,29 @@ class VerdictTest {
   }
 
   @Test
-  void shouldLeaveOutNonFiniteValuesAndRefuseAZeroBaseline() {
-    Verdict v = Verdict.of("x", Metric.CAPACITY, new double[] {1, 2, 3}, new double[] {0, 0, 0});
+  void shouldLeaveOutValuesThatAreNotFiniteAndPositive() {
+    Verdict zeros =
+        Verdict.of("x", Metric.CAPACITY, new double[] {1, 2, 3}, new double[] {0, 0, 0});
     Verdict gaps =
         Verdict.of("x", Metric.CAPACITY, new double[] {1, 2, Double.NaN}, new double[] {2, 2, 2});
 
-    assertThat(v.outcome()).isEqualTo(Outcome.CANNOT_SAY);
-    assertThat(v.sentence()).endsWith("cannot say (the baseline's mean is zero)");
+    assertThat(zeros.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(zeros.baselineN()).isZero();
     assertThat(gaps.outcome()).isEqualTo(Outcome.CANNOT_SAY);
     assertThat(gaps.n()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldClaimADifferenceBetweenTrialsThatDoNotVary() {
+    // capacity ramps give identical rates: no spread on either side, the ratio is exact
+    Verdict v =
+        Verdict.of(
+            "x",
+            Metric.CAPACITY,
+            new double[] {50_000, 50_000, 50_000},
+            new double[] {65_000, 65_000, 65_000});
+
+    assertThat(v.outcome()).isEqualTo(Outcome.LOWER);
+    assertThat(v.low()).isEqualTo(v.high()).isEqualTo(v.ratio());
   }
 }

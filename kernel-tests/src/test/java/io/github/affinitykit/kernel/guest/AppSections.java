@@ -110,18 +110,19 @@ final class AppSections {
                 "io.github.affinitykit.bench.load.LoadTest",
                 "--jar",
                 System.getProperty("kernel.gatewayJar"),
-                "--repeats",
-                "1",
+                "--quick", // the five scenarios' mechanics: one trial each, no controls, no re-runs
                 "--connections",
                 "2",
                 "--rate",
                 "100",
                 "--warmup",
-                "1s",
+                "3s", // the steady-state criterion's least
                 "--duration",
                 "2s",
                 "--capacity-probes",
                 "0",
+                "--budget",
+                "420s", // under TCG a trial takes 35-80 s; the section waits 480 s
                 "--server-cpus",
                 server.toString(),
                 "--client-cpus",

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 
 /** The load client against a minimal in-test WebSocket echo server on loopback. */
 @Timeout(60)
-class LoadClientTest {
+class LoadClientIT {
   private EventLoopGroup server;
   private Channel listener;
   private URI uri;
