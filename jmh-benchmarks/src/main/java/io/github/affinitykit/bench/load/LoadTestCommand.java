@@ -17,9 +17,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,7 +41,22 @@ import picocli.CommandLine.Spec;
     description =
         "The gateway load test: calibrates the rate at which the unpinned gateway uses ~80%% of its"
             + " server CPUs, runs every scenario at it with a capacity ramp, prints the verdict;"
-            + " the defaults take about 6 minutes on 2 CPUs, --quick about 2.")
+            + " the defaults take about 6 minutes on 2 CPUs, --quick about 2.",
+    footerHeading = "%nSizing a run on a big server:%n",
+    footer = {
+      "  CPUs         From the host, named in the run's first line: housekeeping on a",
+      "               core of the doctor's housekeeping CPUs, the server on cores of its",
+      "               pool on one NUMA node, the client on as many other cores, on",
+      "               another node when there is one. Give --server-cpus the CPUs your",
+      "               gateway has in production (worker loops follow, --workers) and",
+      "               leave the client as many again.",
+      "  Connections  --connections at least 4 per worker loop, so each has work.",
+      "  Rate         Calibrated to --target-cpu of the server's CPUs; --rate N fixes",
+      "               the total (messages/s). The client must be able to offer it: a",
+      "               calibration probe that 'did not keep up' says it cannot.",
+      "  Duration     --duration 30s and --repeats 5 or more for a stable p99.9 and",
+      "               tighter intervals; --quick for a 2-minute smoke run."
+    })
 final class LoadTestCommand implements Callable<Integer> {
   private static final Key<Path> JAR = key("--jar", Path.class);
   private static final Key<String> SCENARIOS = key("--scenarios", String.class);
@@ -115,18 +130,24 @@ final class LoadTestCommand implements Callable<Integer> {
               "D",
               "per trial, before recording: 500ms, 5s, 2m, PT5S (default 2s, quick 1s)"),
           option(DURATION, "D", "recorded per trial, > 0 (default 6s, quick 2s)"),
-          option(SERVER_CPUS, "LIST", "the server's CPUs (default: all but the client's)"),
+          option(
+              SERVER_CPUS,
+              "LIST",
+              "the server's CPUs (default: from the host: cores of the doctor's pool on one NUMA"
+                  + " node, half of the cores; the run's first line says which)"),
           option(
               CLIENT_CPUS,
               "LIST",
-              "the client's CPUs (default: the first quarter of the CPUs, at least one)"),
+              "the client's CPUs (default: from the host: as many cores as the server's, others,"
+                  + " on another NUMA node when there is one)"),
           option(WORKERS, "N", "gateway worker loops (default: one per server CPU)"),
           option(OUT, "DIR", Path.of("target/loadtest"), "results (default ${DEFAULT-VALUE})"),
           option(
               HOUSEKEEPING_CPUS,
               "LIST",
-              CpuSet.empty(),
-              "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)"),
+              "CPUs for the pinned gateways' boss, GC, JIT (default: from the host: a core of the"
+                  + " doctor's housekeeping CPUs, if server and client still get a core each;"
+                  + " \"\" = none, i.e. every CPU but the server's)"),
           option(
               NOISE_THRESHOLD,
               "P",
@@ -140,6 +161,7 @@ final class LoadTestCommand implements Callable<Integer> {
           option(CLIENT_THREADS, "N", "client event-loop threads (default: one per client CPU)"));
 
   private final PrintStream console;
+  private String rolesLine = ""; // where the server, client and housekeeping CPUs came from
 
   /** A command that prints progress and the report to {@code console}. */
   LoadTestCommand(PrintStream console) {
@@ -149,6 +171,7 @@ final class LoadTestCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     LoadTestOptions o = options();
+    console.println(rolesLine);
     LoadReport.write(o, LoadTest.run(o, console), console);
     return 0;
   }
@@ -177,9 +200,18 @@ final class LoadTestCommand implements Callable<Integer> {
         "CPUs",
         reachable,
         "at least 2: one for the client, one for the server");
-    CpuSet client =
-        orElse(CLIENT_CPUS.value(options), firstN(reachable, Math.max(1, reachable.size() / 4)));
-    CpuSet server = orElse(SERVER_CPUS.value(options), reachable.minus(client));
+    CpuRoles roles =
+        CommandLines.configured(
+            spec,
+            () ->
+                CpuRoles.of(
+                    host,
+                    Optional.ofNullable(SERVER_CPUS.value(options)),
+                    Optional.ofNullable(CLIENT_CPUS.value(options)),
+                    Optional.ofNullable(HOUSEKEEPING_CPUS.value(options))));
+    rolesLine = roles.explanation();
+    CpuSet client = roles.client();
+    CpuSet server = roles.server();
     int loops = orElse(WORKERS.value(options), server.size());
     int ioThreads = orElse(CLIENT_THREADS.value(options), client.size());
     require(spec, loops >= 1, WORKERS.name(), loops, "an integer >= 1");
@@ -203,7 +235,7 @@ final class LoadTestCommand implements Callable<Integer> {
                 LoadSearch.of(quick, rate == null, targetCpu, slo, probes),
                 server,
                 client,
-                HOUSEKEEPING_CPUS.value(options),
+                roles.housekeeping(),
                 List.of("--workers", String.valueOf(loops)), // the gateway's option
                 OUT.value(options),
                 NOISE_THRESHOLD.value(options),
@@ -253,9 +285,5 @@ final class LoadTestCommand implements Callable<Integer> {
   /** {@code value}, or {@code otherwise} when the option was not given and has no default. */
   private static <T> T orElse(T value, T otherwise) {
     return value != null ? value : otherwise;
-  }
-
-  private static CpuSet firstN(CpuSet cpus, int n) {
-    return CpuSet.of(Arrays.copyOf(cpus.toArray(), n));
   }
 }
