@@ -82,24 +82,26 @@ final class NumaNodes {
         dirs.add(SysFs.index(name, "node"));
       }
     }
-    List<Integer> order = new ArrayList<>();
-    fs.cpuListOrEmpty(NODE_DIR + "/online").ifPresent(nodes -> nodes.forEach(order::add));
-    if (order.isEmpty()) {
-      order.addAll(dirs);
-    }
+    // the online list is text and may name 2^20 nodes: kept as a bitmap, read only dirs that exist
+    CpuSet online = fs.cpuListOrEmpty(NODE_DIR + "/online").orElse(CpuSet.empty());
+    int[] order = online.isEmpty() ? dirs.stream().mapToInt(n -> n).toArray() : null;
+    int columns = order != null ? order.length : online.size();
     Map<Integer, Map<Integer, Integer>> distances = new HashMap<>();
-    for (int from : order) {
-      if (!dirs.contains(from)) {
-        continue; // the online list is text and may name 2^20 nodes: read only those that exist
+    for (int from : dirs) {
+      if (order == null && !online.contains(from)) {
+        continue;
       }
       String[] row =
           fs.read(NODE_DIR + "/node" + from + "/distance").orElse("").trim().split("\\s+");
-      if (row.length != order.size()) {
+      if (row.length != columns) {
         continue; // absent or inconsistent with the node list: unknown
+      }
+      if (order == null) {
+        order = online.toArray(); // a row as long as the list: the list is that short
       }
       Map<Integer, Integer> to = new HashMap<>();
       for (int i = 0; i < row.length; i++) {
-        to.put(order.get(i), parseDistance(row[i]));
+        to.put(order[i], parseDistance(row[i]));
       }
       distances.put(from, to);
     }

@@ -4,6 +4,7 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Reads each online CPU's {@code /sys/devices/system/cpu/cpuN/topology} and {@code cache}. CPUs
@@ -22,6 +23,9 @@ final class SysfsTopologyReader {
   };
   private static final String[] CACHE_FILES = {"shared_cpu_list", "shared_cpu_map"};
 
+  /** More cache indexes than any CPU has (x86 and Arm show 3 to 5): a bound, not a limit. */
+  private static final int MAX_CACHES = 32;
+
   private SysfsTopologyReader() {}
 
   /** Returns the online CPUs that have a topology directory, ascending; empty if none has. */
@@ -33,7 +37,7 @@ final class SysfsTopologyReader {
         .forEach(
             cpu -> {
               String dir = CpuPresence.CPU_DIR + "/cpu" + cpu;
-              if (!fs.list(dir + "/topology").isEmpty()) {
+              if (fs.exists(dir + "/topology")) {
                 cpus.add(cpu(fs, cpu, dir, numa));
               }
             });
@@ -42,6 +46,7 @@ final class SysfsTopologyReader {
 
   private static CpuInfo cpu(SysFs fs, int cpu, String dir, NumaNodes numa) {
     String topology = dir + "/topology";
+    CpuSet[] caches = caches(fs, dir);
     return new CpuInfo(
         cpu,
         fs.integer(topology + "/physical_package_id").orElse(-1),
@@ -51,24 +56,35 @@ final class SysfsTopologyReader {
         fs.firstCpus(topology, CORE_FILES).orElse(CpuSet.of(cpu)),
         fs.firstCpus(topology, PACKAGE_FILES).orElse(CpuSet.empty()),
         numa.nodeOf(cpu),
-        cache(fs, dir, 2),
-        cache(fs, dir, 3),
+        caches[2],
+        caches[3],
         CoreType.UNIFORM,
         -1);
   }
 
-  /** The CPUs sharing the unified or data cache of that level, or empty if there is none. */
-  private static CpuSet cache(SysFs fs, String cpuDir, int level) {
-    String caches = cpuDir + "/cache";
-    for (String index : fs.list(caches)) {
-      String dir = caches + "/" + index;
-      if (SysFs.index(index, "index") < 0
-          || fs.integer(dir + "/level").orElse(-1) != level
-          || "Instruction".equals(fs.read(dir + "/type").orElse(""))) {
+  /**
+   * The CPUs sharing each level's unified or data cache, indexed by level (2 and 3 are filled;
+   * empty where there is none): the first {@code indexN} of that level that is not an instruction
+   * cache decides. The kernel numbers a CPU's caches {@code index0} up without a gap, so they are
+   * read in that order until one is missing, as hwloc does (no directory listing), each {@code
+   * level} file once.
+   */
+  private static CpuSet[] caches(SysFs fs, String cpuDir) {
+    CpuSet[] byLevel = {CpuSet.empty(), CpuSet.empty(), CpuSet.empty(), CpuSet.empty()};
+    boolean[] decided = new boolean[byLevel.length];
+    for (int i = 0; i < MAX_CACHES; i++) {
+      String dir = cpuDir + "/cache/index" + i;
+      OptionalInt level = fs.integer(dir + "/level");
+      if (level.isEmpty() && !fs.exists(dir)) {
+        break;
+      }
+      int l = level.orElse(-1);
+      if (l < 2 || l > 3 || decided[l] || "Instruction".equals(fs.read(dir + "/type").orElse(""))) {
         continue;
       }
-      return fs.firstCpus(dir, CACHE_FILES).orElse(CpuSet.empty());
+      decided[l] = true;
+      byLevel[l] = fs.firstCpus(dir, CACHE_FILES).orElse(CpuSet.empty());
     }
-    return CpuSet.empty();
+    return byLevel;
   }
 }

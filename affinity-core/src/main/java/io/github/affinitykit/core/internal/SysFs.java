@@ -2,19 +2,18 @@ package io.github.affinitykit.core.internal;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.CpuSetFormatException;
+import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.stream.Stream;
 
 /**
  * Reads kernel pseudo-files ({@code /sys}, {@code /proc}) under a root directory: {@code /} in
@@ -24,6 +23,9 @@ import java.util.stream.Stream;
  * <p>Thread safety: immutable; safe to share.
  */
 public final class SysFs {
+  /** Bytes asked for by the first read: a sysfs attribute is at most a page. */
+  private static final int FIRST_READ = 4096;
+
   private final Path root;
 
   /** Reads the host whose {@code /proc} and {@code /sys} are under {@code root}. */
@@ -59,15 +61,25 @@ public final class SysFs {
    * The file's text with trailing whitespace and NUL characters removed, or empty if the file does
    * not exist (or the path cannot name a file). Some 5.15-rc kernels end bitmap files ({@code
    * *_cpus_list}, {@code nodeN/cpulist}) with a NUL byte: the 128arm fixture has them.
+   *
+   * <p>One {@code open}, {@code read} until end of file, {@code close}: no {@code fstat} for a size
+   * that sysfs does not know anyway (a probe of a 128-CPU host reads about two thousand files).
    */
   public Optional<String> read(String absolute) {
-    try {
-      return Optional.of(
-          trimEnd(new String(Files.readAllBytes(path(absolute)), StandardCharsets.UTF_8)));
-    } catch (NoSuchFileException | InvalidPathException e) {
+    try (InputStream in = new FileInputStream(path(absolute).toFile())) {
+      byte[] buf = new byte[FIRST_READ];
+      int n = 0;
+      for (int r; (r = in.read(buf, n, buf.length - n)) >= 0; ) {
+        n += r;
+        if (n == buf.length) {
+          buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+      }
+      return Optional.of(trimEnd(new String(buf, 0, n, StandardCharsets.UTF_8)));
+    } catch (InvalidPathException e) {
       return Optional.empty();
     } catch (IOException e) {
-      // EACCES, EINVAL on some sysfs attributes, or a directory: treat as unreadable, not fatal.
+      // absent, EACCES, EINVAL on some sysfs attributes, or a directory: unreadable, not fatal.
       return Optional.empty();
     }
   }
@@ -92,7 +104,11 @@ public final class SysFs {
    * the kernel tests' guests); it means no CPU.
    */
   public Optional<CpuSet> cpuList(String absolute) {
-    return read(absolute).map(s -> s.trim().equals("(null)") ? CpuSet.empty() : CpuSet.parse(s));
+    return read(absolute).map(SysFs::parseList);
+  }
+
+  private static CpuSet parseList(String text) {
+    return text.trim().equals("(null)") ? CpuSet.empty() : CpuSet.parse(text);
   }
 
   /**
@@ -106,11 +122,9 @@ public final class SysFs {
     if (s.isEmpty()) {
       return Optional.empty();
     }
-    if (absolute.endsWith("list")) {
-      return cpuListOrEmpty(absolute);
-    }
     try {
-      return Optional.of(CpuSet.parseMask(s.get()));
+      return Optional.of(
+          absolute.endsWith("list") ? parseList(s.get()) : CpuSet.parseMask(s.get()));
     } catch (CpuSetFormatException e) {
       return Optional.empty();
     }
@@ -166,24 +180,21 @@ public final class SysFs {
     }
   }
 
-  /** Names of the entries of a directory, sorted; empty if absent or not a valid path. */
+  /**
+   * Names of the entries of a directory, sorted; empty if absent, not a directory, unreadable or
+   * not a valid path.
+   */
   public List<String> list(String absolute) {
-    Path dir;
+    String[] names;
     try {
-      dir = path(absolute);
+      names = path(absolute).toFile().list(); // opendir + getdents: no stat, no stream
     } catch (InvalidPathException e) {
       return List.of();
     }
-    if (!Files.isDirectory(dir)) {
+    if (names == null) {
       return List.of();
     }
-    try (Stream<Path> s = Files.list(dir)) {
-      List<String> names = new ArrayList<>();
-      s.forEach(p -> names.add(p.getFileName().toString()));
-      names.sort(null);
-      return names;
-    } catch (IOException e) {
-      throw new UncheckedIOException("list " + dir, e);
-    }
+    Arrays.sort(names);
+    return List.of(names);
   }
 }

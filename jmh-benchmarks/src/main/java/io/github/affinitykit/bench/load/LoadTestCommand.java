@@ -17,9 +17,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,7 +43,22 @@ import picocli.CommandLine.Spec;
             + " of its server CPUs, runs every scenario and two controls at it (a fresh gateway"
             + " per trial, warmed to steady state, then a capacity ramp), measures again every"
             + " trial that was not warm or was disturbed, prints the verdict; at most --budget"
-            + " (8 minutes, --quick 2).")
+            + " (8 minutes, --quick 2).",
+    footerHeading = "%nSizing a run on a big server:%n",
+    footer = {
+      "  CPUs         From the host, named in the run's first line: housekeeping on a",
+      "               core of the doctor's housekeeping CPUs, the server on cores of its",
+      "               pool on one NUMA node, the client on as many other cores, on",
+      "               another node when there is one. Give --server-cpus the CPUs your",
+      "               gateway has in production (worker loops follow, --workers) and",
+      "               leave the client as many again.",
+      "  Connections  --connections at least 4 per worker loop, so each has work.",
+      "  Rate         Calibrated to --target-cpu of the server's CPUs; --rate N fixes",
+      "               the total (messages/s). The client must be able to offer it: a",
+      "               calibration probe that 'did not keep up' says it cannot.",
+      "  Duration     --duration 30s and --repeats 5 or more for a stable p99.9 and",
+      "               tighter intervals; --quick for a 2-minute smoke run."
+    })
 final class LoadTestCommand implements Callable<Integer> {
   private static final Key<Path> JAR = key("--jar", Path.class);
   private static final Key<String> SCENARIOS = key("--scenarios", String.class);
@@ -137,18 +152,24 @@ final class LoadTestCommand implements Callable<Integer> {
               "the longest warm-up of a gateway before recording; recording starts as soon as its"
                   + " CPU per message is steady, >= 3s (default 15s, quick 6s)"),
           option(DURATION, "D", "recorded per trial, > 0 (default 3s, quick 1s)"),
-          option(SERVER_CPUS, "LIST", "the server's CPUs (default: all but the client's)"),
+          option(
+              SERVER_CPUS,
+              "LIST",
+              "the server's CPUs (default: from the host: cores of the doctor's pool on one NUMA"
+                  + " node, half of the cores; the run's first line says which)"),
           option(
               CLIENT_CPUS,
               "LIST",
-              "the client's CPUs (default: the first quarter of the CPUs, at least one)"),
+              "the client's CPUs (default: from the host: as many cores as the server's, others,"
+                  + " on another NUMA node when there is one)"),
           option(WORKERS, "N", "gateway worker loops (default: one per server CPU)"),
           option(OUT, "DIR", Path.of("target/loadtest"), "results (default ${DEFAULT-VALUE})"),
           option(
               HOUSEKEEPING_CPUS,
               "LIST",
-              CpuSet.empty(),
-              "CPUs for the pinned gateways' boss, GC, JIT (default: none, i.e. every CPU but the server's, the client's included)"),
+              "CPUs for the pinned gateways' boss, GC, JIT (default: from the host: a core of the"
+                  + " doctor's housekeeping CPUs, if server and client still get a core each;"
+                  + " \"\" = none, i.e. every CPU but the server's)"),
           option(
               NOISE_THRESHOLD,
               "P",
@@ -162,6 +183,7 @@ final class LoadTestCommand implements Callable<Integer> {
           option(CLIENT_THREADS, "N", "client event-loop threads (default: one per client CPU)"));
 
   private final PrintStream console;
+  private String rolesLine = ""; // where the server, client and housekeeping CPUs came from
 
   /** A command that prints progress and the report to {@code console}. */
   LoadTestCommand(PrintStream console) {
@@ -171,6 +193,7 @@ final class LoadTestCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     LoadTestOptions o = options();
+    console.println(rolesLine);
     LoadReport.write(o, LoadTest.run(o, console), console);
     return 0;
   }
@@ -190,18 +213,10 @@ final class LoadTestCommand implements Callable<Integer> {
     Integer rate = RATE.value(options);
     checkNumbers(rate, repeats, probes);
     checkTimes(duration, warmup, budget);
-    HostCpus host = CommandLines.configured(spec, HostCpus::probe);
-    CommandLines.configured(spec, host::pool); // the gateways read the same override
-    CpuSet reachable = host.reachable();
-    require(
-        spec,
-        reachable.size() >= 2,
-        "CPUs",
-        reachable,
-        "at least 2: one for the client, one for the server");
-    CpuSet client =
-        orElse(CLIENT_CPUS.value(options), firstN(reachable, Math.max(1, reachable.size() / 4)));
-    CpuSet server = orElse(SERVER_CPUS.value(options), reachable.minus(client));
+    CpuRoles roles = roles();
+    rolesLine = roles.explanation();
+    CpuSet client = roles.client();
+    CpuSet server = roles.server();
     int loops = orElse(WORKERS.value(options), server.size());
     int ioThreads = orElse(CLIENT_THREADS.value(options), client.size());
     require(spec, loops >= 1, WORKERS.name(), loops, "an integer >= 1");
@@ -232,11 +247,32 @@ final class LoadTestCommand implements Callable<Integer> {
                     budget),
                 server,
                 client,
-                HOUSEKEEPING_CPUS.value(options),
+                roles.housekeeping(),
                 List.of("--workers", String.valueOf(loops)), // the gateway's option
                 OUT.value(options),
                 NOISE_THRESHOLD.value(options),
                 PRESSURE_THRESHOLD.value(options)));
+  }
+
+  /** The server, client and housekeeping CPUs: those given, the others from this host's model. */
+  private CpuRoles roles() {
+    HostCpus host = CommandLines.configured(spec, HostCpus::probe);
+    CommandLines.configured(spec, host::pool); // the gateways read the same override
+    CpuSet reachable = host.reachable();
+    require(
+        spec,
+        reachable.size() >= 2,
+        "CPUs",
+        reachable,
+        "at least 2: one for the client, one for the server");
+    return CommandLines.configured(
+        spec,
+        () ->
+            CpuRoles.of(
+                host,
+                Optional.ofNullable(SERVER_CPUS.value(options)),
+                Optional.ofNullable(CLIENT_CPUS.value(options)),
+                Optional.ofNullable(HOUSEKEEPING_CPUS.value(options))));
   }
 
   private void checkTimes(Duration duration, Duration warmup, Duration budget) {
@@ -294,9 +330,5 @@ final class LoadTestCommand implements Callable<Integer> {
   /** {@code value}, or {@code otherwise} when the option was not given and has no default. */
   private static <T> T orElse(T value, T otherwise) {
     return value != null ? value : otherwise;
-  }
-
-  private static CpuSet firstN(CpuSet cpus, int n) {
-    return CpuSet.of(Arrays.copyOf(cpus.toArray(), n));
   }
 }

@@ -2,8 +2,10 @@ package io.github.affinitykit.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.DurationConverter;
+import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.testkit.CliRun;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -163,9 +165,27 @@ class LoadTestCommandTest {
     assertThat(help.out())
         .startsWith("Usage: LoadTest")
         .contains("(default 5ms)")
-        .contains("default: calibrated");
+        .contains("default: calibrated")
+        .contains("Sizing a run on a big server:")
+        .contains("--connections at least 4 per worker loop");
     assertThat(version.status()).isZero();
     assertThat(version.out()).startsWith("LoadTest (Affinity Kit ");
+  }
+
+  @Test
+  void shouldTakeItsCpusFromTheHostModelUnlessTheyAreGiven() {
+    CpuRoles host = CpuRoles.of(HostCpus.probe());
+
+    LoadTestOptions defaults = parse();
+    LoadTestOptions given =
+        parse("--server-cpus", "1", "--client-cpus", "0", "--housekeeping-cpus", "");
+
+    assertThat(defaults.serverCpus()).isEqualTo(host.server());
+    assertThat(defaults.clientCpus()).isEqualTo(host.client());
+    assertThat(defaults.housekeepingCpus()).isEqualTo(host.housekeeping());
+    assertThat(given.serverCpus()).isEqualTo(CpuSet.of(1));
+    assertThat(given.clientCpus()).isEqualTo(CpuSet.of(0));
+    assertThat(given.housekeepingCpus().isEmpty()).isTrue();
   }
 
   @Test

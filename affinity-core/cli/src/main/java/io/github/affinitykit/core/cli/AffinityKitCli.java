@@ -5,6 +5,7 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
@@ -52,6 +53,10 @@ public final class AffinityKitCli {
   /** Runs the CLI with the backend {@code backends} supplies (tests inject the no-op one). */
   static int run(
       List<String> args, PrintStream out, PrintStream err, Supplier<AffinityBackend> backends) {
+    OptionalInt plain = DoctorRun.plain(args, out, backends); // no picocli: start-up
+    if (plain.isPresent()) {
+      return plain.getAsInt();
+    }
     CommandLine cl = new CommandLine(new KitCommand());
     cl.addSubcommand(new DoctorCommand(backends));
     return CommandLines.execute(cl, args, out, err);

@@ -1,14 +1,11 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.reservation.CpuReservations;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -38,8 +35,6 @@ import picocli.CommandLine.Spec;
           + " (text), an exclusivity audit of the pool and this JVM's threads."
     })
 final class DoctorCommand implements Callable<Integer> {
-  private static final int MAX_AUDIT_MS = 999_999;
-
   @Spec private CommandSpec spec;
 
   @Option(names = "--json", description = "print the report as JSON (no audit)")
@@ -55,7 +50,7 @@ final class DoctorCommand implements Callable<Integer> {
       names = "--audit-ms",
       paramLabel = "N",
       description = "audit window in ms, 0 to 999999 (default ${DEFAULT-VALUE}; 0 skips the audit)")
-  private int auditMs = 200;
+  private int auditMs = DoctorRun.DEFAULT_AUDIT_MS;
 
   private final Supplier<AffinityBackend> backends;
 
@@ -71,10 +66,10 @@ final class DoctorCommand implements Callable<Integer> {
     }
     CommandLines.require(
         spec,
-        auditMs >= 0 && auditMs <= MAX_AUDIT_MS,
+        auditMs >= 0 && auditMs <= DoctorRun.MAX_AUDIT_MS,
         "--audit-ms",
         auditMs,
-        "a whole number of ms, 0 to " + MAX_AUDIT_MS);
+        "a whole number of ms, 0 to " + DoctorRun.MAX_AUDIT_MS);
     PrintWriter out = spec.commandLine().getOut();
     HostCpus host;
     try {
@@ -85,16 +80,12 @@ final class DoctorCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("doctor: cannot read the host under " + root + ": " + e);
       return 1;
     }
-    boolean live = root.toString().equals("/");
-    String label = live ? "this host" : root.toString();
     AffinityBackend backend = backends.get();
-    out.print(
-        json ? DoctorJson.render(host, label, backend) : DoctorText.render(host, label, backend));
+    out.print(DoctorRun.report(host, root, json, backend));
     out.flush();
     CpuPool pool = CommandLines.configured(spec, host::pool);
-    if (!json && live) {
-      AffinityKit kit = AffinityKit.create(host, backend, CpuReservations.inTempDirectory(), pool);
-      out.print(DoctorLive.render(kit, Duration.ofMillis(auditMs)));
+    if (!json && DoctorRun.isLive(root)) {
+      out.print(DoctorRun.live(host, backend, pool, auditMs));
     }
     return 0;
   }
