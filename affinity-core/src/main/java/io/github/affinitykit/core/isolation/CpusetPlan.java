@@ -10,9 +10,9 @@ import java.util.Set;
 /**
  * cgroup v1 cpusets, as {@code cset shield} makes them: beside the JVM's cpuset, one set with only
  * the CPUs for the pinned threads ({@code affinitykit-<pid>-iso}) and one with the rest of its CPUs
- * for every other movable task of the JVM's cpuset ({@code affinitykit-<pid>-rest}); tasks in other
- * cpusets are shielded by affinity. Moving a task between cpusets rewrites its mask: recorded, to
- * be put back.
+ * for every other movable user task of the JVM's cpuset ({@code affinitykit-<pid>-rest}); kernel
+ * threads (cgroup v1 refuses to move kthreadd) and tasks in other cpusets are shielded by affinity.
+ * Moving a task between cpusets rewrites its mask: recorded, to be put back.
  *
  * <p>Thread safety: stateless.
  */
@@ -47,14 +47,16 @@ final class CpusetPlan {
     for (Task t : s.tasks()) {
       if (s.owners().contains(t.tid())) {
         out.add(new JoinStep(t.pid(), t.tid(), t.name(), iso, home, TASKS, true));
-      } else if (members.contains(t.tid()) && s.movable(t)) {
+      } else if (members.contains(t.tid()) && s.movable(t) && !t.kernelThread()) {
         out.add(new JoinStep(t.pid(), t.tid(), t.name(), rest, home, TASKS, false));
         moved.add(t.tid());
       }
     }
     out.addAll(TaskPlan.byKernel(s, moved));
     Set<Integer> others = new HashSet<>();
-    s.tasks().stream().filter(t -> !members.contains(t.tid())).forEach(t -> others.add(t.tid()));
+    s.tasks().stream()
+        .filter(t -> !moved.contains(t.tid()) && !s.owners().contains(t.tid()))
+        .forEach(t -> others.add(t.tid()));
     if (!others.isEmpty()) {
       out.addAll(TaskPlan.shield(s, others));
     }

@@ -1,0 +1,266 @@
+package io.github.affinitykit.kernel.guest;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.isolation.IsolationJournal;
+import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.observe.CpuAudit;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runtime isolation, live: a busy unrelated process runs; a duty-cycled thread of this JVM is
+ * pinned on CPU 3; the kit isolates CPU 3; the audit judges it while the noise keeps running
+ * elsewhere; closing undoes it. The machine's state is read before, during and after, for the host
+ * to compare field by field.
+ *
+ * <p>Thread safety: sections; run on the guest program's main thread.
+ */
+final class IsolationSection {
+  static final int CPU = 3;
+  private static final Duration WINDOW = Duration.ofMillis(1000);
+
+  private IsolationSection() {}
+
+  /**
+   * One JVM isolates CPU 3 in each way in turn, changing the host between them: cgroup v1 cpuset (a
+   * v1 hierarchy mounted), the shield (nothing mounted), a cgroup v2 partition (cgroup2 mounted,
+   * this JVM in the root cgroup), then deep in {@code /system/svc}, the noise in {@code /other}.
+   * One JVM instead of four: each start costs seconds under TCG.
+   */
+  static void allWays(ObjectNode data, PrintStream log) throws Exception {
+    String cg = "/sys/fs/cgroup";
+    way(
+        data,
+        "v1",
+        "",
+        log,
+        "mount -t tmpfs cgroup_root " + cg,
+        "mkdir " + cg + "/cpuset",
+        "mount -t cgroup -o cpuset cpuset " + cg + "/cpuset");
+    way(data, "shield", "", log, "umount " + cg + "/cpuset", "umount " + cg);
+    way(data, "v2root", "", log, "mount -t cgroup2 none " + cg);
+    way(
+        data,
+        "v2deep",
+        cg + "/other",
+        log,
+        "echo +cpuset > " + cg + "/cgroup.subtree_control",
+        "mkdir -p " + cg + "/system/svc " + cg + "/other",
+        "echo +cpuset > " + cg + "/system/cgroup.subtree_control",
+        "echo " + ProcessHandle.current().pid() + " > " + cg + "/system/svc/cgroup.procs");
+  }
+
+  private static void way(
+      ObjectNode data, String name, String noiseCgroup, PrintStream log, String... setup) {
+    ObjectNode d = data.putObject(name);
+    long t0 = System.nanoTime();
+    try {
+      for (String line : setup) {
+        Process p = new ProcessBuilder("sh", "-c", line).redirectErrorStream(true).start();
+        String out =
+            new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+          throw new IllegalStateException(line + ": " + out);
+        }
+      }
+      roundTrip(d, noiseCgroup, log);
+    } catch (Exception | Error e) {
+      d.put("error", e.toString());
+      log.println(name + " failed: " + e);
+      e.printStackTrace(log);
+    }
+    log.println("== " + name + " took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+  }
+
+  /** Isolate, audit, release: the round trip. */
+  static void roundTrip(ObjectNode data, String noiseCgroup, PrintStream log) throws Exception {
+    AffinityKit kit = AffinityKit.shared();
+    Clock clock = new Clock(log);
+    try (Noise noise = Noise.start(noiseCgroup);
+        Owner owner = Owner.start(kit)) {
+      data.put("noisePid", noise.pid()).put("ownerStatus", owner.lease.status().name());
+      data.set("before", MachineState.read());
+      clock.lap("started, read the machine");
+      Isolation iso = kit.isolate(CpuSet.of(CPU));
+      clock.lap("isolated");
+      try {
+        IsolationJson.of(iso.report(), data.putObject("report"));
+        data.put("journalExisted", exists(iso.report().journal()));
+        log.println(iso.report().text());
+        data.set("during", MachineState.read());
+        long cpuBefore = noise.cpuNs();
+        AuditSection.verdict(
+            data.putObject("audit"),
+            CpuAudit.of(CpuSet.of(CPU), WINDOW, kit.pinnedThreadIds()).verdict(CPU),
+            log);
+        data.put("noiseGrewNs", noise.cpuNs() - cpuBefore).put("noiseLastCpu", noise.lastCpu());
+        data.put(
+            "ownerAllowed",
+            ThreadFacts.allowed(Path.of("/proc/self/task/" + owner.lease.tid() + "/status")));
+        clock.lap("audited");
+      } finally {
+        iso.close();
+      }
+      clock.lap("released");
+      IsolationJson.of(iso.released(), data.putObject("released"));
+      log.println(iso.released().text());
+      data.put("journalAfter", exists(iso.report().journal()));
+      data.put("kitForgot", kit.isolation().isEmpty());
+      owner.stop();
+      data.set("after", MachineState.read());
+      long cpuBefore = noise.cpuNs();
+      Thread.sleep(300);
+      data.put("noiseGrewAfterNs", noise.cpuNs() - cpuBefore);
+      clock.lap("read the machine again");
+    }
+  }
+
+  private static boolean exists(String file) {
+    return !file.isEmpty() && Files.exists(Path.of(file));
+  }
+
+  /** Logs the time each step took. */
+  private static final class Clock {
+    private final PrintStream log;
+    private long last = System.nanoTime();
+
+    Clock(PrintStream log) {
+      this.log = log;
+    }
+
+    void lap(String what) {
+      long now = System.nanoTime();
+      log.println("  " + what + ": " + (now - last) / 1_000_000 + " ms");
+      last = now;
+    }
+  }
+
+  /** Without permission: refused, nothing changed. */
+  static void refused(ObjectNode data, PrintStream log) throws Exception {
+    AffinityKit kit = AffinityKit.shared();
+    data.put(
+        "uid",
+        Files.readAllLines(Path.of("/proc/self/status")).stream()
+            .filter(l -> l.startsWith("Uid:"))
+            .findFirst()
+            .orElse("?"));
+    data.set("before", MachineState.read());
+    try (Isolation iso = kit.isolate(CpuSet.of(CPU))) {
+      IsolationJson.of(iso.report(), data.putObject("report"));
+      log.println(iso.report().text());
+    }
+    data.set("after", MachineState.read());
+  }
+
+  /**
+   * Isolates with a pinned owner and a noise process, lets a second JVM try the same CPU, reports
+   * all of it on the result port, then dies by SIGKILL under isolation.
+   */
+  static void crash(ObjectNode data, PrintStream log) throws Exception {
+    AffinityKit kit = AffinityKit.shared();
+    Noise noise = Noise.start("");
+    Owner owner = Owner.start(kit);
+    data.put("noisePid", noise.pid());
+    data.set("before", MachineState.read());
+    Isolation iso = kit.isolate(CpuSet.of(CPU));
+    IsolationJson.of(iso.report(), data.putObject("report"));
+    log.println(iso.report().text());
+    data.set("during", MachineState.read());
+    try (Child second =
+        Child.start(
+            "second",
+            Child.java(
+                "-cp",
+                System.getProperty("kernel.classpath"),
+                IsolateOnce.class.getName(),
+                Integer.toString(CPU)))) {
+      data.put("secondExit", second.await(120)).put("second", second.output(4000));
+    }
+    data.put("ownerTid", owner.lease.tid());
+    GuestMain.emit("crash", "crash", data, log);
+    new ProcessBuilder("sh", "-c", "kill -9 " + ProcessHandle.current().pid())
+        .inheritIO()
+        .start()
+        .waitFor();
+    Thread.sleep(60_000); // SIGKILL arrives first
+  }
+
+  /** After a crash: the doctor's view of the journals, release, the machine read again. */
+  static void recover(ObjectNode data, PrintStream log) throws Exception {
+    Isolator isolator = Isolator.live(AffinityKit.shared().backend());
+    var found = data.putArray("journals");
+    for (IsolationJournal j : isolator.journals()) {
+      found
+          .addObject()
+          .put("owner", j.owner().name())
+          .put("ownerPid", j.ownerPid())
+          .put("cpus", j.cpus().toString())
+          .put("describe", j.describe());
+      log.println(j.describe());
+    }
+    var released = data.putArray("released");
+    isolator
+        .release()
+        .forEach(
+            r -> {
+              IsolationJson.of(r, released.addObject());
+              log.println(r.text());
+            });
+    data.set("after", MachineState.read());
+    data.put("journalsLeft", isolator.journals().size());
+  }
+
+  /** This JVM's thread pinned on the isolated CPU, burning 1 ms in 5. */
+  static final class Owner implements AutoCloseable {
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final Thread thread;
+    private volatile CpuLease lease;
+
+    private Owner(AffinityKit kit, CountDownLatch pinned) {
+      thread =
+          new Thread(
+              () -> {
+                try (CpuLease l = kit.pinCurrentThread(CPU)) {
+                  lease = l;
+                  pinned.countDown();
+                  AuditSection.spin(stop);
+                }
+              },
+              "isolated-owner");
+    }
+
+    static Owner start(AffinityKit kit) throws InterruptedException {
+      CountDownLatch pinned = new CountDownLatch(1);
+      Owner o = new Owner(kit, pinned);
+      o.thread.start();
+      if (!pinned.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the owner thread did not pin within 60 s");
+      }
+      return o;
+    }
+
+    /** Stops the thread and waits for it: its lease closes, its mask is restored. */
+    void stop() {
+      stop.set(true);
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public void close() {
+      stop();
+    }
+  }
+}
