@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 
 /** Runtime isolation live on a 6.12 kernel: deep in a hierarchy it is a remote partition. */
-@Timeout(value = 9, unit = TimeUnit.MINUTES)
+@Timeout(value = 11, unit = TimeUnit.MINUTES)
 class Isolation612IT extends IsolationShapeIT {
   private static final Shape SHAPE = Shapes.isolation("j-isolation-6.12", "6.12");
 

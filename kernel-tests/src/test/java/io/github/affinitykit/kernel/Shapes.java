@@ -139,7 +139,7 @@ final class Shapes {
                 "nobody"),
             new Shape.Run("crash", List.of(), List.of("isolate-crash")),
             new Shape.Run("recover", List.of(), List.of("isolate-recover"))),
-        Duration.ofMinutes(7),
+        Duration.ofMinutes(9),
         kernel);
   }
 

@@ -48,6 +48,10 @@ final class Isolating {
   }
 
   Isolation isolate(List<String> recovered) {
+    Optional<String> other = otherIsolation();
+    if (other.isPresent()) { // said first: it explains the conflicts below
+      return Isolation.refused(refused(s.cpus(), s.housekeeping(), other.get(), reasons));
+    }
     List<String> refusal = refusal();
     if (!refusal.isEmpty()) {
       return Isolation.refused(

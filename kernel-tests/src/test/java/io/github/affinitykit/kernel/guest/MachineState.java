@@ -63,8 +63,7 @@ final class MachineState {
   private static void tasks(Path proc, ObjectNode into) {
     try (Stream<Path> ts = Files.list(proc.resolve("task"))) {
       for (Path t : (Iterable<Path>) ts::iterator) {
-        String name = text(t.resolve("comm")).orElse("?").strip();
-        into.put(t.getFileName().toString(), name + " " + ThreadFacts.allowed(t.resolve("status")));
+        into.put(t.getFileName().toString(), ThreadFacts.allowed(t.resolve("status")));
       }
     } catch (IOException e) {
       // the process ended while listed
