@@ -40,16 +40,22 @@ public final class AffinityKit {
   private final AffinityBackend backend;
   private final CpuReservations reservations;
   private final CpuPool pool;
+  private final Isolator isolator;
   private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
   private final AtomicLong moved = new AtomicLong();
   private final AtomicReference<Isolation> isolation = new AtomicReference<>();
 
   private AffinityKit(
-      HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
+      HostCpus host,
+      AffinityBackend backend,
+      CpuReservations reservations,
+      CpuPool pool,
+      Isolator isolator) {
     this.host = Objects.requireNonNull(host, "host");
     this.backend = Objects.requireNonNull(backend, "backend");
     this.reservations = Objects.requireNonNull(reservations, "reservations");
     this.pool = Objects.requireNonNull(pool, "pool");
+    this.isolator = Objects.requireNonNull(isolator, "isolator");
   }
 
   /**
@@ -69,13 +75,27 @@ public final class AffinityKit {
   /** Creates a kit from explicit parts, with the pool chosen by policy (and overrides). */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
-    return new AffinityKit(host, backend, reservations, host.pool());
+    return new AffinityKit(host, backend, reservations, host.pool(), Isolator.live(backend));
   }
 
   /** Creates a kit from explicit parts and pool (tests, and callers with their own policy). */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
-    return new AffinityKit(host, backend, reservations, pool);
+    return new AffinityKit(host, backend, reservations, pool, Isolator.live(backend));
+  }
+
+  /**
+   * Creates a kit from explicit parts whose isolations ({@link #isolate(CpuSet)}, and those the
+   * groups, factories and adapters ask for) go through {@code isolator}: its journal directory, its
+   * mechanisms, or a fixture tree in tests.
+   */
+  public static AffinityKit create(
+      HostCpus host,
+      AffinityBackend backend,
+      CpuReservations reservations,
+      CpuPool pool,
+      Isolator isolator) {
+    return new AffinityKit(host, backend, reservations, pool, isolator);
   }
 
   /** Returns the host snapshot. */
@@ -185,15 +205,16 @@ public final class AffinityKit {
 
   /**
    * Makes {@code cpus} exclusive to this kit's threads pinned there, at runtime, with the best
-   * mechanism this host allows (see {@link Isolator}); threads pinned there later are let in as
-   * they bind. It changes the whole machine (other processes, IRQs, cgroups): call it only where a
-   * person asked for it. Never throws for a missing permission or a kernel refusal: the report says
-   * so and nothing was changed. Closing the handle undoes it.
+   * mechanism this host allows (see {@link Isolator}; the kit's own, {@link Isolator#live} unless
+   * it was created with another); threads pinned there later are let in as they bind. It changes
+   * the whole machine (other processes, IRQs, cgroups): call it only where a person asked for it.
+   * Never throws for a missing permission or a kernel refusal: the report says so and nothing was
+   * changed. Closing the handle undoes it.
    *
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
   public Isolation isolate(CpuSet cpus) {
-    return isolate(cpus, Isolator.live(backend));
+    return isolate(cpus, isolator);
   }
 
   /** As {@link #isolate(CpuSet)}, with {@code isolator}'s directory and mechanisms. */

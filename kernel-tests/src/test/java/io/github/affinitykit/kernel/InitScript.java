@@ -56,8 +56,13 @@ final class InitScript {
               run.user().isEmpty()
                   ? "exec " + java
                   : "exec su -s /bin/sh " + run.user() + " -c 'exec " + java + "'")
-          .append("\n) > /dev/console 2>&1\n");
-      s.append("echo \"@@AK run-end ").append(run.label()).append(" exit=$? uptime=$(up)\" > $R\n");
+          .append("\n) > /dev/console 2>&1")
+          .append(run.background() ? " &\n" : "\n");
+      if (!run.background()) {
+        s.append("echo \"@@AK run-end ")
+            .append(run.label())
+            .append(" exit=$? uptime=$(up)\" > $R\n");
+      }
     }
     s.append("sync\npoweroff -f\n");
     return s.toString();

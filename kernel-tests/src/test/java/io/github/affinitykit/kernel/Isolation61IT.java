@@ -14,6 +14,11 @@ class Isolation61IT extends IsolationShapeIT {
   }
 
   @Override
+  boolean cpusetV1() {
+    return true;
+  }
+
+  @Override
   String deepMechanism() {
     return "AFFINITY_SHIELD";
   }

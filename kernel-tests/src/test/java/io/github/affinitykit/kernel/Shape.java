@@ -49,8 +49,15 @@ public record Shape(
    *     cgroup), so they apply to the JVM only
    * @param sections the guest program's sections (see {@code GuestMain})
    * @param user the user the JVM runs as ({@code su}); empty for root
+   * @param background whether init starts it and goes on to the next run at once (a JVM the next
+   *     run kills)
    */
-  public record Run(String label, List<String> shellPrefix, List<String> sections, String user) {
+  public record Run(
+      String label,
+      List<String> shellPrefix,
+      List<String> sections,
+      String user,
+      boolean background) {
     /** Validates and copies. */
     public Run {
       Objects.requireNonNull(label, "label");
@@ -59,9 +66,9 @@ public record Shape(
       Objects.requireNonNull(user, "user");
     }
 
-    /** A run as root. */
+    /** A run as root, in the foreground. */
     public Run(String label, List<String> shellPrefix, List<String> sections) {
-      this(label, shellPrefix, sections, "");
+      this(label, shellPrefix, sections, "", false);
     }
   }
 

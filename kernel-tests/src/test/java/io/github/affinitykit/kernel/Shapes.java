@@ -136,8 +136,9 @@ final class Shapes {
                     "echo 'nogroup:x:65534:' >> /etc/group",
                     "chmod 666 " + InitScript.RESULT_PORT),
                 List.of("isolate-refused"),
-                "nobody"),
-            new Shape.Run("crash", List.of(), List.of("isolate-crash")),
+                "nobody",
+                false),
+            new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
             new Shape.Run("recover", List.of(), List.of("isolate-recover"))),
         Duration.ofMinutes(9),
         kernel);

@@ -16,8 +16,9 @@ import java.util.Optional;
  * #released()} then says what was put back. A refused isolation changed nothing; closing it is
  * harmless.
  *
- * <p>If the JVM dies first, the journal stays and the next {@code isolate}, {@code release} or the
- * doctor finds the dead owner.
+ * <p>A JVM that exits without closing it undoes it in a shutdown hook; one killed (SIGKILL, a
+ * crash) leaves the journal, and the next {@code isolate}, {@code release} or the doctor finds the
+ * dead owner.
  *
  * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
  */
@@ -25,6 +26,7 @@ public final class Isolation implements AutoCloseable {
   private final IsolationReport report;
   private final Optional<Active> active;
   private volatile IsolationReport released;
+  private volatile Thread atExit;
 
   /** What an isolation in force holds. */
   private record Active(Journal journal, Path file, Kernel kernel, List<Reservation> held) {}
@@ -39,9 +41,18 @@ public final class Isolation implements AutoCloseable {
     return new Isolation(report, Optional.empty());
   }
 
+  /**
+   * An isolation in force; undone at JVM exit if not closed before (a SIGKILL leaves it to the
+   * journal).
+   */
   static Isolation active(
       IsolationReport report, Journal journal, Path file, Kernel kernel, List<Reservation> held) {
-    return new Isolation(report, Optional.of(new Active(journal, file, kernel, List.copyOf(held))));
+    Isolation iso =
+        new Isolation(report, Optional.of(new Active(journal, file, kernel, List.copyOf(held))));
+    Thread hook = new Thread(iso::close, "affinitykit-isolation-undo");
+    Runtime.getRuntime().addShutdownHook(hook);
+    iso.atExit = hook;
+    return iso;
   }
 
   /** Refused, but the undo of a failed attempt left something: closing tries again. */
@@ -145,6 +156,14 @@ public final class Isolation implements AutoCloseable {
       return;
     }
     Active a = active.get();
+    Thread hook = atExit;
+    if (hook != null && hook != Thread.currentThread()) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is exiting: the hook runs (or already ran) close, which is idempotent
+      }
+    }
     List<Change> undone = Applier.undo(a.kernel(), a.journal().steps());
     boolean clean = Applier.clean(undone);
     if (clean) {

@@ -50,7 +50,16 @@ public final class Isolator {
         EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
   }
 
-  /** The host under {@code root} (a fixture tree in tests). */
+  /**
+   * The host whose {@code /proc} and {@code /sys} are under {@code root} (a copied fixture tree in
+   * tests; {@code /} is this machine), moving tasks through {@code backend}, journaling in {@code
+   * directory}.
+   */
+  public static Isolator at(Path root, AffinityBackend backend, Path directory) {
+    return at(root, TaskAffinity.of(backend), directory);
+  }
+
+  /** The host under {@code root} with a test's task affinities. */
   static Isolator at(Path root, TaskAffinity affinity, Path directory) {
     return new Isolator(
         root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));

@@ -33,9 +33,17 @@ record Owner(long pid, long startTicks, String bootId) {
     if (!bootId.isEmpty() && !boot.isEmpty() && !boot.equals(bootId)) {
       return OwnerState.EARLIER_BOOT;
     }
-    long now = startTicks(fs, pid);
+    String stat = fs.read("/proc/" + pid + "/stat").orElse("");
+    long now = Task.startTicks(stat);
     boolean same = now >= 0 && (startTicks < 0 || now == startTicks);
-    return same ? OwnerState.ALIVE : OwnerState.DEAD;
+    return same && !exited(stat) ? OwnerState.ALIVE : OwnerState.DEAD;
+  }
+
+  /** A zombie (killed, not yet reaped by its parent) or dead task: state Z or X after the name. */
+  private static boolean exited(String stat) {
+    int close = stat.lastIndexOf(')');
+    char state = close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
+    return state == 'Z' || state == 'X';
   }
 
   private static long startTicks(SysFs fs, long pid) {

@@ -46,4 +46,62 @@ class KitIsolationTest {
     assertThat(kit.isolation()).isEmpty();
     assertThat(t.root().resolve(cg)).doesNotExist();
   }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void shouldIsolateAFactorysPoolOnlyWhenAskedAndUndoItWhenItsLastThreadEnds(TestInfo info)
+      throws Exception {
+    Path dir = dir(info);
+    AffinityKit kit =
+        io.github.affinitykit.core.testkit.FixtureKits.isolating(dir.resolve("root"), 4);
+    try (io.github.affinitykit.core.PinnedThreadFactory plain =
+        kit.threadFactory("plain").build()) {
+      assertThat(plain.isolation()).as("off by default").isEmpty();
+    }
+    io.github.affinitykit.core.PinnedThreadFactory f =
+        kit.threadFactory("iso").isolate(true).build();
+    Isolation iso = f.isolation().orElseThrow();
+    assertThat(iso.report().status()).as(iso.report().text()).isEqualTo(IsolationStatus.ISOLATED);
+    assertThat(iso.cpus()).isEqualTo(kit.pool().cpus());
+    java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+    Thread t =
+        f.newThread(
+            () -> {
+              running.countDown();
+              try {
+                finish.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    t.start();
+    running.await();
+    f.close();
+    assertThat(iso.isActive()).as("a thread still runs there").isTrue();
+    finish.countDown();
+    t.join();
+    assertThat(iso.isActive()).as("closed with the last seat").isFalse();
+    assertThat(iso.released().status()).isEqualTo(IsolationStatus.RELEASED);
+    assertThat(Journal.list(dir.resolve("root/journal"))).as("journal deleted").isEmpty();
+  }
+
+  @Test
+  void shouldRefuseToIsolateForAGroupThatCannotOwnTheCpus(TestInfo info) throws IOException {
+    Path dir = dir(info);
+    AffinityKit kit =
+        io.github.affinitykit.core.testkit.FixtureKits.isolating(dir.resolve("root"), 4);
+    io.github.affinitykit.core.CpuGroup off = kit.group("off").off("test").build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> off.isolate(CpuSet.of(1)))
+        .hasMessage("off: isolate (expected: an open group that pins)");
+    io.github.affinitykit.core.CpuGroup g = kit.group("g").pool(CpuSet.of(1, 2)).build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> g.isolate(CpuSet.of(3)))
+        .hasMessage("g: cpus: \"3\" (expected: CPUs of the group's pool 1-2)");
+    try (Isolation iso = g.isolate(CpuSet.of(2))) {
+      assertThat(g.isolation()).containsSame(iso);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> g.isolate(CpuSet.of(1)))
+          .isInstanceOf(IllegalStateException.class);
+    }
+    g.close();
+  }
 }

@@ -121,6 +121,14 @@ class RecoveryTest {
         .satisfies(r -> assertThat(r.refusal()).endsWith("which still runs: left to it"));
     assertThat(journals.resolve("isolation-4242.journal")).exists();
     assertThat(journals.resolve("isolation-" + PID + ".journal")).doesNotExist();
+
+    t.file(
+        "proc/4242/stat",
+        IsolationTree.stat(4242, "other-jvm", 0, 5242, 0).replace(") S ", ") Z "));
+    assertThat(isolator.journals())
+        .as("killed, not yet reaped: a zombie owns nothing")
+        .extracting(IsolationJournal::owner)
+        .containsExactly(OwnerState.DEAD);
   }
 
   @Test

@@ -6,7 +6,9 @@ import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.isolation.IsolationJournal;
+import io.github.affinitykit.core.isolation.IsolationReport;
 import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.isolation.OwnerState;
 import io.github.affinitykit.core.observe.CpuAudit;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -47,7 +49,7 @@ final class IsolationSection {
         "mount -t tmpfs cgroup_root " + cg,
         "mkdir " + cg + "/cpuset",
         "mount -t cgroup -o cpuset cpuset " + cg + "/cpuset");
-    way(data, "shield", "", log, "umount " + cg + "/cpuset", "umount " + cg);
+    way(data, "shield", "", log, "umount " + cg + "/cpuset 2>/dev/null; umount " + cg);
     way(data, "v2root", "", log, "mount -t cgroup2 none " + cg);
     way(
         data,
@@ -70,7 +72,9 @@ final class IsolationSection {
         String out =
             new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
-          throw new IllegalStateException(line + ": " + out);
+          d.put("unavailable", line + ": " + out.strip()); // this kernel cannot be set up so
+          log.println(name + " unavailable here: " + line + ": " + out);
+          return;
         }
       }
       roundTrip(d, noiseCgroup, log);
@@ -162,42 +166,48 @@ final class IsolationSection {
     data.set("after", MachineState.read());
   }
 
+  /** Where the background JVM says it is isolating: its pid, once its result is out. */
+  private static final Path READY = Path.of("/tmp/isolated-and-waiting");
+
   /**
-   * Isolates with a pinned owner and a noise process, lets a second JVM try the same CPU, reports
-   * all of it on the result port, then dies by SIGKILL under isolation.
+   * Isolates with a pinned owner and a noise process, reports it on the result port, then waits
+   * (init started it in the background) for the next JVM to kill it with SIGKILL.
    */
   static void crash(ObjectNode data, PrintStream log) throws Exception {
     AffinityKit kit = AffinityKit.shared();
     Noise noise = Noise.start("");
     Owner owner = Owner.start(kit);
-    data.put("noisePid", noise.pid());
+    data.put("noisePid", noise.pid()).put("ownerTid", owner.lease.tid());
     data.set("before", MachineState.read());
     Isolation iso = kit.isolate(CpuSet.of(CPU));
     IsolationJson.of(iso.report(), data.putObject("report"));
     log.println(iso.report().text());
-    data.set("during", MachineState.read());
-    try (Child second =
-        Child.start(
-            "second",
-            Child.java(
-                "-cp",
-                System.getProperty("kernel.classpath"),
-                IsolateOnce.class.getName(),
-                Integer.toString(CPU)))) {
-      data.put("secondExit", second.await(120)).put("second", second.output(4000));
-    }
-    data.put("ownerTid", owner.lease.tid());
     GuestMain.emit("crash", "crash", data, log);
-    new ProcessBuilder("sh", "-c", "kill -9 " + ProcessHandle.current().pid())
-        .inheritIO()
-        .start()
-        .waitFor();
-    Thread.sleep(60_000); // SIGKILL arrives first
+    Files.writeString(READY, Long.toString(ProcessHandle.current().pid()));
+    new CountDownLatch(1).await(10, TimeUnit.MINUTES); // SIGKILL comes first
   }
 
-  /** After a crash: the doctor's view of the journals, release, the machine read again. */
+  /**
+   * The next JVM: once the background one isolates, asks for the same CPU (refused), kills it with
+   * SIGKILL, then does what an operator would: the doctor's view of the journals, release, and the
+   * machine read again.
+   */
   static void recover(ObjectNode data, PrintStream log) throws Exception {
-    Isolator isolator = Isolator.live(AffinityKit.shared().backend());
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (!Files.exists(READY) && System.nanoTime() < deadline) {
+      Thread.sleep(200); // another process: nothing to wait on but its file
+    }
+    long victim = Long.parseLong(Files.readString(READY).strip());
+    AffinityKit kit = AffinityKit.shared();
+    try (Isolation second = kit.isolate(CpuSet.of(CPU))) {
+      IsolationJson.of(second.report(), data.putObject("second"));
+    }
+    ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);
+    Isolator isolator = Isolator.live(kit.backend());
+    while (isolator.journals().stream().anyMatch(j -> j.owner() == OwnerState.ALIVE)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
     var found = data.putArray("journals");
     for (IsolationJournal j : isolator.journals()) {
       found
@@ -209,13 +219,10 @@ final class IsolationSection {
       log.println(j.describe());
     }
     var released = data.putArray("released");
-    isolator
-        .release()
-        .forEach(
-            r -> {
-              IsolationJson.of(r, released.addObject());
-              log.println(r.text());
-            });
+    for (IsolationReport r : isolator.release()) {
+      IsolationJson.of(r, released.addObject());
+      log.println(r.text());
+    }
     data.set("after", MachineState.read());
     data.put("journalsLeft", isolator.journals().size());
   }
