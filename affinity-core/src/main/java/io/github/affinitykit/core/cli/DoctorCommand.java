@@ -3,12 +3,15 @@ package io.github.affinitykit.core.cli;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.isolation.IsolationJournal;
+import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -64,6 +67,17 @@ final class DoctorCommand implements Callable<Integer> {
     this.backends = Objects.requireNonNull(backends, "backends");
   }
 
+  /** The isolations recorded on this machine, and whether their owners still run. */
+  private static String isolationText(List<IsolationJournal> isolations) {
+    StringBuilder sb = new StringBuilder("\nIsolation  ");
+    if (isolations.isEmpty()) {
+      return sb.append("none recorded\n").toString();
+    }
+    sb.append('\n');
+    isolations.forEach(j -> sb.append("  ").append(j.describe()).append('\n'));
+    return sb.toString();
+  }
+
   @Override
   public Integer call() {
     if (!Files.isDirectory(root.resolve("sys")) && !Files.isDirectory(root.resolve("proc"))) {
@@ -88,8 +102,16 @@ final class DoctorCommand implements Callable<Integer> {
     boolean live = root.toString().equals("/");
     String label = live ? "this host" : root.toString();
     AffinityBackend backend = backends.get();
+    List<IsolationJournal> isolations =
+        Isolator.at(
+                root,
+                backend,
+                Path.of(System.getProperty(Isolator.DIRECTORY_PROPERTY, "/run/affinitykit")))
+            .journals();
     out.print(
-        json ? DoctorJson.render(host, label, backend) : DoctorText.render(host, label, backend));
+        json
+            ? DoctorJson.render(host, label, backend, isolations)
+            : DoctorText.render(host, label, backend) + isolationText(isolations));
     out.flush();
     CpuPool pool = CommandLines.configured(spec, host::pool);
     if (!json && live) {
