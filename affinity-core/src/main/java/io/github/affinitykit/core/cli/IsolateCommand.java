@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -62,15 +63,7 @@ final class IsolateCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "print the plan; change nothing")
   private boolean dryRun;
 
-  @Option(names = "--json", description = "print reports as JSON")
-  private boolean json;
-
-  @Option(
-      names = "--journal-dir",
-      paramLabel = "DIR",
-      description = "where the undo journal goes (default ${DEFAULT-VALUE})")
-  private Path journalDir =
-      Path.of(System.getProperty(Isolator.DIRECTORY_PROPERTY, "/run/affinitykit"));
+  @Mixin private IsolationOptions options = new IsolationOptions();
 
   private final Supplier<AffinityBackend> backends;
 
@@ -81,23 +74,23 @@ final class IsolateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     AffinityBackend backend = backends.get();
-    Isolator isolator = Isolator.live(backend).directory(journalDir);
+    Isolator isolator = Isolator.live(backend).directory(options.journalDir());
     PrintWriter out = spec.commandLine().getOut();
     if (dryRun) {
       IsolationReport plan = CommandLines.configured(spec, () -> isolator.plan(cpus, Set.of()));
-      out.print(json ? IsolationJson.render(plan) : plan.text());
+      out.print(options.json() ? IsolationJson.render(plan) : plan.text());
       out.flush();
       return plan.status() == IsolationStatus.PLANNED ? 0 : 1;
     }
     Isolation iso = CommandLines.configured(spec, () -> isolator.isolate(cpus, Set.of()));
-    out.print(json ? IsolationJson.render(iso.report()) : iso.report().text());
+    out.print(options.json() ? IsolationJson.render(iso.report()) : iso.report().text());
     out.flush();
     if (!iso.isActive()) {
       return 1;
     }
     int status = command.isEmpty() ? hold(iso, out) : run(iso, backend);
     iso.close();
-    out.print(json ? IsolationJson.render(iso.released()) : iso.released().text());
+    out.print(options.json() ? IsolationJson.render(iso.released()) : iso.released().text());
     out.flush();
     return status;
   }
@@ -112,7 +105,10 @@ final class IsolateCommand implements Callable<Integer> {
             new Thread(
                 () -> {
                   iso.close();
-                  out.print(json ? IsolationJson.render(iso.released()) : iso.released().text());
+                  out.print(
+                      options.json()
+                          ? IsolationJson.render(iso.released())
+                          : iso.released().text());
                   out.flush();
                 },
                 "isolate-release"));

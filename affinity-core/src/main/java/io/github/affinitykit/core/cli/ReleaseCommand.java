@@ -6,14 +6,13 @@ import io.github.affinitykit.core.isolation.IsolationStatus;
 import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -38,15 +37,7 @@ import picocli.CommandLine.Spec;
 final class ReleaseCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
-  @Option(names = "--json", description = "print the reports as JSON")
-  private boolean json;
-
-  @Option(
-      names = "--journal-dir",
-      paramLabel = "DIR",
-      description = "where the journals are (default ${DEFAULT-VALUE})")
-  private Path journalDir =
-      Path.of(System.getProperty(Isolator.DIRECTORY_PROPERTY, "/run/affinitykit"));
+  @Mixin private IsolationOptions options = new IsolationOptions();
 
   private final Supplier<AffinityBackend> backends;
 
@@ -56,12 +47,13 @@ final class ReleaseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    List<IsolationReport> reports = Isolator.live(backends.get()).directory(journalDir).release();
+    List<IsolationReport> reports =
+        Isolator.live(backends.get()).directory(options.journalDir()).release();
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (options.json()) {
       out.print(IsolationJson.render(reports));
     } else if (reports.isEmpty()) {
-      out.println("no isolation to release in " + journalDir);
+      out.println("no isolation to release in " + options.journalDir());
     } else {
       reports.forEach(r -> out.print(r.text()));
     }
