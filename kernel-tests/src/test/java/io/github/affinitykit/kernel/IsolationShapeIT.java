@@ -61,6 +61,22 @@ abstract class IsolationShapeIT extends BootedShape {
   }
 
   @Test
+  void shouldPlanThenRunACommandOnTheIsolatedCpuFromTheCommandLine() {
+    JsonNode d = guest.section("ways", "isolate-all").path("cli");
+    JsonNode plan = d.path("plan");
+    assertThat(plan.path("status").asInt()).as(plan.path("err").asText()).isZero();
+    assertThat(plan.path("out").path(0).path("status").asText()).isEqualTo("PLANNED");
+    assertThat(plan.path("out").path(0).path("mechanism").asText())
+        .isEqualTo("CGROUP_V2_PARTITION");
+    JsonNode run = d.path("run");
+    assertThat(run.path("status").asInt()).as(run.path("err").asText()).isZero();
+    assertThat(run.path("out").path(0).path("status").asText()).isEqualTo("ISOLATED");
+    assertThat(run.path("out").path(1).path("status").asText()).isEqualTo("RELEASED");
+    assertThat(d.path("commandSaw").asText()).isEqualTo("Cpus_allowed_list:\t3");
+    assertThat(d.path("doctor").path("isolations")).as("nothing left recorded").isEmpty();
+  }
+
+  @Test
   void shouldIsolateTheJvmDeepInAHierarchyAsThisKernelAllows() {
     JsonNode d = roundTrip("v2deep", deepMechanism());
     assertThat(d.path("report").path("reasons").toString()).contains("/system/svc");
@@ -96,7 +112,8 @@ abstract class IsolationShapeIT extends BootedShape {
             "CPUs 3 isolated by pid "
                 + r.path("ownerPid").asLong()
                 + " (CGROUP_V2_PARTITION), which still runs");
-    assertThat(rec.path("journals"))
+    assertThat(rec.path("doctor").path("isolations"))
+        .as("the doctor finds the dead owner")
         .singleElement()
         .satisfies(
             j -> {
@@ -104,12 +121,19 @@ abstract class IsolationShapeIT extends BootedShape {
               assertThat(j.path("ownerPid").asLong()).isEqualTo(r.path("ownerPid").asLong());
               assertThat(j.path("describe").asText()).contains("which is dead: run release");
             });
-    assertThat(rec.path("released"))
+    JsonNode release = rec.path("release");
+    assertThat(release.path("status").asInt()).as("release's exit status").isZero();
+    assertThat(release.path("out").path(0))
         .singleElement()
         .satisfies(
             x -> {
               assertThat(x.path("status").asText()).isEqualTo("RELEASED");
-              assertThat(x.path("failed")).as("nothing failed or left").isEmpty();
+              assertThat(texts(x.path("recovered")))
+                  .singleElement()
+                  .asString()
+                  .contains("which is dead: undone");
+              assertThat(x.path("changes"))
+                  .noneMatch(ch -> ch.path("outcome").asText().matches("FAILED|LEFT"));
             });
     assertThat(rec.path("journalsLeft").asInt()).isZero();
     JsonNode before = c.path("before");

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cli.AffinityKitCli;
 import io.github.affinitykit.core.isolation.Isolation;
-import io.github.affinitykit.core.isolation.IsolationJournal;
-import io.github.affinitykit.core.isolation.IsolationReport;
 import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.isolation.OwnerState;
 import io.github.affinitykit.core.observe.CpuAudit;
@@ -51,6 +50,7 @@ final class IsolationSection {
         "mount -t cgroup -o cpuset cpuset " + cg + "/cpuset");
     way(data, "shield", "", log, "umount " + cg + "/cpuset 2>/dev/null; umount " + cg);
     way(data, "v2root", "", log, "mount -t cgroup2 none " + cg);
+    cli(data.putObject("cli"), log);
     way(
         data,
         "v2deep",
@@ -84,6 +84,50 @@ final class IsolationSection {
       e.printStackTrace(log);
     }
     log.println("== " + name + " took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+  }
+
+  /**
+   * The command line, in this JVM: {@code isolate 3 --dry-run --json} (the plan), then {@code
+   * isolate 3 --json -- sh -c ...}, whose command records the CPUs it may use, then {@code doctor
+   * --json}'s isolations (none left).
+   */
+  static void cli(ObjectNode data, PrintStream log) throws Exception {
+    Path seen = Path.of("/tmp/isolated-command.txt");
+    data.set("plan", cli(log, "isolate", "3", "--dry-run", "--json"));
+    data.set(
+        "run",
+        cli(
+            log,
+            "isolate",
+            "3",
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            "grep Cpus_allowed_list: /proc/self/status > " + seen));
+    data.put("commandSaw", Files.exists(seen) ? Files.readString(seen).strip() : "(nothing)");
+    data.set("doctor", cli(log, "doctor", "--json", "--audit-ms", "0").path("out").path(0));
+  }
+
+  /** Runs the command line in this JVM; its status and each JSON document it printed. */
+  private static ObjectNode cli(PrintStream log, String... args) throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int status =
+        AffinityKitCli.run(
+            java.util.List.of(args),
+            new PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+            new PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    ObjectNode r =
+        GuestMain.JSON.createObjectNode().put("status", status).put("err", err.toString());
+    var docs = r.putArray("out");
+    var parser = GuestMain.JSON.createParser(out.toByteArray());
+    for (var it = GuestMain.JSON.readValues(parser, com.fasterxml.jackson.databind.JsonNode.class);
+        it.hasNext(); ) {
+      docs.add(it.next());
+    }
+    log.println(String.join(" ", args) + " -> " + status + " " + err);
+    return r;
   }
 
   /** Isolate, audit, release: the round trip. */
@@ -208,21 +252,8 @@ final class IsolationSection {
         && System.nanoTime() < deadline) {
       Thread.sleep(100);
     }
-    var found = data.putArray("journals");
-    for (IsolationJournal j : isolator.journals()) {
-      found
-          .addObject()
-          .put("owner", j.owner().name())
-          .put("ownerPid", j.ownerPid())
-          .put("cpus", j.cpus().toString())
-          .put("describe", j.describe());
-      log.println(j.describe());
-    }
-    var released = data.putArray("released");
-    for (IsolationReport r : isolator.release()) {
-      IsolationJson.of(r, released.addObject());
-      log.println(r.text());
-    }
+    data.set("doctor", cli(log, "doctor", "--json", "--audit-ms", "0").path("out").path(0));
+    data.set("release", cli(log, "release", "--json"));
     data.set("after", MachineState.read());
     data.put("journalsLeft", isolator.journals().size());
   }
