@@ -24,13 +24,23 @@ public record IsolationJournal(
     Mechanism mechanism,
     String problem) {
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @throws IllegalArgumentException if a problem is given for a journal that could be read
+   */
   public IsolationJournal {
     Objects.requireNonNull(journal, "journal");
-    Objects.requireNonNull(owner, "owner");
     Objects.requireNonNull(cpus, "cpus");
     Objects.requireNonNull(mechanism, "mechanism");
-    Objects.requireNonNull(problem, "problem");
+    if (Objects.requireNonNull(owner, "owner") != OwnerState.UNKNOWN && !problem.isEmpty()) {
+      throw new IllegalArgumentException(
+          "problem: "
+              + problem
+              + " (expected: none unless the owner is UNKNOWN, not "
+              + owner
+              + ")");
+    }
   }
 
   /** One sentence: whose, which CPUs, and what to do. */

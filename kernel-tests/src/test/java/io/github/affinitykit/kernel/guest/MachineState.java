@@ -36,10 +36,11 @@ final class MachineState {
   static ObjectNode read() throws IOException {
     ObjectNode out = GuestMain.JSON.createObjectNode();
     ObjectNode tasks = out.putObject("tasks");
+    ObjectNode pinnedByKernel = out.putObject("kernelManaged");
     try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
       for (Path p : (Iterable<Path>) procs::iterator) {
         if (p.getFileName().toString().matches("[0-9]+")) {
-          tasks(p, tasks);
+          tasks(p, tasks, pinnedByKernel);
         }
       }
     }
@@ -60,10 +61,21 @@ final class MachineState {
     return out;
   }
 
-  private static void tasks(Path proc, ObjectNode into) {
+  /**
+   * Each task's mask; tasks the kernel forbids anyone to move (PF_NO_SETAFFINITY: per-CPU threads,
+   * workqueue workers and rescuers, whose masks the kernel itself changes as they work) listed
+   * apart.
+   */
+  private static void tasks(Path proc, ObjectNode into, ObjectNode kernelManaged) {
     try (Stream<Path> ts = Files.list(proc.resolve("task"))) {
       for (Path t : (Iterable<Path>) ts::iterator) {
-        into.put(t.getFileName().toString(), ThreadFacts.allowed(t.resolve("status")));
+        String tid = t.getFileName().toString();
+        into.put(tid, ThreadFacts.allowed(t.resolve("status")));
+        String stat = text(t.resolve("stat")).orElse("");
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        if (f.length > 6 && (Long.parseLong(f[6]) & 0x0400_0000L) != 0) {
+          kernelManaged.put(tid, true);
+        }
       }
     } catch (IOException e) {
       // the process ended while listed
