@@ -93,6 +93,13 @@ abstract class IsolationShapeIT extends BootedShape {
         .startsWith("missing permission: CAP_SYS_NICE")
         .contains("/proc/irq/*/smp_affinity")
         .contains("/run/affinitykit");
+    JsonNode dry = d.path("dryRun");
+    assertThat(dry.path("status").asInt()).as("isolate --dry-run's exit status").isEqualTo(1);
+    JsonNode plan = dry.path("out").path(0);
+    assertThat(plan.path("status").asText()).isEqualTo("REFUSED");
+    assertThat(plan.path("refusal").asText()).startsWith("missing permission: CAP_SYS_NICE");
+    assertThat(plan.path("mechanism").asText()).as("the plan, without root").isNotEqualTo("NONE");
+    assertThat(plan.path("changes")).as("the plan, without root").isNotEmpty();
     assertSame(d.path("before").path("irqs"), d.path("after").path("irqs"), "IRQ affinities");
     assertSame(d.path("before").path("files"), d.path("after").path("files"), "kernel files");
     assertSameTasks(d.path("before"), d.path("after"));

@@ -39,12 +39,32 @@ final class Isolating {
       }
     }
     List<String> refusal = refusal();
-    if (!refusal.isEmpty()) {
-      return refused(s.cpus(), s.housekeeping(), String.join("; ", refusal), reasons);
-    }
+    otherIsolation().ifPresent(o -> refusal.add(0, o));
     Mechanism m = choice.candidates().get(0);
     List<Change> changes = steps(m).stream().map(Step::planned).toList();
-    return report(IsolationStatus.PLANNED, m, "", changes, Residues.planned(s), dead);
+    IsolationReport plan =
+        report(IsolationStatus.PLANNED, m, "", changes, Residues.planned(s), dead);
+    return refusal.isEmpty() ? plan : refusedPlan(plan, String.join("; ", refusal));
+  }
+
+  /**
+   * A plan that applying would refuse (no root, a conflict): the whole plan still shows, so that it
+   * can be read without root; the status says REFUSED and the refusal why.
+   */
+  private static IsolationReport refusedPlan(IsolationReport plan, String why) {
+    return new IsolationReport(
+        IsolationStatus.REFUSED,
+        plan.cpus(),
+        plan.housekeeping(),
+        plan.mechanism(),
+        plan.reasons(),
+        why,
+        plan.ownerPid(),
+        "",
+        plan.changes(),
+        plan.residues(),
+        plan.bootCommandLine(),
+        plan.recovered());
   }
 
   Isolation isolate(List<String> recovered) {

@@ -10,7 +10,10 @@ public enum IsolationStatus {
   PLANNED,
   /** The CPUs are isolated; closing the handle undoes it. */
   ISOLATED,
-  /** Nothing was changed (a missing permission, a conflict, a kernel refusal undone): see why. */
+  /**
+   * Nothing was changed (a missing permission, a conflict, a kernel refusal undone): see why; a
+   * refused plan still lists the changes applying would make.
+   */
   REFUSED,
   /** Undone: every change put back, or the report's changes say which could not be. */
   RELEASED

@@ -201,9 +201,12 @@ class IsolatorPlanTest {
     IsolationReport r = isolator(t, dir).plan(CpuSet.of(3), Set.of());
 
     assertThat(r.status()).isEqualTo(IsolationStatus.REFUSED);
-    assertThat(r.mechanism()).isEqualTo(Mechanism.NONE);
     assertThat(r.refusal()).startsWith("missing permission: CAP_SYS_NICE");
-    assertThat(r.changes()).isEmpty();
+    assertThat(r.mechanism())
+        .as("the plan still shows, readable without root")
+        .isEqualTo(Mechanism.AFFINITY_SHIELD);
+    assertThat(r.changes(Change.Kind.TASK)).hasSize(4);
+    assertThat(r.bootCommandLine()).startsWith("isolcpus=");
   }
 
   @Test

@@ -207,6 +207,7 @@ final class IsolationSection {
       IsolationJson.of(iso.report(), data.putObject("report"));
       log.println(iso.report().text());
     }
+    data.set("dryRun", cli(log, "isolate", "3", "--dry-run", "--json"));
     data.set("after", MachineState.read());
   }
 
