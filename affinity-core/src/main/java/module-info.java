@@ -1,9 +1,10 @@
 /**
  * Affinity Kit's core: the host model ({@code host}), placement ({@code placement}), cross-process
  * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
- * and the API that joins them (the root package: {@code AffinityKit}, {@code CpuGroup}, {@code
- * PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by
- * the packages and exported to nobody. The doctor application is its own artifact, affinity-cli.
+ * runtime isolation ({@code isolation}), and the API that joins them (the root package: {@code
+ * AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}).
+ * {@code internal} is plumbing shared by the packages and exported to nobody. The doctor
+ * application is its own artifact, affinity-cli.
  */
 module io.github.affinitykit.core {
   // OpenHFT's jar names no module: its name comes from the file name (affinity-<version>.jar).
@@ -16,6 +17,7 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.reservation;
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
+  exports io.github.affinitykit.core.isolation;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

@@ -2,6 +2,9 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.isolation.Change;
+import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
@@ -10,9 +13,12 @@ import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
@@ -34,15 +40,22 @@ public final class AffinityKit {
   private final AffinityBackend backend;
   private final CpuReservations reservations;
   private final CpuPool pool;
+  private final Isolator isolator;
   private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
   private final AtomicLong moved = new AtomicLong();
+  private final AtomicReference<Isolation> isolation = new AtomicReference<>();
 
   private AffinityKit(
-      HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
+      HostCpus host,
+      AffinityBackend backend,
+      CpuReservations reservations,
+      CpuPool pool,
+      Isolator isolator) {
     this.host = Objects.requireNonNull(host, "host");
     this.backend = Objects.requireNonNull(backend, "backend");
     this.reservations = Objects.requireNonNull(reservations, "reservations");
     this.pool = Objects.requireNonNull(pool, "pool");
+    this.isolator = Objects.requireNonNull(isolator, "isolator");
   }
 
   /**
@@ -62,13 +75,27 @@ public final class AffinityKit {
   /** Creates a kit from explicit parts, with the pool chosen by policy (and overrides). */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
-    return new AffinityKit(host, backend, reservations, host.pool());
+    return new AffinityKit(host, backend, reservations, host.pool(), Isolator.live(backend));
   }
 
   /** Creates a kit from explicit parts and pool (tests, and callers with their own policy). */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
-    return new AffinityKit(host, backend, reservations, pool);
+    return new AffinityKit(host, backend, reservations, pool, Isolator.live(backend));
+  }
+
+  /**
+   * Creates a kit from explicit parts whose isolations ({@link #isolate(CpuSet)}, and those the
+   * groups, factories and adapters ask for) go through {@code isolator}: its journal directory, its
+   * mechanisms, or a fixture tree in tests.
+   */
+  public static AffinityKit create(
+      HostCpus host,
+      AffinityBackend backend,
+      CpuReservations reservations,
+      CpuPool pool,
+      Isolator isolator) {
+    return new AffinityKit(host, backend, reservations, pool, isolator);
   }
 
   /** Returns the host snapshot. */
@@ -174,6 +201,57 @@ public final class AffinityKit {
   private Set<Integer> pinnedOrNone() {
     Set<Integer> tids = pinnedThreadIds();
     return tids.isEmpty() ? Set.of(-1) : tids; // empty would mean "guess the owners"
+  }
+
+  /**
+   * Makes {@code cpus} exclusive to this kit's threads pinned there, at runtime, with the best
+   * mechanism this host allows (see {@link Isolator}; the kit's own, {@link Isolator#live} unless
+   * it was created with another); threads pinned there later are let in as they bind. It changes
+   * the whole machine (other processes, IRQs, cgroups): call it only where a person asked for it.
+   * Never throws for a missing permission or a kernel refusal: the report says so and nothing was
+   * changed. Closing the handle undoes it.
+   *
+   * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
+   */
+  public Isolation isolate(CpuSet cpus) {
+    return isolate(cpus, isolator);
+  }
+
+  /** As {@link #isolate(CpuSet)}, with {@code isolator}'s directory and mechanisms. */
+  public Isolation isolate(CpuSet cpus, Isolator isolator) {
+    Set<Integer> owners =
+        pinned.values().stream()
+            .filter(l -> cpus.contains(l.cpu()))
+            .map(CpuLease::tid)
+            .collect(Collectors.toSet());
+    Isolation made = isolator.isolate(cpus, owners);
+    if (made.isActive()) {
+      isolation.set(made);
+    }
+    return made;
+  }
+
+  /** Returns the isolation this kit made that is in force, if any. */
+  public Optional<Isolation> isolation() {
+    return Optional.ofNullable(isolation.get()).filter(Isolation::isActive);
+  }
+
+  /**
+   * Called by a seat before it binds thread {@code tid} to {@code cpu}: an isolated CPU lets the
+   * thread in first. Returns the refusal, empty if none.
+   */
+  String admit(int tid, int cpu) {
+    return isolation()
+        .filter(i -> i.cpus().contains(cpu))
+        .map(i -> i.admit(tid))
+        .filter(c -> c.outcome() == Change.Outcome.FAILED)
+        .map(c -> "isolation refused the thread: " + c.detail())
+        .orElse("");
+  }
+
+  /** Called by a lease once it restored its thread's mask: off the isolated CPUs again. */
+  void dismiss(int tid, int cpu) {
+    isolation().filter(i -> i.cpus().contains(cpu)).ifPresent(i -> i.dismiss(tid));
   }
 
   /** Returns a builder of pinned thread factories drawing from this kit's pool. */

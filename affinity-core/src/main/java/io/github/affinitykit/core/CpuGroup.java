@@ -1,6 +1,7 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.internal.RunOutReason;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.Plan;
@@ -66,6 +67,7 @@ public final class CpuGroup implements AutoCloseable {
   private int next;
   private int previous = -1;
   private boolean closed;
+  private Optional<Isolation> isolation = Optional.empty();
 
   /** Called by {@link CpuGroupBuilder#build()}, which has checked every CPU named. */
   CpuGroup(
@@ -296,6 +298,40 @@ public final class CpuGroup implements AutoCloseable {
       load.remove(cpu);
       held.remove(cpu).close();
     }
+    endIsolation();
+  }
+
+  /**
+   * Makes {@code cpus} exclusive to this group's threads at runtime ({@link AffinityKit#isolate}):
+   * members bound there now are let in at once, those bound later as they bind. It changes the
+   * whole machine; ask for it only where a person did. Undone once the group is closed and its last
+   * seat freed (and at JVM exit). Returns the isolation: its report says REFUSED, and why, if it
+   * could not be made; the group then pins as before.
+   *
+   * @throws IllegalStateException if the group pins nothing, is closed or isolates already
+   * @throws IllegalArgumentException if {@code cpus} is empty or not of the group's pool
+   */
+  public synchronized Isolation isolate(CpuSet cpus) {
+    if (kit.isEmpty() || off.isPresent() || closed || isolation.isPresent()) {
+      throw new IllegalStateException(name + ": isolate (expected: an open group that pins)");
+    }
+    if (cpus.isEmpty() || !pool.containsAll(cpus)) {
+      throw new IllegalArgumentException(
+          name + ": cpus: \"" + cpus + "\" (expected: CPUs of the group's pool " + pool + ")");
+    }
+    isolation = Optional.of(kit.get().isolate(cpus));
+    return isolation.get();
+  }
+
+  /** Returns the isolation {@link #isolate} made, if it asked for one. */
+  public synchronized Optional<Isolation> isolation() {
+    return isolation;
+  }
+
+  private void endIsolation() { // a closed group without seats gives its isolation up
+    if (closed && open.isEmpty()) {
+      isolation.ifPresent(Isolation::close);
+    }
   }
 
   /** Called when a seat's binding ends: a closed group frees the seat once no thread is bound. */
@@ -353,18 +389,12 @@ public final class CpuGroup implements AutoCloseable {
         s.close();
       }
     }
+    endIsolation();
   }
 
   @Override
   public synchronized String toString() {
-    return "CpuGroup["
-        + name
-        + ", pool "
-        + pool
-        + ", held "
-        + held()
-        + ", "
-        + open.size()
-        + " seats]";
+    return String.format(
+        "CpuGroup[%s, pool %s, held %s, %d seats]", name, pool, held(), open.size());
   }
 }

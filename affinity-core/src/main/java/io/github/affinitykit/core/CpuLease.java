@@ -159,6 +159,9 @@ public final class CpuLease implements AutoCloseable {
       if (!previous.isEmpty()) { // bound, or confined to a group's unpinned mask
         kit.orElseThrow().backend().setAffinity(tid, previous);
       }
+      if (cpu >= 0) {
+        kit.ifPresent(k -> k.dismiss(tid, cpu));
+      }
     } catch (AffinityException e) {
       // ESRCH: the thread ended; nothing to restore.
     } finally {

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.lang.System.Logger.Level;
@@ -54,6 +55,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     this.daemon = b.daemon;
     this.delegate = b.delegate;
     this.group = b.group.build();
+    if (b.isolate) {
+      group.isolate(group.pool());
+    }
   }
 
   /** Returns a builder for a factory on {@code kit} naming its threads {@code name-<n>}. */
@@ -112,6 +116,14 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     return group.assignments();
   }
 
+  /**
+   * Returns the runtime isolation of the factory's pool, if {@link Builder#isolate(boolean)} asked
+   * for it (its report says whether it was made, and why not).
+   */
+  public Optional<Isolation> isolation() {
+    return group.isolation();
+  }
+
   /** Returns the CPUs this factory's threads hold now. */
   public CpuSet held() {
     return group.held();
@@ -134,6 +146,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   public static final class Builder {
     private final CpuGroupBuilder group;
     private boolean daemon = true;
+    private boolean isolate;
     private Optional<ThreadFactory> delegate = Optional.empty();
 
     private Builder(AffinityKit kit, String name) {
@@ -180,6 +193,18 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
      */
     public Builder delegate(ThreadFactory factory) {
       this.delegate = Optional.of(Objects.requireNonNull(factory, "factory"));
+      return this;
+    }
+
+    /**
+     * Whether to make the pool's CPUs exclusive at runtime when the factory is built ({@link
+     * AffinityKit#isolate}; default false): it changes the whole machine, other processes included.
+     * The factory's threads are let onto them as they start; it is undone once the factory is
+     * closed and its last thread has ended, or at JVM exit. Without permission the factory pins as
+     * usual and {@link PinnedThreadFactory#isolation()} says why.
+     */
+    public Builder isolate(boolean isolate) {
+      this.isolate = isolate;
       return this;
     }
 

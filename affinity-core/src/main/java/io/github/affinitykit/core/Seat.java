@@ -208,11 +208,15 @@ public final class Seat implements AutoCloseable {
   private CpuLease pin(AffinityKit kit, int self, Runnable onClose) {
     AffinityBackend backend = kit.backend();
     CpuSet before = CpuSet.empty();
+    String admitted = "";
     try {
       before = backend.getAffinity(self);
+      admitted = kit.admit(self, cpu);
       backend.setAffinity(self, CpuSet.of(cpu));
     } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
-      String why = Objects.requireNonNullElse(e.getMessage(), e.toString());
+      String why =
+          Objects.requireNonNullElse(e.getMessage(), e.toString())
+              + (admitted.isEmpty() ? "" : " (" + admitted + ")");
       status = LeaseStatus.FAILED;
       reason = why;
       return new CpuLease(

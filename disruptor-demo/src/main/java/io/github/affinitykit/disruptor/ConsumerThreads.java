@@ -4,6 +4,7 @@ import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.Seat;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.Plan;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -143,6 +144,18 @@ final class ConsumerThreads implements ThreadFactory {
 
   private synchronized List<Thread> snapshot() {
     return List.copyOf(threads);
+  }
+
+  /** Isolates the CPUs the seats hold, if any (see {@link CpuGroup#isolate}). */
+  void isolate() {
+    if (!group.held().isEmpty()) {
+      group.isolate(group.held());
+    }
+  }
+
+  /** The isolation {@link #isolate()} made, if any. */
+  Optional<Isolation> isolation() {
+    return group.isolation();
   }
 
   /**

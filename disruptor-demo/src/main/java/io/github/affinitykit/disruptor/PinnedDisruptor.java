@@ -6,6 +6,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,6 +79,14 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   /** Returns the wait strategy in use, what placement chose and why, per thread. */
   public WaitChoice choice() {
     return choice;
+  }
+
+  /**
+   * Returns the runtime isolation of the threads' CPUs, if the builder asked for one: its report
+   * says whether it was made, how, and what stays.
+   */
+  public Optional<Isolation> isolation() {
+    return threads.isolation();
   }
 
   /** Returns the exclusivity audit of the consumers' CPUs, if the builder asked for one. */

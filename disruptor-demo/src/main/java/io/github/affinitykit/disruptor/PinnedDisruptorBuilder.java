@@ -42,6 +42,7 @@ public final class PinnedDisruptorBuilder<T> {
   private Optional<Duration> audit = Optional.empty();
   private String name = "disruptor";
   private Duration timeout = Duration.ofSeconds(10);
+  private boolean isolate;
 
   PinnedDisruptorBuilder(AffinityKit kit, EventFactory<T> eventFactory) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -124,6 +125,18 @@ public final class PinnedDisruptorBuilder<T> {
     return this;
   }
 
+  /**
+   * Whether to make the CPUs of the Disruptor's pinned threads exclusive at runtime once they are
+   * reserved, before any audit ({@link AffinityKit#isolate}; default false): it changes the whole
+   * machine, other processes included. Undone when the Disruptor is closed and its threads have let
+   * go, or at JVM exit. Without permission the threads are pinned as usual and {@link
+   * PinnedDisruptor#isolation()} says why.
+   */
+  public PinnedDisruptorBuilder<T> isolate(boolean isolate) {
+    this.isolate = isolate;
+    return this;
+  }
+
   /** Names consumer threads {@code name-consumer-<n>}. */
   public PinnedDisruptorBuilder<T> name(String name) {
     this.name = Objects.requireNonNull(name, "name");
@@ -152,6 +165,9 @@ public final class PinnedDisruptorBuilder<T> {
     }
     ConsumerThreads threads = ConsumerThreads.seat(g.build(), pinning, name, consumers);
     try {
+      if (isolate && pinning != Pinning.NONE) {
+        threads.isolate();
+      }
       Layout layout = threads.layout(pinning);
       ExclusivityCheck check =
           audit

@@ -100,4 +100,22 @@ class PinnedDisruptorFixtureTest {
       held.close();
     }
   }
+
+  @Test
+  void shouldIsolateTheConsumersCpusOnlyWhenAskedAndGiveThemBackOnClose(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path root) throws Exception {
+    io.github.affinitykit.core.AffinityKit kit =
+        io.github.affinitykit.core.testkit.FixtureKits.isolating(root, 4);
+    try (PinnedDisruptor<TestEvent> plain =
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(1).build()) {
+      assertThat(plain.isolation()).as("off by default").isEmpty();
+    }
+    PinnedDisruptor<TestEvent> d =
+        PinnedDisruptor.builder(kit, TestEvent::new).consumers(2).isolate(true).build();
+    io.github.affinitykit.core.isolation.Isolation iso = d.isolation().orElseThrow();
+    assertThat(iso.isActive()).as(iso.report().text()).isTrue();
+    assertThat(iso.cpus()).isEqualTo(io.github.affinitykit.core.CpuSet.of(1, 2));
+    d.close();
+    assertThat(iso.isActive()).isFalse();
+  }
 }

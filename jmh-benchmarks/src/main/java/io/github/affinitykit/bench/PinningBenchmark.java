@@ -4,10 +4,13 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.isolation.IsolationReport;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Files;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -34,7 +37,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code pinned}: the critical thread bound to one CPU, noise free to run there too (binding
  *       is a permission, not a reservation: the seed measured this 3% slower than unpinned);
  *   <li>{@code exclusive}: pinned, and the noise and the rest of the JVM confined to the other CPUs
- *       with {@link JvmThreads} (the seed: 0.656 of unpinned with isolcpus).
+ *       with {@link JvmThreads} (the seed: 0.656 of unpinned with isolcpus); with {@code -p
+ *       isolate=true} also the rest of the machine, by runtime isolation ({@link
+ *       AffinityKit#isolate}: root, and it moves other people's processes and IRQs, so never by
+ *       default). Each trial prints which kind of exclusivity it measured.
  * </ul>
  *
  * <p>Expected on N CPUs with N noise threads: unpinned ≈ (N+1)/N × alone, exclusive ≈ 1 × alone.
@@ -53,6 +59,13 @@ public class PinningBenchmark {
   @Param({"alone", "unpinned", "pinned", "exclusive"})
   public String mode;
 
+  /**
+   * Whether {@code exclusive} also isolates the critical CPU from the rest of the machine at
+   * runtime ({@code -p isolate=true}; off by default: it changes the whole machine).
+   */
+  @Param("false")
+  public boolean isolate;
+
   /** Xorshift rounds of the critical work (about 0.3 s on a 2020s core). */
   @Param("400000000")
   public long rounds;
@@ -61,6 +74,7 @@ public class PinningBenchmark {
   private CpuLease lease;
   private NoiseThreads noise;
   private Set<Integer> moved = Set.of();
+  private Optional<Isolation> isolation = Optional.empty();
 
   /** Pins (or not) this JMH thread and starts the noise. */
   @Setup(Level.Trial)
@@ -85,6 +99,12 @@ public class PinningBenchmark {
               new JvmThreads(kit)
                   .confine(others, Set.of()).moved().stream().map(e -> e.tid()).toList());
     }
+    if (mode.equals("exclusive") && isolate && !others.isEmpty()) {
+      isolation = Optional.of(kit.isolate(CpuSet.of(critical)));
+    }
+    if (mode.equals("exclusive")) {
+      System.out.println("# exclusive measured: " + kind(critical));
+    }
     int threads = mode.equals("alone") ? 0 : reachable.size();
     // Threads inherit their creator's mask: give the noise its CPUs explicitly, never "ours".
     noise =
@@ -103,10 +123,30 @@ public class PinningBenchmark {
     return x;
   }
 
-  /** Stops the noise and unpins. */
+  /** Which kind of exclusivity this trial measures, in one line. */
+  private String kind(int critical) {
+    if (isolation.isEmpty()) {
+      return "JVM-level (the rest of this JVM confined off cpu "
+          + critical
+          + "; other processes, kernel threads and IRQs may still run there)";
+    }
+    IsolationReport r = isolation.get().report();
+    return isolation.get().isActive()
+        ? "runtime isolation of cpu "
+            + critical
+            + " by "
+            + r.mechanism()
+            + " (what stays: "
+            + r.residues().size()
+            + " residue kinds)"
+        : "JVM-level only: runtime isolation refused (" + r.refusal() + ")";
+  }
+
+  /** Stops the noise, gives the isolation back and unpins. */
   @TearDown(Level.Trial)
   public void tearDown() throws InterruptedException {
     noise.stop();
+    isolation.ifPresent(Isolation::close);
     if (lease != null) {
       lease.close();
     }

@@ -46,14 +46,23 @@ final class InitScript {
       for (String line : run.shellPrefix()) {
         s.append(line).append('\n');
       }
-      s.append("exec ")
-          .append(String.join(" ", jvm(classpath)))
-          .append(" io.github.affinitykit.kernel.guest.GuestMain ")
-          .append(run.label())
-          .append(' ')
-          .append(String.join(" ", run.sections()))
-          .append("\n) > /dev/console 2>&1\n");
-      s.append("echo \"@@AK run-end ").append(run.label()).append(" exit=$? uptime=$(up)\" > $R\n");
+      String java =
+          String.join(" ", jvm(classpath))
+              + " io.github.affinitykit.kernel.guest.GuestMain "
+              + run.label()
+              + ' '
+              + String.join(" ", run.sections());
+      s.append(
+              run.user().isEmpty()
+                  ? "exec " + java
+                  : "exec su -s /bin/sh " + run.user() + " -c 'exec " + java + "'")
+          .append("\n) > /dev/console 2>&1")
+          .append(run.background() ? " &\n" : "\n");
+      if (!run.background()) {
+        s.append("echo \"@@AK run-end ")
+            .append(run.label())
+            .append(" exit=$? uptime=$(up)\" > $R\n");
+      }
     }
     s.append("sync\npoweroff -f\n");
     return s.toString();

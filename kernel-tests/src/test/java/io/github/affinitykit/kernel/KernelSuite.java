@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  */
 final class KernelSuite {
   /** What the skip line tells a developer to install (Debian/Ubuntu package names). */
-  static final String INSTALL = "apt-get install qemu-system-x86 linux-image-amd64 busybox-static";
+  static final String INSTALL =
+      "apt-get install qemu-system-x86 linux-image-amd64 linux-image-6.12-amd64 busybox-static";
 
   private static final Path WORK =
       Path.of(System.getProperty("kernel.workDir", "target/kernel")).toAbsolutePath();
@@ -32,11 +33,21 @@ final class KernelSuite {
    */
   static GuestResult boot(Shape shape) throws IOException, InterruptedException {
     Optional<Path> qemu = onPath("qemu-system-x86_64");
-    Optional<Path> kernel = kernel();
+    Optional<Path> kernel = kernel(shape.kernel());
     Optional<Path> busybox = firstExisting("/bin/busybox", "/usr/bin/busybox");
     List<String> missing = new ArrayList<>();
     qemu.ifPresentOrElse(p -> {}, () -> missing.add("qemu-system-x86_64"));
-    kernel.ifPresentOrElse(p -> {}, () -> missing.add("a kernel image (/boot/vmlinuz-*)"));
+    kernel.ifPresentOrElse(
+        p -> {},
+        () ->
+            missing.add(
+                "a "
+                    + shape.kernel()
+                    + " kernel image (/boot/vmlinuz-"
+                    + shape.kernel()
+                    + ".*; Debian: "
+                    + debianPackage(shape.kernel())
+                    + ")"));
     busybox.ifPresentOrElse(p -> {}, () -> missing.add("busybox"));
     boolean linuxX86 =
         System.getProperty("os.name").equals("Linux")
@@ -83,21 +94,42 @@ final class KernelSuite {
     return out;
   }
 
-  /** The kernel: {@code -Dkernel.image}, else the newest readable {@code /boot/vmlinuz-*}. */
-  private static Optional<Path> kernel() throws IOException {
+  /**
+   * The kernel of {@code version}: {@code -Dkernel.image} for every shape if given, else the newest
+   * readable {@code /boot/vmlinuz-<version>.*} or {@code -<version>-*} (so 6.1 never picks 6.12).
+   */
+  static Optional<Path> kernel(String version) throws IOException {
     String named = System.getProperty("kernel.image", "");
     if (!named.isBlank()) {
       return Optional.of(Path.of(named)).filter(Files::isReadable);
     }
-    Path boot = Path.of("/boot");
+    return newest(Path.of("/boot"), version);
+  }
+
+  /**
+   * The newest readable {@code vmlinuz-<version>.*} or {@code vmlinuz-<version>-*} in {@code boot}.
+   */
+  static Optional<Path> newest(Path boot, String version) throws IOException {
     if (!Files.isDirectory(boot)) {
       return Optional.empty();
     }
+    String a = "vmlinuz-" + version + ".";
+    String b = "vmlinuz-" + version + "-";
     try (Stream<Path> s = Files.list(boot)) {
-      return s.filter(p -> p.getFileName().toString().startsWith("vmlinuz-"))
+      return s.filter(
+              p ->
+                  p.getFileName().toString().startsWith(a)
+                      || p.getFileName().toString().startsWith(b))
           .filter(Files::isReadable)
           .max(Path::compareTo);
     }
+  }
+
+  /** The Debian package that installs a kernel of {@code version}. */
+  static String debianPackage(String version) {
+    return version.equals(Shape.DEBIAN_12)
+        ? "linux-image-amd64"
+        : "linux-image-" + version + "-amd64";
   }
 
   private static Optional<Path> onPath(String name) {

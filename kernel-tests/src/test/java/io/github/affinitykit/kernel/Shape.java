@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param preBoot shell lines init runs after mounting proc, sys and tmp, before the first run
  * @param runs the guest program's runs, in order
  * @param timeout the whole boot-to-poweroff budget; the guest is killed after it
+ * @param kernel the kernel version to boot ({@code 6.1}, {@code 6.12}): the newest {@code
+ *     /boot/vmlinuz-<kernel>.*}
  */
 public record Shape(
     String name,
@@ -33,7 +35,11 @@ public record Shape(
     String cmdline,
     List<String> preBoot,
     List<Run> runs,
-    Duration timeout) {
+    Duration timeout,
+    String kernel) {
+
+  /** Debian 12's own kernel, which the first shapes were written for. */
+  static final String DEBIAN_12 = "6.1";
 
   /**
    * One start of the guest program.
@@ -42,19 +48,50 @@ public record Shape(
    * @param shellPrefix shell lines run in a subshell just before {@code exec java} (e.g. joining a
    *     cgroup), so they apply to the JVM only
    * @param sections the guest program's sections (see {@code GuestMain})
+   * @param user the user the JVM runs as ({@code su}); empty for root
+   * @param background whether init starts it and goes on to the next run at once (a JVM the next
+   *     run kills)
    */
-  public record Run(String label, List<String> shellPrefix, List<String> sections) {
+  public record Run(
+      String label,
+      List<String> shellPrefix,
+      List<String> sections,
+      String user,
+      boolean background) {
     /** Validates and copies. */
     public Run {
       Objects.requireNonNull(label, "label");
       shellPrefix = List.copyOf(shellPrefix);
       sections = List.copyOf(sections);
+      Objects.requireNonNull(user, "user");
     }
+
+    /** A run as root, in the foreground. */
+    public Run(String label, List<String> shellPrefix, List<String> sections) {
+      this(label, shellPrefix, sections, "", false);
+    }
+  }
+
+  /** A shape booting Debian 12's 6.1 kernel. */
+  public Shape(
+      String name,
+      int sockets,
+      int cores,
+      int threads,
+      int nodes,
+      int memoryMb,
+      String cmdline,
+      List<String> preBoot,
+      List<Run> runs,
+      Duration timeout) {
+    this(
+        name, sockets, cores, threads, nodes, memoryMb, cmdline, preBoot, runs, timeout, DEBIAN_12);
   }
 
   /** Validates and copies. */
   public Shape {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(kernel, "kernel");
     Objects.requireNonNull(cmdline, "cmdline");
     Objects.requireNonNull(timeout, "timeout");
     preBoot = List.copyOf(preBoot);

@@ -108,5 +108,41 @@ final class Shapes {
           List.of(new Shape.Run("d", List.of(), List.of("doctor", "placements", "highest"))),
           Duration.ofMinutes(6));
 
+  /**
+   * I (Debian's 6.1) and J (6.12): 4 CPUs, no SMT, no isolation at boot; CPU 3 isolated at runtime
+   * in each way the host allows, one JVM per way: cgroup v1 cpuset; no cgroup at all (affinity
+   * shield); as an unprivileged user (refused, nothing changed); cgroup v2 with the JVM in the root
+   * cgroup (partition) and deep in {@code /system/svc} (remote partition on 6.12, the shield on
+   * 6.1, which has no {@code cpuset.cpus.exclusive}); then a JVM killed with SIGKILL under
+   * isolation and the next one's release.
+   */
+  static Shape isolation(String name, String kernel) {
+    return new Shape(
+        name,
+        1,
+        4,
+        1,
+        1,
+        1024,
+        "",
+        List.of(),
+        List.of(
+            new Shape.Run("ways", List.of(), List.of("isolate-all")),
+            new Shape.Run(
+                "refused",
+                List.of(
+                    "mkdir -p /etc",
+                    "echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd",
+                    "echo 'nogroup:x:65534:' >> /etc/group",
+                    "chmod 666 " + InitScript.RESULT_PORT),
+                List.of("isolate-refused"),
+                "nobody",
+                false),
+            new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
+            new Shape.Run("recover", List.of(), List.of("isolate-recover"))),
+        Duration.ofMinutes(9),
+        kernel);
+  }
+
   private Shapes() {}
 }

@@ -2,6 +2,7 @@ package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.netty.channel.socket.ServerSocketChannel;
@@ -36,18 +37,21 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final PinnedIoEventLoopGroup workers;
   private final Optional<PinnedEventExecutorGroup> business;
   private final WorkerIdle idle;
+  private final Optional<Isolation> isolation;
 
   PinnedServerGroups(
       TransportChoice transport,
       PinnedIoEventLoopGroup boss,
       PinnedIoEventLoopGroup workers,
       Optional<PinnedEventExecutorGroup> business,
-      WorkerIdle idle) {
+      WorkerIdle idle,
+      Optional<Isolation> isolation) {
     this.transport = Objects.requireNonNull(transport, "transport");
     this.boss = Objects.requireNonNull(boss, "boss");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.business = Objects.requireNonNull(business, "business");
     this.idle = Objects.requireNonNull(idle, "idle");
+    this.isolation = Objects.requireNonNull(isolation, "isolation");
     decideIdle(CpuSet.empty(), CpuSet.empty());
   }
 
@@ -123,6 +127,14 @@ public final class PinnedServerGroups implements AutoCloseable {
     loops.addAll(workers.assignments());
     business.ifPresent(b -> loops.addAll(b.assignments()));
     return loops;
+  }
+
+  /**
+   * Returns the runtime isolation of the workers' CPUs, if {@link ServerGroupsBuilder#isolate}
+   * asked for it: its report says whether it was made, how, and what stays.
+   */
+  public Optional<Isolation> isolation() {
+    return isolation;
   }
 
   /**

@@ -4,6 +4,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.util.List;
@@ -37,6 +38,7 @@ public final class ServerGroupsBuilder {
   private int[] businessCpus = new int[0];
   private IdlePolicy idlePolicy = IdlePolicy.BLOCK;
   private SpinLimit spinLimit = SpinLimit.DEFAULT;
+  private boolean isolate;
 
   ServerGroupsBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -139,6 +141,19 @@ public final class ServerGroupsBuilder {
   }
 
   /**
+   * Whether to make the worker loops' CPUs exclusive at runtime once they are reserved ({@link
+   * AffinityKit#isolate}; default false): it changes the whole machine, other processes included.
+   * Loops are let onto them as they start; it is undone when the worker group has terminated, or at
+   * JVM exit. Without permission the loops are pinned as usual and {@link
+   * PinnedServerGroups#isolation()} says why. Only the workers: one isolation per machine at a
+   * time, and they are the loops that wait for the network.
+   */
+  public ServerGroupsBuilder isolate(boolean isolate) {
+    this.isolate = isolate;
+    return this;
+  }
+
+  /**
    * Chooses the transport, plans and reserves every CPU (boss, workers, business), and creates the
    * groups. Nothing runs until channels register.
    *
@@ -158,11 +173,14 @@ public final class ServerGroupsBuilder {
     try {
       WorkerIdle idle =
           new WorkerIdle(kit.host(), idlePolicy, IdleStrategies.of(idlePolicy, spinLimit));
+      CpuGroup workerGroup = group("worker", workerPlacements, workerCpus);
       work =
           PinnedIoEventLoopGroup.create(
-              w,
-              choice.transport().handlerFactory(idle.strategies()),
-              group("worker", workerPlacements, workerCpus));
+              w, choice.transport().handlerFactory(idle.strategies()), workerGroup);
+      Optional<Isolation> isolation =
+          isolate && pinned && !workerGroup.held().isEmpty()
+              ? Optional.of(workerGroup.isolate(workerGroup.held()))
+              : Optional.empty();
       if (b > 0) {
         business =
             Optional.of(
@@ -170,7 +188,7 @@ public final class ServerGroupsBuilder {
                     b, group("business", businessPlacements, businessCpus)));
       }
       boss = PinnedIoEventLoopGroup.create(1, choice.transport().handlerFactory(), boss());
-      return new PinnedServerGroups(choice, boss, work, business, idle);
+      return new PinnedServerGroups(choice, boss, work, business, idle, isolation);
     } catch (RuntimeException | Error e) { // a native handler may fail to load: free what started
       shutdown(boss);
       shutdown(work);

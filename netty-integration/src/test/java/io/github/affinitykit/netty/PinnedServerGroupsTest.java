@@ -187,4 +187,22 @@ class PinnedServerGroupsTest {
       g.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
   }
+
+  @Test
+  void shouldIsolateTheWorkersCpusOnlyWhenAskedAndGiveThemBackWhenTheWorkersEnd(@TempDir Path root)
+      throws Exception {
+    AffinityKit kit = io.github.affinitykit.core.testkit.FixtureKits.isolating(root, 4);
+    try (PinnedServerGroups plain =
+        PinnedServerGroups.builder(kit).transport(Transport.NIO).workers(1).build()) {
+      assertThat(plain.isolation()).as("off by default").isEmpty();
+    }
+    io.github.affinitykit.core.isolation.Isolation iso;
+    try (PinnedServerGroups groups =
+        PinnedServerGroups.builder(kit).transport(Transport.NIO).workers(2).isolate(true).build()) {
+      iso = groups.isolation().orElseThrow();
+      assertThat(iso.isActive()).as(iso.report().text()).isTrue();
+      assertThat(iso.cpus()).isEqualTo(CpuSet.of(1, 2));
+    }
+    assertThat(iso.isActive()).as("undone once the workers terminated").isFalse();
+  }
 }

@@ -1,8 +1,9 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.Mounts;
+import io.github.affinitykit.core.internal.Mounts.Mount;
 import io.github.affinitykit.core.internal.SysFs;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,8 +15,6 @@ import java.util.Optional;
  * <p>Thread safety: stateless.
  */
 final class CgroupProbe {
-  private record Mount(String point, String type, List<String> options) {}
-
   private final SysFs fs;
 
   CgroupProbe(SysFs fs) {
@@ -23,12 +22,11 @@ final class CgroupProbe {
   }
 
   CgroupCpuset probe() {
-    List<Mount> mounts = mounts();
+    List<Mount> mounts = Mounts.read(fs).all();
     List<String> cgroupLines = fs.lines("/proc/self/cgroup");
     for (Mount m : mounts) {
-      boolean legacy = m.type().equals("cpuset");
-      if (legacy || (m.type().equals("cgroup") && m.options().contains("cpuset"))) {
-        Optional<CgroupCpuset> v1 = v1(m, legacy || m.options().contains("noprefix"), cgroupLines);
+      if (m.cpusetV1()) {
+        Optional<CgroupCpuset> v1 = v1(m, m.noPrefix(), cgroupLines);
         if (v1.isPresent()) {
           return v1.get();
         }
@@ -94,29 +92,6 @@ final class CgroupProbe {
     return Optional.empty();
   }
 
-  private List<Mount> mounts() {
-    List<String> lines = fs.lines("/proc/self/mounts");
-    if (lines.isEmpty()) {
-      lines = fs.lines("/proc/mounts");
-    }
-    List<Mount> out = new ArrayList<>();
-    for (String line : lines) {
-      String[] f = line.trim().split("\\s+");
-      if (f.length >= 4) {
-        out.add(new Mount(unescape(f[1]), f[2], List.of(f[3].split(","))));
-      }
-    }
-    return out;
-  }
-
-  /** {@code /proc/mounts} escapes space, tab, newline and backslash as octal. */
-  private static String unescape(String s) {
-    return s.replace("\\040", " ")
-        .replace("\\011", "\t")
-        .replace("\\012", "\n")
-        .replace("\\134", "\\");
-  }
-
   private static String parent(String dir) {
     if (dir.equals("/") || dir.isEmpty()) {
       return null;
@@ -126,10 +101,6 @@ final class CgroupProbe {
   }
 
   private static String join(String a, String b) {
-    if (b.isEmpty() || b.equals("/")) {
-      return a;
-    }
-    return (a.endsWith("/") ? a.substring(0, a.length() - 1) : a)
-        + (b.startsWith("/") ? b : "/" + b);
+    return Mounts.join(a, b);
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import java.util.function.IntFunction;
 
 /**
@@ -25,11 +26,21 @@ final class AuditRules {
   private final HostCpus host;
   private final List<ProcScan> scans;
   private final IntFunction<Set<Integer>> owners;
+  private final BiPredicate<Integer, Integer> fired;
 
-  AuditRules(HostCpus host, List<ProcScan> scans, IntFunction<Set<Integer>> owners) {
+  /**
+   * Rules over {@code scans}; {@code fired} answers whether IRQ {@code irq} fired on CPU {@code
+   * cpu} during the window (true when unknown).
+   */
+  AuditRules(
+      HostCpus host,
+      List<ProcScan> scans,
+      IntFunction<Set<Integer>> owners,
+      BiPredicate<Integer, Integer> fired) {
     this.host = host;
     this.scans = List.copyOf(scans);
     this.owners = owners;
+    this.fired = fired;
   }
 
   CpuVerdict verdict(int cpu) {
@@ -60,7 +71,17 @@ final class AuditRules {
       notes.add("per-CPU kernel work ran here (bound to this CPU, unmovable): " + perCpu);
     }
     for (IrqAffinity irq : host.irqs()) {
-      if (irq.effective().contains(cpu)) {
+      if (!irq.effective().contains(cpu)) {
+        continue;
+      }
+      if (!irq.affinity().contains(cpu) && !fired.test(irq.irq(), cpu)) {
+        notes.add(
+            "irq "
+                + irq.irq()
+                + " is moving off (its affinity is "
+                + irq.affinity()
+                + "; the kernel moves it at its next interrupt): none here during the window");
+      } else {
         intruders.add(
             new Intruder(Kind.IRQ, -1, -1, "irq " + irq.irq(), "delivered to " + irq.effective()));
       }

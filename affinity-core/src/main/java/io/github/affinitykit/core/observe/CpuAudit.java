@@ -16,8 +16,11 @@ import java.util.function.IntFunction;
 /**
  * Proves or disproves that CPUs are exclusive: for each CPU, who else may run there (tasks whose
  * mask includes it), who did run there during a window ({@code /proc/*}{@code /task/*}{@code /stat}
- * field 39 and {@code schedstat}), which IRQs land there, and whether its SMT sibling was busy.
- * Binding a thread to a CPU is a permission, not a reservation: this is how to see the difference.
+ * field 39 and {@code schedstat}), which IRQs land there, and whether its SMT sibling was busy. An
+ * IRQ whose affinity no longer includes the CPU but whose move the kernel has not done yet (it
+ * moves at the IRQ's next interrupt) is a note, not an intruder, as long as {@code
+ * /proc/interrupts} shows it did not fire there during the window. Binding a thread to a CPU is a
+ * permission, not a reservation: this is how to see the difference.
  *
  * <p>The owners of a CPU (the threads that are supposed to be there) are, unless given, the threads
  * of this JVM whose mask is exactly that CPU.
@@ -63,6 +66,7 @@ public final class CpuAudit {
     int samples = (int) Math.max(2, Math.min(20, window.toMillis() / 25));
     long stepNs = window.toNanos() / (samples - 1);
     List<ProcScan> scans = new ArrayList<>();
+    Interrupts first = Interrupts.read(fs);
     long start = System.nanoTime();
     for (int i = 0; i < samples; i++) {
       long wait = start + i * stepNs - System.nanoTime();
@@ -71,7 +75,9 @@ public final class CpuAudit {
       }
       scans.add(ProcScan.read(fs));
     }
-    return evaluate(host, cpus, window, scans, owners, (int) ProcessHandle.current().pid());
+    Interrupts last = Interrupts.read(fs);
+    return evaluate(
+        host, cpus, window, scans, owners, (int) ProcessHandle.current().pid(), first, last);
   }
 
   static CpuAudit evaluate(
@@ -81,9 +87,23 @@ public final class CpuAudit {
       List<ProcScan> scans,
       Set<Integer> owners,
       int selfPid) {
+    return evaluate(
+        host, cpus, window, scans, owners, selfPid, Interrupts.none(), Interrupts.none());
+  }
+
+  static CpuAudit evaluate(
+      HostCpus host,
+      CpuSet cpus,
+      Duration window,
+      List<ProcScan> scans,
+      Set<Integer> owners,
+      int selfPid,
+      Interrupts first,
+      Interrupts last) {
     IntFunction<Set<Integer>> ownersOf =
         owners.isEmpty() ? cpu -> pinnedHere(scans, selfPid, cpu) : cpu -> owners;
-    AuditRules rules = new AuditRules(host, scans, ownersOf);
+    AuditRules rules =
+        new AuditRules(host, scans, ownersOf, (irq, cpu) -> last.firedSince(first, irq, cpu));
     List<CpuVerdict> out = new ArrayList<>();
     cpus.forEach(cpu -> out.add(rules.verdict(cpu)));
     return new CpuAudit(window, out);

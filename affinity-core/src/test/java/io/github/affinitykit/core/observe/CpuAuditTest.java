@@ -193,4 +193,55 @@ class CpuAuditTest {
     assertThatThrownBy(() -> CpuAudit.of(CpuSet.of(0), Duration.ZERO))
         .hasMessage("window: PT0S (expected: > 0)");
   }
+
+  @Test
+  void shouldNoteAnIrqWhoseMovePendsAndBlameItOnceItFiresThere(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path root) {
+    io.github.affinitykit.core.FakeHost.create(root, 4, 1)
+        .file("proc/irq/1/smp_affinity_list", "0-2")
+        .file("proc/irq/1/effective_affinity_list", "3")
+        .file("proc/irq/9/smp_affinity_list", "0-3")
+        .file("proc/irq/9/effective_affinity_list", "0");
+    HostCpus host = HostCpus.probe(root);
+    io.github.affinitykit.core.internal.SysFs fs =
+        new io.github.affinitykit.core.internal.SysFs(root);
+    new io.github.affinitykit.core.FakeHostFiles(root)
+        .file(
+            "proc/interrupts",
+            "           CPU0       CPU1       CPU2       CPU3\n  1:   0  0  0  9   IO-APIC   1-edge  i8042\nNMI:  0 0 0 0  Non-maskable interrupts");
+    Interrupts first = Interrupts.read(fs);
+    List<ProcScan> scans =
+        List.of(
+            ProcScan.of(0, List.of(task(SELF, 101, "owner", 0, 10, 3, "3"))),
+            ProcScan.of(1, List.of(task(SELF, 101, "owner", 0, 20, 3, "3"))));
+
+    CpuVerdict quiet =
+        CpuAudit.evaluate(
+                host, CpuSet.of(3), Duration.ofMillis(1), scans, Set.of(101), SELF, first, first)
+            .verdict(3);
+    assertThat(quiet.verdict()).isEqualTo(Verdict.EXCLUSIVE);
+    assertThat(quiet.notes())
+        .anyMatch(n -> n.startsWith("irq 1 is moving off (its affinity is 0-2"));
+
+    new io.github.affinitykit.core.FakeHostFiles(root)
+        .file(
+            "proc/interrupts",
+            "           CPU0       CPU1       CPU2       CPU3\n  1:   0  0  0  10   IO-APIC   1-edge  i8042");
+    CpuVerdict fired =
+        CpuAudit.evaluate(
+                host,
+                CpuSet.of(3),
+                Duration.ofMillis(1),
+                scans,
+                Set.of(101),
+                SELF,
+                first,
+                Interrupts.read(fs))
+            .verdict(3);
+    assertThat(fired.intruders()).extracting(Intruder::name).containsExactly("irq 1");
+    assertThat(
+            Interrupts.read(new io.github.affinitykit.core.internal.SysFs(root.resolve("none")))
+                .firedSince(first, 1, 3))
+        .isTrue();
+  }
 }

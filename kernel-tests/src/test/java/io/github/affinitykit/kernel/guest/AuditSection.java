@@ -79,7 +79,7 @@ final class AuditSection {
     }
   }
 
-  private static void verdict(ObjectNode into, CpuVerdict v, PrintStream log) {
+  static void verdict(ObjectNode into, CpuVerdict v, PrintStream log) {
     into.put("verdict", v.verdict().name());
     var intruders = into.putArray("intruders");
     for (CpuVerdict.Intruder i : v.intruders()) {
@@ -99,7 +99,7 @@ final class AuditSection {
    * Burns 1 ms of CPU every 5 ms until stopped: enough for the audit to see it run, light enough
    * that two of them do not starve a TCG guest on a 2-CPU host.
    */
-  private static void spin(AtomicBoolean stop) {
+  static void spin(AtomicBoolean stop) {
     long x = 0;
     while (!stop.get()) {
       long until = System.nanoTime() + 1_000_000;

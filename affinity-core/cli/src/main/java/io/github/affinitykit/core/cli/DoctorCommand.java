@@ -59,6 +59,7 @@ final class DoctorCommand implements Callable<Integer> {
     this.backends = Objects.requireNonNull(backends, "backends");
   }
 
+  /** The isolations recorded on this machine, and whether their owners still run. */
   @Override
   public Integer call() {
     if (!Files.isDirectory(root.resolve("sys")) && !Files.isDirectory(root.resolve("proc"))) {

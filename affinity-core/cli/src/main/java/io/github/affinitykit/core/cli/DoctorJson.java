@@ -12,6 +12,7 @@ import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.host.HostWarning;
 import io.github.affinitykit.core.host.IrqAffinity;
+import io.github.affinitykit.core.isolation.IsolationJournal;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import java.io.UncheckedIOException;
@@ -34,6 +35,12 @@ final class DoctorJson {
   private DoctorJson() {}
 
   static String render(HostCpus host, String root, AffinityBackend backend) {
+    return render(host, root, backend, List.of());
+  }
+
+  /** As above, with the isolations recorded on the machine (see {@code IsolationJson}). */
+  static String render(
+      HostCpus host, String root, AffinityBackend backend, List<IsolationJournal> isolations) {
     ObjectNode doc = MAPPER.createObjectNode();
     doc.put("root", root);
     doc.putObject("backend")
@@ -46,6 +53,8 @@ final class DoctorJson {
     cmdline(doc.putObject("cmdline"), host);
     irqs(doc.putObject("irqs"), host);
     pool(doc.putObject("pool"), host);
+    ArrayNode iso = doc.putArray("isolations");
+    isolations.forEach(i -> iso.add(IsolationJson.tree(i)));
     ArrayNode warnings = doc.putArray("warnings");
     for (HostWarning w : host.warnings()) {
       warnings.addObject().put("kind", w.kind().name()).put("message", w.message());

@@ -3,6 +3,8 @@ package io.github.affinitykit.core.cli;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.isolation.IsolationJournal;
+import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import java.io.PrintStream;
@@ -74,7 +76,25 @@ final class DoctorRun {
   /** The report of {@code host}, read under {@code root}: text, or JSON. */
   static String report(HostCpus host, Path root, boolean json, AffinityBackend backend) {
     String label = isLive(root) ? "this host" : root.toString();
-    return json ? DoctorJson.render(host, label, backend) : DoctorText.render(host, label, backend);
+    List<IsolationJournal> isolations =
+        Isolator.at(
+                root,
+                backend,
+                Path.of(System.getProperty(Isolator.DIRECTORY_PROPERTY, "/run/affinitykit")))
+            .journals();
+    return json
+        ? DoctorJson.render(host, label, backend, isolations)
+        : DoctorText.render(host, label, backend) + isolationText(isolations);
+  }
+
+  private static String isolationText(List<IsolationJournal> isolations) {
+    StringBuilder sb = new StringBuilder("\nIsolation  ");
+    if (isolations.isEmpty()) {
+      return sb.append("none recorded\n").toString();
+    }
+    sb.append('\n');
+    isolations.forEach(j -> sb.append("  ").append(j.describe()).append('\n'));
+    return sb.toString();
   }
 
   /** The live sections: an audit of {@code pool} over {@code auditMs}, and this JVM's threads. */

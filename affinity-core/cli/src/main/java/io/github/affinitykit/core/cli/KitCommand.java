@@ -6,8 +6,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of {@code affinity-kit}: only subcommands ({@link DoctorCommand doctor}); without one it
- * is a usage error.
+ * The top of {@code affinity-kit}: only subcommands ({@link DoctorCommand doctor}, {@link
+ * IsolateCommand isolate}, {@link ReleaseCommand release}); without one it is a usage error.
  *
  * <p>Thread safety: one instance per run.
  */
@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
     description = "CPU pinning that tells the truth.",
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
-      "0:the report was printed (warnings included)",
-      "1:the host could not be read",
+      "0:the report was printed (warnings included); isolated and released",
+      "1:the host could not be read; isolation refused or not all put back",
       "2:a bad option, a rejected pool override (-Daffinitykit.pool, AFFINITYKIT_POOL)"
     })
 final class KitCommand implements Callable<Integer> {

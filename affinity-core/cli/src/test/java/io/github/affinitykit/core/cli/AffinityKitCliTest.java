@@ -77,8 +77,8 @@ class AffinityKitCliTest {
 
   @Test
   void shouldFailWithOneLineWhenTheCommandOrAnOptionIsUnknownOrMissing() {
-    run().assertUsageError("command: none (expected: doctor)");
-    run("doktor").assertUsageError("unknown command: doktor (expected: doctor)");
+    run().assertUsageError("command: none (expected: doctor, isolate, release)");
+    run("doktor").assertUsageError("unknown command: doktor (expected: doctor, isolate, release)");
     run("doctor", "--jsn")
         .assertUsageError(
             "unknown option: --jsn (expected: one of --json, --root, --audit-ms, --help, --version)");

@@ -1,0 +1,145 @@
+package io.github.affinitykit.core.cli;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.isolation.IsolationReport;
+import io.github.affinitykit.core.isolation.IsolationStatus;
+import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.os.AffinityBackend;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code affinity-kit isolate CPUS [-- COMMAND...]}: makes CPUs exclusive at runtime ({@link
+ * Isolator}), runs COMMAND on them (or holds them until interrupted), then puts everything back.
+ * {@code --dry-run} prints the plan and changes nothing (no root needed).
+ *
+ * <p>Exit status: COMMAND's when one ran, else 0 when isolated (or planned) and released, 1 when
+ * refused (nothing changed), 2 for a bad option or CPU list.
+ *
+ * <p>Thread safety: one instance per run.
+ */
+@Command(
+    name = "isolate",
+    mixinStandardHelpOptions = true,
+    versionProvider = KitVersion.class,
+    sortOptions = false,
+    description = {
+      "Make CPUS exclusive at runtime, no reboot, and put everything back afterwards.",
+      "Changes the whole machine (root): other processes, IRQs and cgroups move off CPUS; the plan"
+          + " is journaled before the first change. Runs COMMAND there (after --), or holds the"
+          + " CPUs until Ctrl-C or SIGTERM."
+    })
+final class IsolateCommand implements Callable<Integer> {
+  @Spec private CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "CPUS",
+      description = "the CPUs, a kernel cpu list (3, 2-3)")
+  private CpuSet cpus;
+
+  @Parameters(
+      index = "1..*",
+      paramLabel = "COMMAND",
+      description = "a command to run on the isolated CPUs (put -- before it)")
+  private List<String> command = new ArrayList<>();
+
+  @Option(names = "--dry-run", description = "print the plan; change nothing")
+  private boolean dryRun;
+
+  @Mixin private IsolationOptions options = new IsolationOptions();
+
+  private final Supplier<AffinityBackend> backends;
+
+  IsolateCommand(Supplier<AffinityBackend> backends) {
+    this.backends = Objects.requireNonNull(backends, "backends");
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    AffinityBackend backend = backends.get();
+    Isolator isolator = Isolator.live(backend).directory(options.journalDir());
+    PrintWriter out = spec.commandLine().getOut();
+    if (dryRun) {
+      IsolationReport plan = CommandLines.configured(spec, () -> isolator.plan(cpus, Set.of()));
+      out.print(options.json() ? IsolationJson.render(plan) : plan.text());
+      out.flush();
+      return plan.status() == IsolationStatus.PLANNED ? 0 : 1;
+    }
+    Isolation iso = CommandLines.configured(spec, () -> isolator.isolate(cpus, Set.of()));
+    out.print(options.json() ? IsolationJson.render(iso.report()) : iso.report().text());
+    out.flush();
+    if (!iso.isActive()) {
+      return 1;
+    }
+    int status = command.isEmpty() ? hold(iso, out) : run(iso, backend);
+    iso.close();
+    out.print(options.json() ? IsolationJson.render(iso.released()) : iso.released().text());
+    out.flush();
+    return status;
+  }
+
+  /** Holds the CPUs until the JVM is asked to exit: the isolation's own hook undoes it then. */
+  private int hold(Isolation iso, PrintWriter out) throws InterruptedException {
+    out.println("holding CPUs " + iso.cpus() + ": Ctrl-C or SIGTERM puts everything back");
+    out.flush();
+    CountDownLatch forever = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  iso.close();
+                  out.print(
+                      options.json()
+                          ? IsolationJson.render(iso.released())
+                          : iso.released().text());
+                  out.flush();
+                },
+                "isolate-release"));
+    forever.await();
+    return 0;
+  }
+
+  /**
+   * Starts COMMAND stopped (a shell that stops itself, then execs it), lets it onto the isolated
+   * CPUs (into the partition, and bound there), resumes it and waits for it.
+   */
+  private int run(Isolation iso, AffinityBackend backend) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("sh", "-c", "kill -STOP $$; exec \"$@\"", "sh"));
+    cmd.addAll(command);
+    Process p = new ProcessBuilder(cmd).inheritIO().start();
+    int pid = (int) p.pid();
+    while (p.isAlive() && !stopped(pid)) {
+      Thread.onSpinWait(); // the shell stops itself within microseconds
+    }
+    iso.admit(pid);
+    backend.setAffinity(pid, iso.cpus());
+    new ProcessBuilder("kill", "-CONT", Integer.toString(pid)).inheritIO().start().waitFor();
+    return p.waitFor();
+  }
+
+  private static boolean stopped(int pid) throws IOException {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
+    } catch (java.nio.file.NoSuchFileException e) {
+      return false; // it ended: the loop sees it is not alive
+    }
+  }
+}

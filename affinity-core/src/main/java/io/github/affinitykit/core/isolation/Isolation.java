@@ -1,0 +1,203 @@
+package io.github.affinitykit.core.isolation;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.reservation.Reservation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * CPUs made exclusive for this JVM's pinned threads: the handle an isolation is. {@link #report()}
+ * says what was done; {@link #close()} undoes it (cgroups removed, every mask, IRQ affinity and
+ * kernel file put back, checked byte for byte) and frees the CPUs' reservations; {@link
+ * #released()} then says what was put back. A refused isolation changed nothing; closing it is
+ * harmless.
+ *
+ * <p>A JVM that exits without closing it undoes it in a shutdown hook; one killed (SIGKILL, a
+ * crash) leaves the journal, and the next {@code isolate}, {@code release} or the doctor finds the
+ * dead owner.
+ *
+ * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
+ */
+public final class Isolation implements AutoCloseable {
+  private final IsolationReport report;
+  private final Optional<Active> active;
+  private volatile IsolationReport released;
+  private volatile Thread atExit;
+
+  /** What an isolation in force holds. */
+  private record Active(Journal journal, Path file, Kernel kernel, List<Reservation> held) {}
+
+  private Isolation(IsolationReport report, Optional<Active> active) {
+    this.report = report;
+    this.active = active;
+    this.released = report;
+  }
+
+  static Isolation refused(IsolationReport report) {
+    return new Isolation(report, Optional.empty());
+  }
+
+  /**
+   * An isolation in force; undone at JVM exit if not closed before (a SIGKILL leaves it to the
+   * journal).
+   */
+  static Isolation active(
+      IsolationReport report, Journal journal, Path file, Kernel kernel, List<Reservation> held) {
+    Isolation iso =
+        new Isolation(report, Optional.of(new Active(journal, file, kernel, List.copyOf(held))));
+    Thread hook = new Thread(iso::close, "affinitykit-isolation-undo");
+    Runtime.getRuntime().addShutdownHook(hook);
+    iso.atExit = hook;
+    return iso;
+  }
+
+  /** Refused, but the undo of a failed attempt left something: closing tries again. */
+  static Isolation leftover(
+      IsolationReport report, Journal journal, Path file, Kernel kernel, List<Reservation> held) {
+    return active(report, journal, file, kernel, held);
+  }
+
+  /** What the isolation did (or why it did nothing). */
+  public IsolationReport report() {
+    return report;
+  }
+
+  /** The CPUs isolated. */
+  public CpuSet cpus() {
+    return report.cpus();
+  }
+
+  /** Whether the CPUs are isolated now (not refused, not closed). */
+  public boolean isActive() {
+    return report.status() == IsolationStatus.ISOLATED && released == report;
+  }
+
+  /**
+   * Lets thread {@code tid} of this JVM onto the isolated CPUs before it is bound there: moves it
+   * into the partition (or v1 set) that holds them; nothing to do for the shield.
+   *
+   * @return what was done; {@link Change.Outcome#FAILED} with the kernel's reason if refused
+   */
+  public Change admit(int tid) {
+    return move(tid, true);
+  }
+
+  /**
+   * Takes thread {@code tid} of this JVM off the isolated CPUs again once it is unbound (its mask
+   * restored): back to the JVM's cgroup (or the v1 rest set); the shield narrows its mask.
+   */
+  public Change dismiss(int tid) {
+    return move(tid, false);
+  }
+
+  private synchronized Change move(int tid, boolean in) {
+    Change none =
+        new Change(Change.Kind.THREAD, tid, "tid " + tid, "", "", Change.Outcome.UNCHANGED, "");
+    if (!isActive()) {
+      return none.with(Change.Outcome.UNCHANGED, "not isolated");
+    }
+    Active a = active.orElseThrow();
+    List<DirStep> dirs = new ArrayList<>();
+    a.journal()
+        .steps()
+        .forEach(
+            st -> {
+              if (st instanceof DirStep d) {
+                dirs.add(d);
+              }
+            });
+    if (dirs.isEmpty()) {
+      return in ? none : narrow(a, tid, none);
+    }
+    DirStep iso = dirs.get(0);
+    String to = in ? iso.path() : dirs.size() > 1 ? dirs.get(1).path() : iso.home();
+    try {
+      a.kernel().files().write(to + "/" + iso.tasksFile(), Integer.toString(tid));
+      return none.with(Change.Outcome.DONE, "moved to " + to);
+    } catch (IOException e) {
+      return none.with(Change.Outcome.FAILED, Step.why(e));
+    }
+  }
+
+  private static Change narrow(Active a, int tid, Change none) {
+    long pid = ProcessHandle.current().pid();
+    Optional<Task> t = Task.read(a.kernel().files().fs(), (int) pid, tid);
+    if (t.isEmpty() || !t.get().mask().intersects(a.journal().cpus())) {
+      return none;
+    }
+    try {
+      a.kernel().affinity().set(tid, t.get().mask().minus(a.journal().cpus()));
+      return none.with(Change.Outcome.DONE, "mask narrowed off " + a.journal().cpus());
+    } catch (io.github.affinitykit.core.os.AffinityException e) {
+      return none.with(Change.Outcome.FAILED, Step.why(e));
+    }
+  }
+
+  /**
+   * Returns what closing put back: the report of the release (status {@link
+   * IsolationStatus#RELEASED}, each change RESTORED, UNCHANGED, LEFT, GONE or FAILED); the
+   * isolation's own report before it is closed.
+   */
+  public IsolationReport released() {
+    return released;
+  }
+
+  /**
+   * Undoes the isolation: files, cgroups and threads first, then every task's mask; frees the CPUs.
+   * The journal is deleted once everything is back (kept, for {@code release}, if not). Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (active.isEmpty() || released != report) {
+      return;
+    }
+    Active a = active.get();
+    Thread hook = atExit;
+    if (hook != null && hook != Thread.currentThread()) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is exiting: the hook runs (or already ran) close, which is idempotent
+      }
+    }
+    List<Change> undone = Applier.undo(a.kernel(), a.journal().steps());
+    boolean clean = Applier.clean(undone);
+    if (clean) {
+      try {
+        Files.deleteIfExists(a.file());
+      } catch (IOException e) {
+        // left behind, it names this process: once it is gone, release finds nothing to undo
+      }
+    }
+    a.held().forEach(Reservation::close);
+    released =
+        new IsolationReport(
+            IsolationStatus.RELEASED,
+            report.cpus(),
+            report.housekeeping(),
+            report.mechanism(),
+            report.reasons(),
+            "",
+            report.ownerPid(),
+            clean ? "" : a.file().toString(),
+            undone,
+            List.of(),
+            "",
+            List.of());
+  }
+
+  @Override
+  public String toString() {
+    return "Isolation["
+        + released.status()
+        + " "
+        + report.cpus()
+        + " by "
+        + report.mechanism()
+        + "]";
+  }
+}

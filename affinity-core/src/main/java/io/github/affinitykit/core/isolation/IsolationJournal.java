@@ -1,0 +1,63 @@
+package io.github.affinitykit.core.isolation;
+
+import io.github.affinitykit.core.CpuSet;
+import java.util.Objects;
+
+/**
+ * An isolation found by its journal, for the doctor and {@code release}: whose it is and whether
+ * its owner still runs.
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param journal the journal file
+ * @param ownerPid the isolating process, -1 if unreadable
+ * @param owner what became of it
+ * @param cpus the isolated CPUs
+ * @param mechanism the mechanism
+ * @param problem why the journal cannot be read; empty if it can
+ */
+public record IsolationJournal(
+    String journal,
+    long ownerPid,
+    OwnerState owner,
+    CpuSet cpus,
+    Mechanism mechanism,
+    String problem) {
+
+  /**
+   * Validates.
+   *
+   * @throws IllegalArgumentException if a problem is given for a journal that could be read
+   */
+  public IsolationJournal {
+    Objects.requireNonNull(journal, "journal");
+    Objects.requireNonNull(cpus, "cpus");
+    Objects.requireNonNull(mechanism, "mechanism");
+    if (Objects.requireNonNull(owner, "owner") != OwnerState.UNKNOWN && !problem.isEmpty()) {
+      throw new IllegalArgumentException(
+          "problem: "
+              + problem
+              + " (expected: none unless the owner is UNKNOWN, not "
+              + owner
+              + ")");
+    }
+  }
+
+  /** One sentence: whose, which CPUs, and what to do. */
+  public String describe() {
+    if (!problem.isEmpty()) {
+      return journal + ": unreadable (" + problem + ")";
+    }
+    String head = "CPUs " + cpus + " isolated by pid " + ownerPid + " (" + mechanism + ")";
+    switch (owner) {
+      case ALIVE:
+        return head + ", which still runs";
+      case DEAD:
+        return head + ", which is dead: run release to undo it (journal " + journal + ")";
+      case EARLIER_BOOT:
+        return head + " before the last reboot: nothing left to undo (journal " + journal + ")";
+      default:
+        return head;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+package io.github.affinitykit.core.isolation;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Makes CPUs exclusive at runtime and undoes it: plans ({@link #plan}), isolates ({@link
+ * #isolate}), finds isolations left by dead processes ({@link #journals()}) and undoes them ({@link
+ * #release()}). Everything it reads and writes is under a root ({@code /} for {@link #live}), and
+ * the undo record, the journal, is written to {@link #directory()} and forced to disk before the
+ * first change.
+ *
+ * <p>It changes the whole machine (other people's processes, IRQs, cgroups): call it only where a
+ * person asked for it. Tests isolate only inside guest kernels.
+ *
+ * <p>Thread safety: immutable; an isolation holds its CPUs' reservations in the directory, so two
+ * calls, in this JVM or another, never isolate the same CPU, and only one isolation is in force on
+ * a machine at a time (their undos would not compose).
+ */
+public final class Isolator {
+  /** System property naming the journal directory; default {@code /run/affinitykit}. */
+  public static final String DIRECTORY_PROPERTY = "affinitykit.isolation.dir";
+
+  private final Path root;
+  private final TaskAffinity affinity;
+  private final Path directory;
+  private final Set<Mechanism> allowed;
+
+  private Isolator(Path root, TaskAffinity affinity, Path directory, Set<Mechanism> allowed) {
+    this.root = Objects.requireNonNull(root, "root");
+    this.affinity = Objects.requireNonNull(affinity, "affinity");
+    this.directory = directory.toAbsolutePath().normalize();
+    this.allowed = Set.copyOf(allowed);
+  }
+
+  /** This machine, moving tasks through {@code backend}, journaling in the default directory. */
+  public static Isolator live(AffinityBackend backend) {
+    return new Isolator(
+        Path.of("/"),
+        TaskAffinity.of(backend),
+        Path.of(System.getProperty(DIRECTORY_PROPERTY, "/run/affinitykit")),
+        EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
+  }
+
+  /**
+   * The host whose {@code /proc} and {@code /sys} are under {@code root} (a copied fixture tree in
+   * tests; {@code /} is this machine), moving tasks through {@code backend}, journaling in {@code
+   * directory}.
+   */
+  public static Isolator at(Path root, AffinityBackend backend, Path directory) {
+    return at(root, TaskAffinity.of(backend), directory);
+  }
+
+  /** The host under {@code root} with a test's task affinities. */
+  static Isolator at(Path root, TaskAffinity affinity, Path directory) {
+    return new Isolator(
+        root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
+  }
+
+  /** The same isolator journaling (and reserving) in {@code dir}. */
+  public Isolator directory(Path dir) {
+    return new Isolator(root, affinity, Objects.requireNonNull(dir, "dir"), allowed);
+  }
+
+  /**
+   * The same isolator limited to {@code mechanisms} (e.g. only {@link Mechanism#AFFINITY_SHIELD},
+   * to leave cgroups alone).
+   *
+   * @throws IllegalArgumentException if none is left
+   */
+  public Isolator mechanisms(Set<Mechanism> mechanisms) {
+    EnumSet<Mechanism> m = EnumSet.noneOf(Mechanism.class);
+    m.addAll(mechanisms);
+    m.remove(Mechanism.NONE);
+    if (m.isEmpty()) {
+      throw new IllegalArgumentException(
+          "mechanisms: " + mechanisms + " (expected: at least one but NONE)");
+    }
+    return new Isolator(root, affinity, directory, m);
+  }
+
+  /** The journal (and reservation) directory. */
+  public Path directory() {
+    return directory;
+  }
+
+  /**
+   * Plans the isolation of {@code cpus} for {@code owners} without changing anything: the mechanism
+   * and why, every change it would make, what would stay. Needs no permission; a missing one makes
+   * the plan {@link IsolationStatus#REFUSED} with the reason.
+   *
+   * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
+   */
+  public IsolationReport plan(CpuSet cpus, Set<Integer> owners) {
+    return new Isolating(this, scene(cpus, owners)).plan();
+  }
+
+  /**
+   * Isolates {@code cpus} for {@code owners} (this JVM's threads pinned there, moved into the
+   * partition where there is one). Never throws for a missing permission or a kernel refusal: the
+   * handle's report says {@link IsolationStatus#REFUSED} and nothing was changed. Isolations left
+   * by dead processes are undone first (before the tasks are read) and reported.
+   *
+   * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
+   */
+  public Isolation isolate(CpuSet cpus, Set<Integer> owners) {
+    List<String> recovered = new ArrayList<>();
+    if (!cpus.isEmpty()) { // the scene below rejects it; recover nothing for a bad call
+      Journals.recover(directory, new KernelFiles(root).fs(), this::kernel)
+          .forEach(r -> recovered.addAll(r.recovered()));
+    }
+    return new Isolating(this, scene(cpus, owners)).isolate(recovered);
+  }
+
+  /**
+   * Undoes every isolation whose owner is dead (killed, crashed) and deletes its journal; an
+   * isolation whose owner still runs is left to it and reported {@link IsolationStatus#REFUSED}.
+   */
+  public List<IsolationReport> release() {
+    KernelFiles files = new KernelFiles(root);
+    List<IsolationReport> out =
+        new ArrayList<>(Journals.recover(directory, files.fs(), this::kernel));
+    for (IsolationJournal j : Journals.find(directory, files.fs())) {
+      if (j.owner() == OwnerState.ALIVE) {
+        out.add(
+            Isolating.refused(j.cpus(), CpuSet.empty(), j.describe() + ": left to it", List.of()));
+      }
+    }
+    return out;
+  }
+
+  /** The isolations recorded in the directory, and whether their owners still run. */
+  public List<IsolationJournal> journals() {
+    return Journals.find(directory, new KernelFiles(root).fs());
+  }
+
+  Kernel kernel(CpuSet housekeeping) {
+    KernelFiles files = new KernelFiles(root);
+    CpuSet online = HostCpus.diagnose(root).topology().online();
+    return new Kernel(files, affinity, online, housekeeping);
+  }
+
+  TaskAffinity affinity() {
+    return affinity;
+  }
+
+  Set<Mechanism> allowed() {
+    return allowed;
+  }
+
+  /** Whether the journal can be written: the directory, or its nearest existing parent. */
+  boolean journalWritable() {
+    Path p = directory;
+    while (p != null && !Files.exists(p)) {
+      p = p.getParent();
+    }
+    return p != null && Files.isWritable(p);
+  }
+
+  private Scene scene(CpuSet cpus, Set<Integer> owners) {
+    Objects.requireNonNull(cpus, "cpus");
+    Objects.requireNonNull(owners, "owners");
+    KernelFiles files = new KernelFiles(root);
+    HostCpus host = HostCpus.diagnose(root);
+    CpuSet online = host.topology().online();
+    if (cpus.isEmpty() || !online.containsAll(cpus)) {
+      throw new IllegalArgumentException(
+          "cpus: \"" + cpus + "\" (expected: one or more online CPUs of " + online + ")");
+    }
+    CpuSet rest = online.minus(cpus);
+    if (rest.isEmpty()) {
+      throw new IllegalArgumentException(
+          "cpus: " + cpus + " (expected: at least one online CPU left to the rest of the machine)");
+    }
+    CpuSet general = rest.minus(host.isolatedCpus());
+    return new Scene(
+        files,
+        host,
+        Cgroups.read(files.fs()),
+        Task.scan(files.fs()),
+        cpus,
+        general.isEmpty() ? rest : general,
+        owners,
+        Owner.self(files.fs()));
+  }
+}

@@ -1,0 +1,36 @@
+package io.github.affinitykit.core.testkit;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.FakeHost;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import java.nio.file.Path;
+
+/**
+ * Kits whose isolations change a fixture tree, never this host: a synthetic host of {@code cpus}
+ * CPUs under {@code root} (no tasks, no cgroups, this process with every capability), a recording
+ * backend, reservations and the isolation journal under {@code root}. Other modules' tests ask
+ * their adapters for isolation with it.
+ */
+public final class FixtureKits {
+  private FixtureKits() {}
+
+  /** A kit on a fresh fixture host under {@code root}; its pool is every CPU but the first. */
+  public static AffinityKit isolating(Path root, int cpus) {
+    FakeHost.create(root, cpus, 1)
+        .file(
+            "proc/self/status",
+            "Name:\tjava\nCpus_allowed_list:\t0-" + (cpus - 1) + "\nCapEff:\t000001ffffffffff")
+        .file("proc/sys/kernel/random/boot_id", "fixture");
+    RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, cpus - 1));
+    HostCpus host = HostCpus.probe(root);
+    return AffinityKit.create(
+        host,
+        backend,
+        CpuReservations.inDirectory(root.resolve("locks")),
+        host.pool(),
+        Isolator.at(root, backend, root.resolve("journal")));
+  }
+}
