@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.isolation;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.internal.Errno;
+import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.os.AffinityException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
