@@ -1,9 +1,11 @@
 package io.github.affinitykit.bench.load;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +23,8 @@ final class GatewayProcess implements AutoCloseable {
 
   /** Start-up budget: seconds here, ~40 s in a TCG guest of the kernel tests. */
   private static final long HEALTHY_WITHIN_S = 120;
+
+  private static final int TAIL_LINES = 15;
 
   private final int port;
 
@@ -70,7 +74,8 @@ final class GatewayProcess implements AutoCloseable {
     long until = System.nanoTime() + timeoutNs;
     while (System.nanoTime() < until) {
       if (!process.isAlive()) {
-        throw new IOException("gateway exited with " + process.exitValue() + "; see " + log);
+        throw new IOException(
+            "gateway exited with " + process.exitValue() + "; see " + log + tail(log));
       }
       try {
         HttpURLConnection c =
@@ -88,7 +93,25 @@ final class GatewayProcess implements AutoCloseable {
     }
     close();
     throw new IOException(
-        "gateway not healthy on port " + port + " within " + HEALTHY_WITHIN_S + " s; see " + log);
+        "gateway not healthy on port "
+            + port
+            + " within "
+            + HEALTHY_WITHIN_S
+            + " s; see "
+            + log
+            + tail(log));
+  }
+
+  /** The last lines of the gateway's log, to say why where the log itself is gone (a guest). */
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return ", its last lines:\n  "
+          + String.join(
+              "\n  ", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+    } catch (IOException | UncheckedIOException e) {
+      return " (unreadable: " + e.getMessage() + ")";
+    }
   }
 
   /** SIGTERM, wait 10 s, then SIGKILL. */
