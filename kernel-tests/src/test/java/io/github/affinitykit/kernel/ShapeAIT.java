@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * Shape A live: 2 sockets × 2 cores × 2 threads, 2 NUMA nodes, {@code isolcpus=3-7} with CPU 3's
  * sibling 2 left to housekeeping. Guest cores are {0,1} {2,3} | {4,5} {6,7}; node = socket.
  */
-@Timeout(value = 11, unit = TimeUnit.MINUTES)
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
 class ShapeAIT extends BootedShape {
   /** Where a thread that gets no CPU runs: the reachable CPUs less the isolated 3-7. */
   private static final CpuSet HOUSEKEEPING = CpuSet.range(0, 2);
@@ -155,23 +155,5 @@ class ShapeAIT extends BootedShape {
       }
     }
     assertThat(loopCpus).isNotEmpty().allSatisfy(c -> assertThat(c).isBetween(3, 7));
-  }
-
-  @Test
-  void shouldLoseNothingInAnyLoadTestScenarioWithDisjointCpuSets() {
-    JsonNode l = data("loadtest");
-    assertThat(
-            CpuSet.parse(l.path("server").asText())
-                .intersects(CpuSet.parse(l.path("client").asText())))
-        .isFalse();
-    assertThat(l.path("exit").asInt()).isZero();
-    JsonNode trials = l.path("results").path("trials");
-    List<String> scenarios = new ArrayList<>();
-    for (JsonNode t : trials) {
-      scenarios.add(t.path("scenario").asText());
-      assertThat(t.path("lost").asLong()).as("lost in %s", t.path("scenario")).isZero();
-    }
-    assertThat(scenarios)
-        .containsExactlyInAnyOrder("unpinned", "taskset", "pinned", "exclusive", "pinned-spin");
   }
 }
