@@ -53,7 +53,7 @@ final class Shapes {
           A.cmdline(),
           A.preBoot(),
           List.of(new Shape.Run("a", List.of(), List.of("loadtest"))),
-          Duration.ofMinutes(9));
+          Duration.ofMinutes(7));
 
   /**
    * B: cgroup v2 in the guest, 1 socket × 6 cores × 2 threads: an {@code isolated} partition on
