@@ -58,6 +58,7 @@ final class GatewayDriver implements AutoCloseable {
             o.housekeepingCpus(),
             Files.createDirectories(o.out().resolve("locks")).toAbsolutePath(),
             handicapCpus,
+            o.isolate(),
             o.serverArgs());
     Files.writeString(
         log,

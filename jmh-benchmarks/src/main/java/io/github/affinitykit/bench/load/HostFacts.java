@@ -23,6 +23,8 @@ import java.util.Map;
  * @param housekeepingCpus the pinned gateways' boss, GC and JIT CPUs ("" = all but the server's)
  * @param kernel the kernel release
  * @param jdk the JDK's vendor and version
+ * @param exclusive which kind of exclusivity the {@code exclusive} scenario measured ({@link
+ *     Exclusivity}); empty when it did not run
  */
 record HostFacts(
     CpuSet cpus,
@@ -34,10 +36,14 @@ record HostFacts(
     CpuSet clientCpus,
     CpuSet housekeepingCpus,
     String kernel,
-    String jdk) {
+    String jdk,
+    String exclusive) {
 
-  /** The facts of {@code host} with the CPU split of {@code o}. */
-  static HostFacts of(HostCpus host, LoadTestOptions o) {
+  /**
+   * The facts of {@code host} with the CPU split of {@code o}; {@code exclusive} says what the
+   * exclusive scenario measured.
+   */
+  static HostFacts of(HostCpus host, LoadTestOptions o, String exclusive) {
     CpuTopology t = host.topology();
     return new HostFacts(
         t.online(),
@@ -49,7 +55,8 @@ record HostFacts(
         o.clientCpus(),
         o.housekeepingCpus(),
         System.getProperty("os.name") + " " + System.getProperty("os.version"),
-        System.getProperty("java.vm.vendor") + " " + Runtime.version());
+        System.getProperty("java.vm.vendor") + " " + Runtime.version(),
+        exclusive);
   }
 
   /** The facts as label → value, in the order the report shows them. */
@@ -66,6 +73,9 @@ record HostFacts(
         housekeepingCpus.isEmpty() ? "all but the server's" : housekeepingCpus.toString());
     m.put("kernel", kernel);
     m.put("JDK", jdk);
+    if (!exclusive.isEmpty()) {
+      m.put("exclusive", exclusive);
+    }
     return m;
   }
 }

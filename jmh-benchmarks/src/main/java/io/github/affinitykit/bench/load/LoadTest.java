@@ -62,7 +62,7 @@ public final class LoadTest {
     Files.createDirectories(o.out());
     Path log = o.out().resolve("gateway.log");
     Files.deleteIfExists(log);
-    HostFacts host = HostFacts.of(HostCpus.probe(), o);
+    HostCpus hostCpus = HostCpus.probe();
     List<String> notes = new ArrayList<>();
     List<Scenario> arms = runnable(o, notes);
     double handicap = HANDICAP_SHARE * o.search().targetCpuPercent() * o.serverCpus().size() / 100;
@@ -78,6 +78,11 @@ public final class LoadTest {
     }
     List<Trial> trials = new ArrayList<>();
     boolean spent = !runTrials(o, new Run(log, rate, handicap, clock, schedule), trials, progress);
+    HostFacts host =
+        HostFacts.of(
+            hostCpus,
+            o,
+            arms.contains(Scenario.EXCLUSIVE) ? Exclusivity.describe(o.isolate(), log) : "");
     return new LoadOutcome(
         host, calibration, rate, arms, trials, notes, handicap, spent, clock.elapsed());
   }

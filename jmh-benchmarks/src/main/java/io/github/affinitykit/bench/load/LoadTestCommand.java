@@ -83,6 +83,7 @@ final class LoadTestCommand implements Callable<Integer> {
   private static final Key<Integer> CLIENT_THREADS = key("--client-threads", Integer.class);
   private static final Key<Duration> BUDGET = key("--budget", Duration.class);
   private static final Key<Boolean> NO_CONTROLS = key("--no-controls", boolean.class);
+  private static final Key<Boolean> ISOLATE = key("--isolate", boolean.class);
 
   /** The shortest warm-up bound: the steady-state criterion's windows. */
   private static final Duration MIN_WARMUP =
@@ -140,6 +141,11 @@ final class LoadTestCommand implements Callable<Integer> {
           flag(
               NO_CONTROLS,
               "leave out the A/A and handicapped arms (faster; claims then go unchecked)"),
+          flag(
+              ISOLATE,
+              "exclusive also isolates the server's worker CPUs from the rest of the machine at"
+                  + " runtime (gateway --pin isolated: root; moves other processes, kernel threads"
+                  + " and IRQs off them until each trial's gateway stops; never by default)"),
           option(
               WINDOW,
               "N",
@@ -251,7 +257,8 @@ final class LoadTestCommand implements Callable<Integer> {
                 List.of("--workers", String.valueOf(loops)), // the gateway's option
                 OUT.value(options),
                 NOISE_THRESHOLD.value(options),
-                PRESSURE_THRESHOLD.value(options)));
+                PRESSURE_THRESHOLD.value(options),
+                ISOLATE.value(options)));
   }
 
   /** The server, client and housekeeping CPUs: those given, the others from this host's model. */

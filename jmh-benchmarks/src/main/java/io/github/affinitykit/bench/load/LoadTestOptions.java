@@ -27,6 +27,8 @@ import java.util.Objects;
  *     CPU) are flagged, left out of the medians and measured again
  * @param pressureThresholdPercent trials whose CPU pressure (PSI {@code some}, % of the window)
  *     exceeds this are flagged too (100: never; the test's own threads raise it)
+ * @param isolate whether the {@code exclusive} scenario also isolates the server's worker CPUs from
+ *     the rest of the machine at runtime (gateway {@code --pin isolated}; never by default)
  */
 public record LoadTestOptions(
     GatewayLaunch gateway,
@@ -40,7 +42,8 @@ public record LoadTestOptions(
     List<String> serverArgs,
     Path out,
     double noiseThresholdPercent,
-    double pressureThresholdPercent) {
+    double pressureThresholdPercent,
+    boolean isolate) {
 
   /** A warm-up to steady state on a quiet 2-CPU machine, for the first estimates. */
   static final Duration TYPICAL_WARMUP = Duration.ofSeconds(6);

@@ -69,6 +69,7 @@ public enum Scenario {
       CpuSet housekeeping,
       Path lockDir,
       double handicapCpus,
+      boolean isolate,
       List<String> extra) {
     List<String> cmd = new ArrayList<>();
     if (this == TASKSET) {
@@ -85,12 +86,22 @@ public enum Scenario {
     }
     cmd.addAll(this == HANDICAPPED ? gateway.handicappedArgs(handicapCpus) : gateway.mainArgs());
     cmd.addAll(List.of("--port", String.valueOf(port)));
-    cmd.addAll(List.of("--pin", this == EXCLUSIVE ? "exclusive" : pinned() ? "pinned" : "none"));
+    cmd.addAll(List.of("--pin", pinMode(isolate)));
     if (this == PINNED_SPIN) {
       cmd.add(SPIN_THEN_BLOCK);
     }
     cmd.addAll(extra);
     return cmd;
+  }
+
+  /**
+   * The gateway's {@code --pin}: exclusive is {@code isolated} when the run isolates at runtime.
+   */
+  private String pinMode(boolean isolate) {
+    if (this == EXCLUSIVE) {
+      return isolate ? "isolated" : "exclusive";
+    }
+    return pinned() ? "pinned" : "none";
   }
 
   /** Parses a comma-separated list of scenario names, any case; controls are not scenarios. */

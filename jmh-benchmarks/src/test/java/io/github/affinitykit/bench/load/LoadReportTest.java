@@ -109,7 +109,8 @@ class LoadReportTest {
         List.of(),
         out,
         10,
-        100);
+        100,
+        false);
   }
 
   static HostFacts host(LoadTestOptions o) {
@@ -123,6 +124,7 @@ class LoadReportTest {
         o.clientCpus(),
         CpuSet.empty(),
         "Linux 6.18",
-        "JDK 17");
+        "JDK 17",
+        "");
   }
 }

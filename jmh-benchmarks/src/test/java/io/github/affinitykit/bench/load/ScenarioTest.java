@@ -90,7 +90,7 @@ class ScenarioTest {
   void shouldStartAGatewayJarWhenOneIsNamed(@TempDir Path dir) {
     GatewayLaunch jar = GatewayLaunch.jar(Path.of("gw.jar"));
     List<String> cmd =
-        Scenario.UNPINNED.command(jar, 1, CpuSet.of(1), CpuSet.empty(), dir, 0, List.of());
+        Scenario.UNPINNED.command(jar, 1, CpuSet.of(1), CpuSet.empty(), dir, 0, false, List.of());
 
     assertThat(cmd).containsSubsequence("-jar", "gw.jar", "--port", "1").doesNotContain("-cp");
     assertThat(jar.handicappedArgs(0.2))
@@ -110,6 +110,23 @@ class ScenarioTest {
         CpuSet.of(4),
         lockDir,
         0.16,
+        false,
         List.of("--workers", "2"));
+  }
+
+  @Test
+  void shouldIsolateOnlyTheExclusiveGatewayAndOnlyWhenAsked(@TempDir Path dir) {
+    GatewayLaunch gw = new GatewayLaunch("java", "", "a.jar");
+    assertThat(
+            Scenario.EXCLUSIVE.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, 0, true, List.of()))
+        .containsSubsequence("--pin", "isolated");
+    assertThat(
+            Scenario.EXCLUSIVE.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, 0, false, List.of()))
+        .containsSubsequence("--pin", "exclusive");
+    for (Scenario s : List.of(Scenario.PINNED, Scenario.PINNED_SPIN, Scenario.UNPINNED)) {
+      assertThat(s.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, 0, true, List.of()))
+          .as(s.label())
+          .doesNotContain("isolated");
+    }
   }
 }

@@ -85,15 +85,16 @@ final class GatewayCommand implements Callable<Integer> {
               PIN,
               "MODE",
               DEFAULTS.pin(),
-              "none | pinned | exclusive (default pinned); exclusive also confines every"
-                  + " other JVM thread to the housekeeping CPUs"),
+              "none | pinned | exclusive | isolated (default pinned); exclusive also confines"
+                  + " every other JVM thread to the housekeeping CPUs; isolated also isolates the"
+                  + " workers' CPUs from the rest of the machine at runtime (root; undone at stop)"),
           option(
                   IDLE_POLICY,
                   "P",
                   DEFAULTS.idlePolicy(),
                   "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
                       + " (default block); auto spins only on a CPU proven exclusive (audited"
-                      + " with --pin exclusive)")
+                      + " with --pin exclusive or isolated)")
               .converter(new IdlePolicyName()),
           option(
                   SPIN_LIMIT,

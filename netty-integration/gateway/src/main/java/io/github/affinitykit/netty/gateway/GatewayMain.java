@@ -2,6 +2,8 @@ package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.isolation.IsolationReport;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -72,12 +74,31 @@ public final class GatewayMain {
             + kit.pool().reason());
     out.println(server.report());
     server.confined().ifPresent(r -> out.println(r.summary()));
+    server.isolation().ifPresent(i -> out.println(isolationLine(i)));
     if (!exitsOnOutOfMemory()) {
       err.println(
           "gateway: warning: -XX:+ExitOnOutOfMemoryError is not set: an OutOfMemoryError that"
               + " Netty catches would leave the gateway running half-dead");
     }
     server.awaitStopped();
+  }
+
+  /**
+   * One line on the workers' runtime isolation, which a load test reads to say which kind of
+   * exclusivity it measured: {@code isolation active: cpus C by MECHANISM (N residue kinds stay)}
+   * or {@code isolation refused: WHY}.
+   */
+  static String isolationLine(Isolation i) {
+    IsolationReport r = i.report();
+    return i.isActive()
+        ? "isolation active: cpus "
+            + r.cpus()
+            + " by "
+            + r.mechanism()
+            + " ("
+            + r.residues().size()
+            + " residue kinds stay)"
+        : "isolation refused: " + r.refusal();
   }
 
   private static void stop(GatewayServer server, PrintWriter out) {

@@ -3,6 +3,7 @@ package io.github.affinitykit.netty.gateway;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.observe.Sweeper;
@@ -88,9 +89,11 @@ public final class GatewayServer implements AutoCloseable {
   static GatewayServer start(GatewayConfig config, AffinityKit kit, GatewayEvents events) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(kit, "kit");
-    if (config.pin() == PinMode.EXCLUSIVE && kit.pool().housekeeping().isEmpty()) {
+    if (config.pin().confines() && kit.pool().housekeeping().isEmpty()) {
       throw new IllegalStateException(
-          "pin: exclusive (expected: housekeeping CPUs for the rest of the JVM; the pool "
+          "pin: "
+              + config.pin().cliName()
+              + " (expected: housekeeping CPUs for the rest of the JVM; the pool "
               + kit.pool().cpus()
               + " leaves none)");
     }
@@ -98,6 +101,7 @@ public final class GatewayServer implements AutoCloseable {
         PinnedServerGroups.builder(kit)
             .transport(config.transport())
             .pinned(config.pin() != PinMode.NONE)
+            .isolate(config.pin() == PinMode.ISOLATED)
             .businessThreads(config.businessThreads())
             .idlePolicy(config.idlePolicy())
             .spinLimit(config.spinLimit());
@@ -134,7 +138,7 @@ public final class GatewayServer implements AutoCloseable {
             .channel();
     Optional<ConfineReport> confined = Optional.empty();
     Optional<Sweeper> sweeper = Optional.empty();
-    if (config.pin() == PinMode.EXCLUSIVE) {
+    if (config.pin().confines()) {
       JvmThreads jvm = new JvmThreads(kit);
       confined = Optional.of(jvm.confine());
       sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
@@ -184,6 +188,11 @@ public final class GatewayServer implements AutoCloseable {
   /** Returns the counters. */
   public GatewayMetrics metrics() {
     return context.metrics();
+  }
+
+  /** Returns the runtime isolation of the workers' CPUs ({@link PinMode#ISOLATED} only). */
+  public Optional<Isolation> isolation() {
+    return groups.isolation();
   }
 
   /** Returns what {@link PinMode#EXCLUSIVE} did to the JVM's other threads at start. */
