@@ -20,6 +20,7 @@ import io.netty.util.concurrent.AutoScalingEventExecutorChooserFactory;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,9 +154,10 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldRepinLoopsThatNettysAutoScalerSuspendedAndResumed() throws Exception {
+    // The scaler's window is an hour: it makes the loops suspendable and never acts on its own;
+    // the test suspends them the way the scaler does (trySuspend), so nothing waits on its timing.
     AutoScalingEventExecutorChooserFactory scaler =
-        new AutoScalingEventExecutorChooserFactory(
-            0, 2, 20, TimeUnit.MILLISECONDS, 0.5, 0.9, 2, 2, 0);
+        new AutoScalingEventExecutorChooserFactory(0, 2, 1, TimeUnit.HOURS, 0.5, 0.9, 2, 2, 0);
     PinnedIoEventLoopGroup g =
         PinnedIoEventLoopGroup.create(
             2,
@@ -167,11 +169,13 @@ class PinnedIoEventLoopGroupTest {
     List<EventExecutor> loops = loops(g);
     Probe[] before = {Probe.on(loops.get(0)), Probe.on(loops.get(1))};
 
-    for (Probe p : before) { // idle: the scaler suspends both loops, their threads end
-      p.thread().join(20_000);
-      assertThat(p.thread().isAlive()).isFalse();
+    for (int i = 0; i < 2; i++) { // suspended: the loop's thread ends
+      SingleThreadEventExecutor loop = (SingleThreadEventExecutor) loops.get(i);
+      assertThat(loop.trySuspend() || loop.isSuspended()).as("loop %d suspends", i).isTrue();
+      before[i].thread().join(20_000);
+      assertThat(before[i].thread().isAlive()).isFalse();
     }
-    Probe[] after = {Probe.on(loops.get(0)), Probe.on(loops.get(1))};
+    Probe[] after = {Probe.on(loops.get(0)), Probe.on(loops.get(1))}; // a task resumes each
 
     for (int i = 0; i < 2; i++) {
       assertThat(after[i].thread()).isNotSameAs(before[i].thread());
