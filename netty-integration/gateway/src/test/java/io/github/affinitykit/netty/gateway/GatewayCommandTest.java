@@ -138,7 +138,9 @@ class GatewayCommandTest {
     assertOneLine(
         "--drain-timeout: -1s (expected: " + DurationConverter.RULE + ")", "--drain-timeout=-1s");
     assertOneLine(
-        "--pin: sideways (expected: one of NONE, PINNED, EXCLUSIVE)", "--pin", "sideways");
+        "--pin: sideways (expected: one of NONE, PINNED, EXCLUSIVE, ISOLATED)",
+        "--pin",
+        "sideways");
     assertOneLine(
         "--transport: kqueue (expected: one of AUTO, IO_URING, EPOLL, NIO)",
         "--transport",
