@@ -116,7 +116,9 @@ class CrossProcessReservationsIT {
 
   @Test
   void shouldExcludeAProcessWithoutJnaThatFallsBackToFileChannels() throws Exception {
-    List<String> noJna = List.of("-Djna.nosys=true", "-Djna.noclasspath=true");
+    // JNA unloadable, and on JDK 22+ the layer forced to JNA too (else java.lang.foreign locks)
+    List<String> noJna =
+        List.of("-Djna.nosys=true", "-Djna.noclasspath=true", "-Daffinitykit.native=jna");
     ChildJvm child =
         track(ChildJvm.start(tmp, noJna, ReservationHolderMain.class, locks.toString(), "1"));
     assertThat(child.awaitLine("READY")).containsExactly("RESERVED", "" + child.pid());
