@@ -6,7 +6,6 @@ import io.github.affinitykit.core.isolation.Change;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -22,7 +21,8 @@ import java.util.stream.Collectors;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
- * registry of the threads this library has pinned (so that {@link JvmThreads} leaves them alone).
+ * registry of the threads this library has pinned (so that {@code observe.JvmThreads} leaves them
+ * alone).
  *
  * <pre>{@code
  * AffinityKit kit = AffinityKit.shared();

@@ -1,6 +1,5 @@
 package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.internal.RunOutReason;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
