@@ -152,7 +152,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
    * @throws IllegalStateException unless pinning is {@link Pinning#ALL}, or if already pinned
    */
   public CpuLease pinProducer() {
-    if (layout.pinning() != Pinning.ALL || !layout.producer().placed()) {
+    if (layout.pinning() != Pinning.ALL || layout.producer().cpu() < 0) {
       throw new IllegalStateException(
           "pinProducer: pinning "
               + layout.pinning()

@@ -1,9 +1,9 @@
 package io.github.affinitykit.disruptor;
 
+import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.Plan;
 import io.github.affinitykit.core.placement.SpinAdvice;
 import io.github.affinitykit.core.placement.SpinRule;
 import java.util.ArrayList;
@@ -132,8 +132,8 @@ public final class WaitAdvisor {
           role, -1, CpuOwnership.UNPINNED, layout.consumers().get(i).reason());
     }
     CpuSet core = host.topology().cpu(cpu).core();
-    Plan.Slot producer = layout.producer();
-    if (producer.placed() && core.contains(producer.cpu())) {
+    Assignment producer = layout.producer();
+    if (producer.cpu() >= 0 && core.contains(producer.cpu())) {
       return new ThreadPlacement(
           role, cpu, CpuOwnership.SHARES_WITH_PRODUCER, "core " + core + " also runs the producer");
     }
@@ -166,8 +166,8 @@ public final class WaitAdvisor {
     for (int c : layout.consumerCpus().toArray()) {
       consumerCores = consumerCores.union(t.cpu(c).core());
     }
-    Plan.Slot p = layout.producer();
-    if (p.placed()) {
+    Assignment p = layout.producer();
+    if (p.cpu() >= 0) {
       CpuSet core = t.cpu(p.cpu()).core();
       return core.intersects(consumerCores)
           ? new ThreadPlacement(

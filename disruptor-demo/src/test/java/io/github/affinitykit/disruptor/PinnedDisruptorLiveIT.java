@@ -60,7 +60,10 @@ class PinnedDisruptorLiveIT {
   @Test
   void shouldRunAPipelinesConsumersOnTheirPlannedCpuAndFreeItOnClose() throws Exception {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(kit, TestEvent::new).consumers(3).name("live").build();
+        PinnedDisruptor.builder(kit, TestEvent::new)
+            .consumers(3)
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "live"))
+            .build();
     List<CheckingHandler> hs;
     List<Integer> tids;
     try {

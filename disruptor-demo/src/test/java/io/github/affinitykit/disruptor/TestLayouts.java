@@ -50,8 +50,8 @@ final class TestLayouts {
     busy.forEach(c -> kit.reservations().tryReserve(c));
     CpuGroupBuilder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
     if (pinning == Pinning.NONE) {
-      g.off("pinning NONE");
+      g.unpinned("pinning NONE");
     }
-    return ConsumerThreads.seat(g.build(), pinning, "t", consumers).layout(pinning);
+    return ConsumerThreads.seat(g.build(), pinning, consumers).layout(pinning);
   }
 }

@@ -130,8 +130,9 @@ public final class PinnedServerGroups implements AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the workers' CPUs, if {@link ServerGroupsBuilder#isolate}
-   * asked for it: its report says whether it was made, how, and what stays.
+   * Returns the runtime isolation of the workers' CPUs, if their group asked for it ({@link
+   * io.github.affinitykit.core.CpuGroupBuilder#isolate}): its report says whether it was made, how,
+   * and what stays.
    */
   public Optional<Isolation> isolation() {
     return isolation;

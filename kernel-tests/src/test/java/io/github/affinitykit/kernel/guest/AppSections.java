@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
+import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.ThreadPlacement;
 import io.github.affinitykit.disruptor.WaitChoice;
@@ -28,7 +29,7 @@ final class AppSections {
         PinnedDisruptor.builder(AffinityKit.shared(), () -> new long[1])
             .consumers(1)
             .pinning(Pinning.ALL)
-            .name("advice")
+            .group(PinnedDisruptorBuilder.defaultGroup(AffinityKit.shared(), "advice"))
             .build()) {
       WaitChoice c = pd.choice();
       data.put("strategy", c.strategy().name()).put("reason", c.reason());

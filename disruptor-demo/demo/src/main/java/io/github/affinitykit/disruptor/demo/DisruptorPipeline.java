@@ -3,6 +3,7 @@ package io.github.affinitykit.disruptor.demo;
 import com.lmax.disruptor.RingBuffer;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
+import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.ThreadPlacement;
 import io.github.affinitykit.disruptor.WaitKind;
@@ -40,7 +41,7 @@ final class DisruptorPipeline implements Pipeline {
             .pinning(pinning)
             .ringSize(ringSize)
             .waitStrategy(strategy)
-            .name("cmp")
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "cmp"))
             .build();
     DisruptorPipeline p = new DisruptorPipeline(pd);
     try {

@@ -97,11 +97,15 @@ public final class GatewayServer implements AutoCloseable {
     ServerGroupsBuilder b =
         PinnedServerGroups.builder(kit)
             .transport(config.transport())
-            .pinned(config.pin() != PinMode.NONE)
             .businessThreads(config.businessThreads())
             .idlePolicy(config.idlePolicy())
             .spinLimit(config.spinLimit());
     config.workers().ifPresent(b::workers);
+    if (config.pin() == PinMode.NONE) { // the same groups, unpinned, reported
+      b.workerGroup(kit.group("worker").unpinned("off"))
+          .businessGroup(kit.group("business").unpinned("off"))
+          .bossGroup(kit.group("boss").unpinned("off"));
+    }
     PinnedServerGroups groups = b.build();
     try {
       return bind(config, kit, events, groups);
