@@ -165,7 +165,7 @@ public final class AffinityKit {
       return seat.bindOnce();
     }
     seat.close();
-    return CpuLease.unbound(backend.currentThreadId(), LeaseStatus.UNPINNED, refused.reason());
+    return Seat.refused(group, "pin-" + cpu, refused.reason()).bindOnce();
   }
 
   /**
