@@ -71,7 +71,7 @@ final class ConsumerThreads implements ThreadFactory {
   }
 
   /** Returns the layout the seats make. */
-  Layout layout(Pinning pinning) {
+  PipelineAssignments layout(Pinning pinning) {
     Assignment p =
         producer
             .map(Seat::assignment)
@@ -83,7 +83,8 @@ final class ConsumerThreads implements ThreadFactory {
                         -1,
                         LeaseStatus.UNPINNED,
                         "pinning " + pinning));
-    return new Layout(pinning, group.pool(), p, consumers.stream().map(Seat::assignment).toList());
+    return new PipelineAssignments(
+        pinning, group.pool(), p, consumers.stream().map(Seat::assignment).toList());
   }
 
   @Override

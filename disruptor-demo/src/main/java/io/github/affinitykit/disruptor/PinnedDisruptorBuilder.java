@@ -143,7 +143,7 @@ public final class PinnedDisruptorBuilder<T> {
     }
     ConsumerThreads threads = ConsumerThreads.seat(group.build(), pinning, consumers);
     try {
-      Layout layout = threads.layout(pinning);
+      PipelineAssignments layout = threads.layout(pinning);
       ExclusivityCheck check =
           audit
               .map(w -> ExclusivityCheck.run(kit, layout, w))

@@ -93,7 +93,7 @@ class PinnedDisruptorFixtureTest {
     try {
       Pipelines.wire(pd, 1, 1, this::simulatedMask);
       pd.start();
-      assertThat(pd.layout().consumerCpu(0)).isEqualTo(20);
+      assertThat(pd.assignments().consumerCpu(0)).isEqualTo(20);
       assertThat(pd.consumerAssignments().get(0).cpu()).isEqualTo(20);
     } finally {
       pd.close();

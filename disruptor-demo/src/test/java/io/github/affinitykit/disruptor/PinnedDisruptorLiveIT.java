@@ -170,7 +170,7 @@ class PinnedDisruptorLiveIT {
             .build();
     try {
       boolean exclusive = pd.audit().orElseThrow().verdict(cpu).exclusive();
-      ThreadPlacement consumer = pd.choice().consumers().get(0);
+      ThreadAssignment consumer = pd.choice().consumers().get(0);
 
       assertThat(consumer.ownership())
           .isEqualTo(exclusive ? CpuOwnership.AUDITED_EXCLUSIVE : CpuOwnership.OWN_CORE);

@@ -32,7 +32,7 @@ public final class ServerGroupsBuilder {
   private CpuGroupBuilder workerGroup;
   private CpuGroupBuilder businessGroup;
   private Optional<CpuGroupBuilder> bossGroup = Optional.empty();
-  private IdlePolicy idlePolicy = IdlePolicy.BLOCK;
+  private WaitPolicy waitPolicy = WaitPolicy.BLOCK;
   private SpinLimit spinLimit = SpinLimit.DEFAULT;
 
   ServerGroupsBuilder(AffinityKit kit) {
@@ -95,16 +95,16 @@ public final class ServerGroupsBuilder {
   }
 
   /**
-   * How the worker loops wait when idle (default {@link IdlePolicy#BLOCK}, Netty's own); the boss
+   * How the worker loops wait when idle (default {@link WaitPolicy#BLOCK}, Netty's own); the boss
    * always blocks. A policy the transport cannot honour is reported in {@link
-   * PinnedServerGroups#idle()}, never silently dropped.
+   * PinnedServerGroups#waits()}, never silently dropped.
    */
-  public ServerGroupsBuilder idlePolicy(IdlePolicy policy) {
-    this.idlePolicy = Objects.requireNonNull(policy, "policy");
+  public ServerGroupsBuilder waitPolicy(WaitPolicy policy) {
+    this.waitPolicy = Objects.requireNonNull(policy, "policy");
     return this;
   }
 
-  /** The spin limit of {@link IdlePolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
+  /** The spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
   public ServerGroupsBuilder spinLimit(SpinLimit limit) {
     this.spinLimit = Objects.requireNonNull(limit, "limit");
     return this;
@@ -124,8 +124,9 @@ public final class ServerGroupsBuilder {
     PinnedIoEventLoopGroup work = null;
     Optional<PinnedEventExecutorGroup> business = Optional.empty();
     try {
-      WorkerIdle idle =
-          new WorkerIdle(kit.host(), idlePolicy, IdleStrategies.of(idlePolicy, spinLimit));
+      WorkerWait idle =
+          new WorkerWait(
+              kit.host(), waitPolicy, WaitSelectStrategyFactory.of(waitPolicy, spinLimit));
       CpuGroup workerCpus = workerGroup.build();
       int w = workers.orElse(Math.max(1, workerCpus.pool().size() - 1));
       work =

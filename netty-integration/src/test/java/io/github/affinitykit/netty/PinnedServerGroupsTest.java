@@ -46,7 +46,7 @@ class PinnedServerGroupsTest {
       Probe boss = Probe.on(groups.boss().next());
       Probe worker = Probe.on(groups.workers().next());
 
-      PlacementReport report = groups.report();
+      AssignmentReport report = groups.report();
       assertThat(report.group("worker")).hasSize(1);
       assertThat(report.loop("worker", 0).orElseThrow().cpu()).isEqualTo(last);
       assertThat(worker.cpusAllowed()).isEqualTo(String.valueOf(last));

@@ -5,7 +5,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
-import io.github.affinitykit.disruptor.ThreadPlacement;
+import io.github.affinitykit.disruptor.ThreadAssignment;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +80,7 @@ final class DisruptorPipeline implements Pipeline {
 
   @Override
   public String cpus() {
-    ThreadPlacement producer = pd.choice().producer();
+    ThreadAssignment producer = pd.choice().producer();
     return (producer.cpu() < 0 ? "*" : "" + producer.cpu())
         + "/"
         + pd.consumerAssignments().stream().map(Assignments::cpu).collect(Collectors.joining(","));

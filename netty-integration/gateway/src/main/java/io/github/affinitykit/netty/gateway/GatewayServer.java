@@ -6,11 +6,11 @@ import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.observe.Sweeper;
-import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;
-import io.github.affinitykit.netty.PlacementReport;
 import io.github.affinitykit.netty.ServerGroupsBuilder;
+import io.github.affinitykit.netty.WaitPolicy;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -98,7 +98,7 @@ public final class GatewayServer implements AutoCloseable {
         PinnedServerGroups.builder(kit)
             .transport(config.transport())
             .businessThreads(config.businessThreads())
-            .idlePolicy(config.idlePolicy())
+            .waitPolicy(config.idlePolicy())
             .spinLimit(config.spinLimit());
     config.workers().ifPresent(b::workers);
     if (config.pin() == PinMode.NONE) { // the same groups, unpinned, reported
@@ -142,7 +142,7 @@ public final class GatewayServer implements AutoCloseable {
       JvmThreads jvm = new JvmThreads(kit);
       confined = Optional.of(jvm.confine());
       sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
-      if (config.idlePolicy() == IdlePolicy.AUTO) { // spin only where the audit proves it safe
+      if (config.idlePolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
         groups.applyAudit(kit.audit(pinnedWorkerCpus(groups), AUDIT_WINDOW));
       }
     }
@@ -181,7 +181,7 @@ public final class GatewayServer implements AutoCloseable {
   }
 
   /** Returns where every loop runs, and the transport. */
-  public PlacementReport report() {
+  public AssignmentReport report() {
     return groups.report();
   }
 

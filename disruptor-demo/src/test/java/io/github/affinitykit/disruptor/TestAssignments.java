@@ -20,18 +20,18 @@ import java.util.List;
  * {@link CpuGroup} with a simulated backend and a private lock directory per plan, {@code busy}
  * CPUs held by someone else.
  */
-final class TestLayouts {
+final class TestAssignments {
   private final HostCpus host;
 
-  private TestLayouts(HostCpus host) {
+  private TestAssignments(HostCpus host) {
     this.host = host;
   }
 
-  static TestLayouts on(HostCpus host) {
-    return new TestLayouts(host);
+  static TestAssignments on(HostCpus host) {
+    return new TestAssignments(host);
   }
 
-  Layout plan(
+  PipelineAssignments plan(
       Pinning pinning,
       int consumers,
       CpuSet pool,

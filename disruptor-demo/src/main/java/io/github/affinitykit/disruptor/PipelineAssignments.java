@@ -17,10 +17,10 @@ import java.util.Objects;
  * @param producer the producer's assignment (cpu -1 unless {@code pinning} is {@link Pinning#ALL})
  * @param consumers one assignment per consumer thread, before it starts (tid -1)
  */
-public record Layout(
+public record PipelineAssignments(
     Pinning pinning, CpuSet pool, Assignment producer, List<Assignment> consumers) {
   /** Validates and copies. */
-  public Layout {
+  public PipelineAssignments {
     Objects.requireNonNull(pinning, "pinning");
     Objects.requireNonNull(pool, "pool");
     Objects.requireNonNull(producer, "producer");
