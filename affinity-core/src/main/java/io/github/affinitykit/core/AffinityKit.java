@@ -1,12 +1,12 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.host.CpuPool;
+import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.isolation.Change;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
- * registry of the threads this library has pinned (so that {@link JvmThreads} leaves them alone).
+ * registry of the threads this library has pinned (so that {@code observe.JvmThreads} leaves them
+ * alone).
  *
  * <pre>{@code
  * AffinityKit kit = AffinityKit.shared();
@@ -134,9 +135,9 @@ public final class AffinityKit {
   /**
    * Reserves the first free CPU of the pool and binds the calling thread to it: the first member of
    * a fresh {@link CpuGroup} of this kit's pool, so the pool's order applies (CPUs on cores wholly
-   * inside the pool first: {@link Planner#order(CpuSet)}). Never throws for a platform or kernel
-   * refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask left as
-   * it is, when no CPU is free).
+   * inside the pool first: {@link Planner#order(CpuTopology, CpuSet)}). Never throws for a platform
+   * or kernel refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask
+   * left as it is, when no CPU is free).
    */
   public CpuLease pinCurrentThread() {
     return solo().join().bindOnce();
@@ -164,7 +165,7 @@ public final class AffinityKit {
       return seat.bindOnce();
     }
     seat.close();
-    return CpuLease.unbound(backend.currentThreadId(), LeaseStatus.UNPINNED, refused.reason());
+    return Seat.refused(group, "pin-" + cpu, refused.reason()).bindOnce();
   }
 
   /**
@@ -252,11 +253,6 @@ public final class AffinityKit {
   /** Called by a lease once it restored its thread's mask: off the isolated CPUs again. */
   void dismiss(int tid, int cpu) {
     isolation().filter(i -> i.cpus().contains(cpu)).ifPresent(i -> i.dismiss(tid));
-  }
-
-  /** Returns a builder of pinned thread factories drawing from this kit's pool. */
-  public PinnedThreadFactory.Builder threadFactory(String name) {
-    return PinnedThreadFactory.builder(this, name);
   }
 
   /** Returns a builder of a {@link CpuGroup} drawing from this kit's pool. */

@@ -1,10 +1,8 @@
 package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.internal.RunOutReason;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
-import io.github.affinitykit.core.placement.Plan;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -18,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * A group of threads placed together, and the one owner of the placement protocol: plan → reserve →
@@ -34,18 +33,8 @@ import java.util.TreeMap;
  * nothing. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and go
  * (a Netty loop resumed on a new thread binds the same seat again). A CPU is held while any seat on
  * it is open; {@link Seat#close()} gives it up. The group keeps only open seats: a pool that keeps
- * replacing its threads holds bounded state.
- *
- * <pre>{@code
- * try (CpuGroup group = CpuGroup.builder(kit, "worker").placements(Placement.DIFFERENT_CORE).build()) {
- *   Seat seat = group.join("worker-0");
- *   try (CpuLease lease = seat.bind()) {
- *     ...
- *   } finally {
- *     seat.close();
- *   }
- * }
- * }</pre>
+ * replacing its threads holds bounded state. A group is configured once, by its {@link
+ * CpuGroupBuilder}, whichever adapter runs it.
  *
  * <p>Thread safety: safe for concurrent use; all methods serialise on the group. A {@link Seat} is
  * bound from the thread it pins and may be closed or read from any thread.
@@ -54,40 +43,31 @@ public final class CpuGroup implements AutoCloseable {
   private final Optional<AffinityKit> kit;
   private final String name;
   private final CpuSet pool;
-  private final List<Placement> placements;
   private final List<Integer> cpus;
   private final RunOutPolicy runOut;
-  private final Optional<String> off;
+  private final Optional<String> unpinned;
   private final CpuSet unpinnedMask;
+  private final boolean isolate;
   private final Optional<Planner> planner;
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
   private final Map<Integer, ReservationResult> refused = new TreeMap<>();
   private final Set<Seat> open = new LinkedHashSet<>();
   private int next;
-  private int previous = -1;
   private boolean closed;
   private Optional<Isolation> isolation = Optional.empty();
 
   /** Called by {@link CpuGroupBuilder#build()}, which has checked every CPU named. */
-  CpuGroup(
-      Optional<AffinityKit> kit,
-      String name,
-      CpuSet pool,
-      List<Placement> placements,
-      List<Integer> cpus,
-      RunOutPolicy runOut,
-      Optional<String> off,
-      CpuSet unpinnedMask) {
-    this.kit = kit;
-    this.name = name;
-    this.pool = pool;
-    this.placements = placements;
-    this.cpus = cpus;
-    this.runOut = runOut;
-    this.off = off;
-    this.unpinnedMask = unpinnedMask;
-    this.planner = kit.map(k -> new Planner(k.host().topology()));
+  CpuGroup(CpuGroupBuilder.Settings s) {
+    this.kit = s.kit();
+    this.name = s.name();
+    this.pool = s.pool();
+    this.cpus = s.cpus();
+    this.runOut = s.runOut();
+    this.unpinned = s.unpinned();
+    this.unpinnedMask = s.unpinnedMask();
+    this.isolate = s.isolate();
+    this.planner = kit.map(k -> new Planner(k.host().topology(), pool, s.placements()));
   }
 
   /** Returns a builder of a group named {@code name} (members are named by the caller). */
@@ -97,11 +77,11 @@ public final class CpuGroup implements AutoCloseable {
 
   /**
    * Returns a group that pins nothing and needs no kit: every seat is {@link LeaseStatus#UNPINNED}
-   * with {@code reason}, and binding leaves the thread's mask as it is (pinning switched off).
+   * with {@code reason}, and binding leaves the thread's mask as it is.
    */
   public static CpuGroup unpinned(String name, String reason) {
     Objects.requireNonNull(reason, "reason");
-    return new CpuGroupBuilder(Optional.empty(), name).off(reason).build();
+    return new CpuGroupBuilder(Optional.empty(), name).unpinned(reason).build();
   }
 
   /** Returns the group's name. */
@@ -130,6 +110,12 @@ public final class CpuGroup implements AutoCloseable {
    *     member
    */
   public synchronized Seat join(String member) {
+    Seat seat = seat(member);
+    isolateOnce(pool);
+    return seat;
+  }
+
+  private Seat seat(String member) {
     if (!cpus.isEmpty()) {
       if (next >= cpus.size()) {
         throw new IllegalStateException(
@@ -142,7 +128,7 @@ public final class CpuGroup implements AutoCloseable {
                 + cpus
                 + ")");
       }
-      return joinOn(member, cpus.get(next));
+      return seatOn(member, cpus.get(next));
     }
     Optional<Seat> unpinned = unpinnedSeat(member);
     if (unpinned.isPresent()) {
@@ -153,19 +139,18 @@ public final class CpuGroup implements AutoCloseable {
     CpuSet busy = CpuSet.empty();
     List<ReservationResult> failures = new ArrayList<>();
     while (true) {
-      CpuSet free = pool.minus(busy).minus(live);
-      Plan.Slot s = planner.orElseThrow().next(next, pool, free, busy, live, previous, placements);
-      if (!s.placed()) {
-        String placement = free.isEmpty() ? "" : s.reason();
+      Planner.Choice c = planner.orElseThrow().next(live, busy);
+      if (!c.found()) {
+        String placement = pool.minus(busy).minus(live).isEmpty() ? "" : c.reason();
         return runOut(member, RunOutReason.of(pool, live, placement, failures));
       }
-      ReservationResult r = k.reservations().tryReserve(s.cpu());
+      ReservationResult r = k.reservations().tryReserve(c.cpu());
       if (r.isReserved()) {
-        return hold(member, r.orElseThrow(), s.reason());
+        return hold(member, r.orElseThrow(), c.reason());
       }
-      busy = busy.union(CpuSet.of(s.cpu()));
+      busy = busy.union(CpuSet.of(c.cpu()));
       failures.add(r);
-      refused.put(s.cpu(), r);
+      refused.put(c.cpu(), r);
     }
   }
 
@@ -179,6 +164,12 @@ public final class CpuGroup implements AutoCloseable {
    *     RunOutPolicy#FAIL}, or the group is closed
    */
   public synchronized Seat joinOn(String member, int cpu) {
+    Seat seat = seatOn(member, cpu);
+    isolateOnce(pool);
+    return seat;
+  }
+
+  private Seat seatOn(String member, int cpu) {
     Optional<Seat> unpinned = unpinnedSeat(member);
     if (unpinned.isPresent()) {
       return unpinned.get();
@@ -210,18 +201,35 @@ public final class CpuGroup implements AutoCloseable {
     if (members <= 0) {
       throw new IllegalArgumentException(name + ": members: " + members + " (expected: > 0)");
     }
-    if (!cpus.isEmpty()) {
-      CpuGroupBuilder.checkExplicit(name, cpus, members, kit.orElseThrow().host().reachable());
+    return joinAll(IntStream.range(next, next + members).mapToObj(i -> name + "-" + i).toList());
+  }
+
+  /**
+   * As {@link #joinAll(int)}, naming each member; a group asked to isolate ({@link
+   * CpuGroupBuilder#isolate}) isolates the CPUs they hold once all are seated.
+   *
+   * @throws IllegalArgumentException if {@code members} is empty, or the group has explicit CPUs
+   *     and {@code members} is not their number
+   * @throws IllegalStateException as {@link #join(String)}
+   */
+  public synchronized List<Seat> joinAll(List<String> members) {
+    if (members.isEmpty()) {
+      throw new IllegalArgumentException(name + ": members: 0 (expected: > 0)");
+    }
+    if (!cpus.isEmpty() && unpinned.isEmpty()) {
+      CpuGroupBuilder.checkExplicit(
+          name, cpus, members.size(), kit.orElseThrow().host().reachable());
     }
     List<Seat> seats = new ArrayList<>();
     try {
-      for (int i = 0; i < members; i++) {
-        seats.add(join());
+      for (String member : members) {
+        seats.add(seat(member));
       }
     } catch (RuntimeException e) {
       seats.forEach(Seat::close);
       throw e;
     }
+    isolateOnce(held());
     return List.copyOf(seats);
   }
 
@@ -231,8 +239,8 @@ public final class CpuGroup implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException(name + ": closed (expected: an open group to join)");
     }
-    if (off.isPresent()) {
-      return Optional.of(add(member, -1, LeaseStatus.UNPINNED, off.get()));
+    if (unpinned.isPresent()) {
+      return Optional.of(add(member, -1, LeaseStatus.UNPINNED, unpinned.get()));
     }
     AffinityBackend backend = kit.orElseThrow().backend();
     if (!backend.isSupported()) {
@@ -245,7 +253,7 @@ public final class CpuGroup implements AutoCloseable {
     held.put(r.cpu(), r);
     load.put(r.cpu(), 1);
     refused.remove(r.cpu());
-    previous = r.cpu();
+    planner.orElseThrow().placed(r.cpu());
     return add(member, r.cpu(), LeaseStatus.PINNED, why);
   }
 
@@ -301,29 +309,21 @@ public final class CpuGroup implements AutoCloseable {
     endIsolation();
   }
 
-  /**
-   * Makes {@code cpus} exclusive to this group's threads at runtime ({@link AffinityKit#isolate}):
-   * members bound there now are let in at once, those bound later as they bind. It changes the
-   * whole machine; ask for it only where a person did. Undone once the group is closed and its last
-   * seat freed (and at JVM exit). Returns the isolation: its report says REFUSED, and why, if it
-   * could not be made; the group then pins as before.
-   *
-   * @throws IllegalStateException if the group pins nothing, is closed or isolates already
-   * @throws IllegalArgumentException if {@code cpus} is empty or not of the group's pool
-   */
-  public synchronized Isolation isolate(CpuSet cpus) {
-    if (kit.isEmpty() || off.isPresent() || closed || isolation.isPresent()) {
-      throw new IllegalStateException(name + ": isolate (expected: an open group that pins)");
+  /** Isolates {@code cpus} once, if the group was asked to ({@link CpuGroupBuilder#isolate}). */
+  private void isolateOnce(CpuSet cpus) {
+    if (isolate
+        && isolation.isEmpty()
+        && kit.isPresent()
+        && unpinned.isEmpty()
+        && !cpus.isEmpty()) {
+      isolation = Optional.of(kit.get().isolate(cpus));
     }
-    if (cpus.isEmpty() || !pool.containsAll(cpus)) {
-      throw new IllegalArgumentException(
-          name + ": cpus: \"" + cpus + "\" (expected: CPUs of the group's pool " + pool + ")");
-    }
-    isolation = Optional.of(kit.get().isolate(cpus));
-    return isolation.get();
   }
 
-  /** Returns the isolation {@link #isolate} made, if it asked for one. */
+  /**
+   * Returns the runtime isolation of the group's CPUs, once made ({@link CpuGroupBuilder#isolate});
+   * its report says whether it is in force, and why not.
+   */
   public synchronized Optional<Isolation> isolation() {
     return isolation;
   }
@@ -345,12 +345,9 @@ public final class CpuGroup implements AutoCloseable {
     }
   }
 
-  /**
-   * Returns whether the group pins nothing by choice ({@link #unpinned}, {@link
-   * CpuGroupBuilder#off}).
-   */
-  public boolean isOff() {
-    return off.isPresent();
+  /** Returns whether the group pins nothing by choice ({@link CpuGroupBuilder#unpinned}). */
+  public boolean isUnpinned() {
+    return unpinned.isPresent();
   }
 
   /** Returns the open seats' assignments, in joining order. */

@@ -9,9 +9,22 @@ import java.util.stream.IntStream;
 import net.openhft.affinity.AffinityStrategy;
 
 /**
- * Configures a {@link CpuGroup}. Defaults: the kit's pool, placement {@link Placement#ANY}, run-out
- * {@link RunOutPolicy#UNPINNED}, unpinned members confined to the CPUs this process may use less
- * the isolated ones.
+ * Configures a {@link CpuGroup}: the one place a group of threads is configured, whichever adapter
+ * runs it (a {@link PinnedThreadFactory}, the Netty loop groups, a Disruptor's threads take this
+ * builder). Each option's rule:
+ *
+ * <ul>
+ *   <li>{@link #pool}: the CPUs the group draws from; default the kit's pool.
+ *   <li>{@link #placements}/{@link #strategies}: how member <i>i</i> &gt; 0 is placed relative to
+ *       member <i>i</i> - 1, tried in order; default {@link Placement#ANY}.
+ *   <li>{@link #cpus}: member <i>i</i> takes the <i>i</i>-th CPU named, no planning; default none.
+ *   <li>{@link #runOut}: what a member gets when no CPU is left; default {@link
+ *       RunOutPolicy#UNPINNED}.
+ *   <li>{@link #unpinnedMask}: where a member without a CPU runs; default the CPUs this process may
+ *       use less the isolated ones.
+ *   <li>{@link #unpinned}: pinning off, with the reason every member reports; default on.
+ *   <li>{@link #isolate}: make the group's CPUs exclusive at runtime; default off.
+ * </ul>
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  */
@@ -22,8 +35,21 @@ public final class CpuGroupBuilder {
   private List<Placement> placements = List.of(Placement.ANY);
   private List<Integer> cpus = List.of();
   private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
-  private Optional<String> off = Optional.empty();
+  private Optional<String> unpinned = Optional.empty();
   private Optional<CpuSet> unpinnedMask = Optional.empty();
+  private boolean isolate;
+
+  /** What {@link #build()} hands the group: every option, resolved against the kit. */
+  record Settings(
+      Optional<AffinityKit> kit,
+      String name,
+      CpuSet pool,
+      List<Placement> placements,
+      List<Integer> cpus,
+      RunOutPolicy runOut,
+      Optional<String> unpinned,
+      CpuSet unpinnedMask,
+      boolean isolate) {}
 
   CpuGroupBuilder(Optional<AffinityKit> kit, String name) {
     this.kit = kit;
@@ -77,8 +103,8 @@ public final class CpuGroupBuilder {
    * Pins nothing: every member is {@link LeaseStatus#UNPINNED} with {@code reason} and gets the
    * unpinned mask (set it to {@link CpuSet#empty()} to leave threads' masks alone).
    */
-  public CpuGroupBuilder off(String reason) {
-    this.off = Optional.of(Objects.requireNonNull(reason, "reason"));
+  public CpuGroupBuilder unpinned(String reason) {
+    this.unpinned = Optional.of(Objects.requireNonNull(reason, "reason"));
     return this;
   }
 
@@ -90,6 +116,22 @@ public final class CpuGroupBuilder {
    */
   public CpuGroupBuilder unpinnedMask(CpuSet mask) {
     this.unpinnedMask = Optional.of(Objects.requireNonNull(mask, "mask"));
+    return this;
+  }
+
+  /**
+   * Whether to make the group's CPUs exclusive to this JVM's pinned threads at runtime ({@link
+   * AffinityKit#isolate}; default false). It changes the whole machine, other processes included:
+   * ask for it only where a person did. Which CPUs: those the members hold once {@link
+   * CpuGroup#joinAll} has seated them (a fixed set of threads: Netty's loops, a Disruptor's
+   * threads); for a group whose members join one at a time ({@link CpuGroup#join}, {@link
+   * CpuGroup#joinOn}: a thread factory's threads), its whole pool, at the first join. Members are
+   * let onto those CPUs as they bind. Undone once the group is closed and its last seat freed, or
+   * at JVM exit. Without permission the group pins as usual and {@link CpuGroup#isolation()}'s
+   * report says why. A group that pins nothing, or holds no CPU, isolates nothing.
+   */
+  public CpuGroupBuilder isolate(boolean isolate) {
+    this.isolate = isolate;
     return this;
   }
 
@@ -107,7 +149,17 @@ public final class CpuGroupBuilder {
           checkReachable(name, "unpinnedMask", resolvedMask(), reachable);
           checkExplicit(name, cpus, cpus.size(), reachable);
         });
-    return new CpuGroup(kit, name, resolvedPool(), placements, cpus, runOut, off, resolvedMask());
+    return new CpuGroup(
+        new Settings(
+            kit,
+            name,
+            resolvedPool(),
+            placements,
+            cpus,
+            runOut,
+            unpinned,
+            resolvedMask(),
+            isolate));
   }
 
   /** Explicit CPUs must be {@code members} in number and CPUs this process may use. */

@@ -11,55 +11,37 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * returns the lease; {@link #close()} restores the thread's previous mask and gives the CPU back to
  * its seat (and frees it, for {@link Seat#bindOnce()}), from any thread.
  *
- * <p>A lease whose {@link #status()} is not {@link LeaseStatus#PINNED} or {@link
- * LeaseStatus#SHARED} did not bind anything; {@link #reason()} says why. Closing it is harmless.
+ * <p>The lease reads what became of the thread from its {@link Seat} (the seat owns the status and
+ * the reason: PINNED, SHARED, UNPINNED, UNSUPPORTED, FAILED, LOST when its reservation was lost);
+ * the lease adds only what is its own: {@link LeaseStatus#MOVED} once {@link #check()} found the
+ * thread moved, {@link LeaseStatus#RELEASED} once closed. A lease that did not bind a CPU ({@link
+ * #isBound()} false) says why in {@link #reason()}; closing it is harmless.
  *
  * <p>Thread safety: {@link #close()} is idempotent and may be called from any thread, including
  * concurrently; the accessors may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
+  private final Seat seat;
   private final Optional<AffinityKit> kit;
   private final int tid;
   private final int cpu;
   private final CpuSet previous;
-  private final Optional<Reservation> reservation;
   private final Runnable onClose;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile LeaseStatus status;
-  private volatile String reason;
+  private volatile Optional<String> moved = Optional.empty();
 
   /**
-   * A lease of thread {@code tid} on {@code cpu}, made by the seat that bound it; {@code
-   * reservation} is the seat's CPU's, read for {@link #verify()} and never closed here.
+   * A lease of thread {@code tid}, made by {@code seat} when it bound the thread: on {@code cpu},
+   * or -1 when it bound none; {@code previous} is the mask to restore (empty: nothing to restore).
    */
   CpuLease(
-      Optional<AffinityKit> kit,
-      int tid,
-      int cpu,
-      CpuSet previous,
-      Optional<Reservation> reservation,
-      LeaseStatus status,
-      String reason,
-      Runnable onClose) {
+      Seat seat, Optional<AffinityKit> kit, int tid, int cpu, CpuSet previous, Runnable onClose) {
+    this.seat = Objects.requireNonNull(seat, "seat");
     this.kit = Objects.requireNonNull(kit, "kit");
     this.tid = tid;
     this.cpu = cpu;
     this.previous = Objects.requireNonNull(previous, "previous");
-    this.reservation = Objects.requireNonNull(reservation, "reservation");
-    this.status = Objects.requireNonNull(status, "status");
-    this.reason = Objects.requireNonNull(reason, "reason");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
-  }
-
-  /** A lease that binds nothing, with the reason. */
-  static CpuLease unbound(int tid, LeaseStatus status, String reason) {
-    return unbound(tid, status, reason, () -> {});
-  }
-
-  /** A lease that binds nothing, with the reason; {@code onClose} runs when it is closed. */
-  static CpuLease unbound(int tid, LeaseStatus status, String reason, Runnable onClose) {
-    return new CpuLease(
-        Optional.empty(), tid, -1, CpuSet.empty(), Optional.empty(), status, reason, onClose);
   }
 
   /** Returns the CPU, or -1 when nothing was bound. */
@@ -73,13 +55,15 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Returns what became of the request: {@link LeaseStatus#LOST} once a check found its reservation
-   * lost (no I/O here: see {@link #verify()}), {@link LeaseStatus#RELEASED} after {@link #close()}.
+   * Returns what became of the request: {@link LeaseStatus#RELEASED} after {@link #close()}, {@link
+   * LeaseStatus#MOVED} once {@link #check()} found the thread moved, else its seat's status ({@link
+   * LeaseStatus#LOST} once a check found the reservation lost: no I/O here, see {@link #verify()}).
    */
   public LeaseStatus status() {
-    LeaseStatus s = status;
-    boolean lost = reservation.isPresent() && reservation.get().isLost();
-    return lost && (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) ? LeaseStatus.LOST : s;
+    if (closed.get()) {
+      return LeaseStatus.RELEASED;
+    }
+    return moved.isPresent() ? LeaseStatus.MOVED : seat.status();
   }
 
   /**
@@ -89,21 +73,23 @@ public final class CpuLease implements AutoCloseable {
    *     replaced under it
    */
   public LeaseStatus verify() {
-    reservation.ifPresent(Reservation::verify);
+    if (cpu >= 0) {
+      seat.reservation().ifPresent(Reservation::verify);
+    }
     return status();
   }
 
-  /** Returns why: the CPU bound, or the run-out, platform or kernel reason. */
+  /** Returns why: its seat's reason (the placement, run-out, platform or kernel), or the move. */
   public String reason() {
-    return reason;
+    return moved.orElseGet(seat::reason);
   }
 
   /**
-   * Returns whether the thread was bound to a CPU and the lease is not closed yet (also when its
-   * reservation is {@link LeaseStatus#LOST}).
+   * Returns whether the thread was bound to a CPU and the lease is neither closed nor found moved
+   * (also when its reservation is {@link LeaseStatus#LOST}).
    */
   public boolean isBound() {
-    return status == LeaseStatus.PINNED || status == LeaseStatus.SHARED;
+    return cpu >= 0 && !closed.get() && moved.isEmpty();
   }
 
   /**
@@ -117,24 +103,23 @@ public final class CpuLease implements AutoCloseable {
    */
   public LeaseStatus check() {
     if (!isBound()) {
-      return status;
+      return status();
     }
     CpuSet now;
     try {
       now = kit.orElseThrow().backend().getAffinity(tid);
     } catch (AffinityException | UnsupportedOperationException e) {
-      return status; // ESRCH: the thread ended; close() frees the CPU
+      return status(); // ESRCH: the thread ended; close() frees the CPU
     }
     if (!now.equals(CpuSet.of(cpu))) {
       synchronized (this) {
-        if (isBound() && !closed.get()) {
-          reason = "pinned to cpu " + cpu + " but the kernel now allows it on " + now;
-          status = LeaseStatus.MOVED;
+        if (isBound()) {
+          moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
           kit.orElseThrow().countMoved();
         }
       }
     }
-    return status;
+    return status();
   }
 
   /** Returns the mask the thread had before it was bound; empty when nothing was bound. */
@@ -149,11 +134,10 @@ public final class CpuLease implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    synchronized (this) {
-      status = LeaseStatus.RELEASED;
+    synchronized (this) { // check() counts a move only while the lease is open
+      if (!closed.compareAndSet(false, true)) {
+        return;
+      }
     }
     try {
       if (!previous.isEmpty()) { // bound, or confined to a group's unpinned mask
@@ -172,6 +156,6 @@ public final class CpuLease implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "CpuLease[tid=" + tid + ", cpu=" + cpu + ", " + status + ": " + reason + "]";
+    return "CpuLease[tid=" + tid + ", cpu=" + cpu + ", " + status() + ": " + reason() + "]";
   }
 }

@@ -43,26 +43,26 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * being given one; everything else takes its kit explicitly.
    */
   public PinnedThreadFactory(String name, AffinityStrategy... strategies) {
-    this(builder(AffinityKit.shared(), name).strategies(strategies));
+    this(new Builder(AffinityKit.shared().group(name).strategies(strategies)));
   }
 
   /** Threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}. */
   public PinnedThreadFactory(String name, Placement... placements) {
-    this(builder(AffinityKit.shared(), name).placements(placements));
+    this(new Builder(AffinityKit.shared().group(name).placements(placements)));
   }
 
   private PinnedThreadFactory(Builder b) {
     this.daemon = b.daemon;
     this.delegate = b.delegate;
     this.group = b.group.build();
-    if (b.isolate) {
-      group.isolate(group.pool());
-    }
   }
 
-  /** Returns a builder for a factory on {@code kit} naming its threads {@code name-<n>}. */
-  public static Builder builder(AffinityKit kit, String name) {
-    return new Builder(kit, name);
+  /**
+   * Returns a builder of a factory whose threads are the members of the group {@code group}
+   * configures, named {@code <group name>-<n>}.
+   */
+  public static Builder builder(CpuGroupBuilder group) {
+    return new Builder(group);
   }
 
   /**
@@ -117,8 +117,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the factory's pool, if {@link Builder#isolate(boolean)} asked
-   * for it (its report says whether it was made, and why not).
+   * Returns the runtime isolation of the factory's pool, if its group was asked to isolate ({@link
+   * CpuGroupBuilder#isolate}: made when the first thread is created; its report says whether it was
+   * made, and why not).
    */
   public Optional<Isolation> isolation() {
     return group.isolation();
@@ -139,51 +140,23 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Configures a {@link PinnedThreadFactory}.
+   * Configures a {@link PinnedThreadFactory}: how its threads are made. Where they run is the
+   * group's ({@link CpuGroupBuilder}), configured there once.
    *
    * <p>Thread safety: not thread-safe; build on one thread.
    */
   public static final class Builder {
     private final CpuGroupBuilder group;
     private boolean daemon = true;
-    private boolean isolate;
     private Optional<ThreadFactory> delegate = Optional.empty();
 
-    private Builder(AffinityKit kit, String name) {
-      this.group = CpuGroup.builder(kit, name);
-    }
-
-    /** Draws CPUs from {@code cpus} instead of the kit's pool. */
-    public Builder pool(CpuSet cpus) {
-      group.pool(cpus);
-      return this;
+    private Builder(CpuGroupBuilder group) {
+      this.group = Objects.requireNonNull(group, "group");
     }
 
     /** Whether threads are daemons (default true, as OpenHFT's). */
     public Builder daemon(boolean daemon) {
       this.daemon = daemon;
-      return this;
-    }
-
-    /** Placements tried in order for each thread after the first (default {@code ANY}). */
-    public Builder placements(Placement... placements) {
-      group.placements(placements);
-      return this;
-    }
-
-    /**
-     * OpenHFT {@code AffinityStrategies} values, evaluated against our topology.
-     *
-     * @throws IllegalArgumentException for a custom {@link AffinityStrategy} implementation
-     */
-    public Builder strategies(AffinityStrategy... strategies) {
-      group.strategies(strategies);
-      return this;
-    }
-
-    /** What to do when no CPU is left (default {@link RunOutPolicy#UNPINNED}). */
-    public Builder runOut(RunOutPolicy policy) {
-      group.runOut(policy);
       return this;
     }
 
@@ -197,21 +170,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     }
 
     /**
-     * Whether to make the pool's CPUs exclusive at runtime when the factory is built ({@link
-     * AffinityKit#isolate}; default false): it changes the whole machine, other processes included.
-     * The factory's threads are let onto them as they start; it is undone once the factory is
-     * closed and its last thread has ended, or at JVM exit. Without permission the factory pins as
-     * usual and {@link PinnedThreadFactory#isolation()} says why.
-     */
-    public Builder isolate(boolean isolate) {
-      this.isolate = isolate;
-      return this;
-    }
-
-    /**
-     * Builds the factory.
+     * Builds the group and the factory over it.
      *
-     * @throws IllegalArgumentException if the pool names CPUs this process may not use
+     * @throws IllegalArgumentException if the group names CPUs this process may not use
      */
     public PinnedThreadFactory build() {
       return new PinnedThreadFactory(this);

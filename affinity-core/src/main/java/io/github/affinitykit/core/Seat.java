@@ -47,6 +47,20 @@ public final class Seat implements AutoCloseable {
     this.reason = reason;
   }
 
+  /** The reservation of the seat's CPU while its group holds it. */
+  Optional<Reservation> reservation() {
+    return cpu < 0 ? Optional.empty() : group.reservation(cpu);
+  }
+
+  /**
+   * A seat outside its group's members that binds nothing, with {@code reason}: a request the group
+   * refused before it could seat anyone (a CPU held elsewhere, for {@link
+   * AffinityKit#pinCurrentThread(int)}).
+   */
+  static Seat refused(CpuGroup group, String member, String reason) {
+    return new Seat(group, -1, member, -1, LeaseStatus.UNPINNED, reason);
+  }
+
   /** Returns the member's number in its group: 0, 1, ... in joining order. */
   public int index() {
     return index;
@@ -74,7 +88,7 @@ public final class Seat implements AutoCloseable {
   public LeaseStatus status() {
     LeaseStatus s = status;
     if (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) {
-      boolean lost = group.reservation(cpu).map(Reservation::isLost).orElse(false);
+      boolean lost = reservation().map(Reservation::isLost).orElse(false);
       return lost ? LeaseStatus.LOST : s;
     }
     return s;
@@ -179,7 +193,7 @@ public final class Seat implements AutoCloseable {
     try {
       tid = threadId(backend);
       if (!open || kit.isEmpty()) {
-        return CpuLease.unbound(tid, status, reason, onClose);
+        return new CpuLease(this, kit, tid, -1, CpuSet.empty(), onClose);
       }
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
         return pin(kit.get(), tid, onClose);
@@ -187,11 +201,11 @@ public final class Seat implements AutoCloseable {
       CpuSet before = confine(backend, group.unpinnedMask());
       status = planned;
       reason = plannedReason;
-      return new CpuLease(kit, tid, -1, before, Optional.empty(), status, reason, onClose);
+      return new CpuLease(this, kit, tid, -1, before, onClose);
     } catch (RuntimeException e) {
       status = LeaseStatus.FAILED;
       reason = "pinning failed: " + e;
-      return CpuLease.unbound(tid, LeaseStatus.FAILED, reason, onClose);
+      return new CpuLease(this, Optional.empty(), tid, -1, CpuSet.empty(), onClose);
     }
   }
 
@@ -218,24 +232,13 @@ public final class Seat implements AutoCloseable {
           Objects.requireNonNullElse(e.getMessage(), e.toString())
               + (admitted.isEmpty() ? "" : " (" + admitted + ")");
       status = LeaseStatus.FAILED;
-      reason = why;
-      return new CpuLease(
-          Optional.of(kit),
-          self,
-          -1,
-          CpuSet.empty(), // the kernel changed nothing: nothing to restore
-          Optional.empty(),
-          LeaseStatus.FAILED,
-          why,
-          onClose);
+      reason = why; // the kernel changed nothing: nothing to restore
+      return new CpuLease(this, Optional.of(kit), self, -1, CpuSet.empty(), onClose);
     }
-    Optional<Reservation> held = group.reservation(cpu);
-    CpuLease lease =
-        new CpuLease(
-            Optional.of(kit), self, cpu, before, held, planned, "bound to cpu " + cpu, onClose);
-    kit.pinned(lease);
     status = planned;
     reason = plannedReason;
+    CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, onClose);
+    kit.pinned(lease);
     return lease;
   }
 

@@ -40,7 +40,8 @@ class CpuGroupLifecycleTest {
             E5,
             new RecordingAffinityBackend(CpuSet.range(0, 23)),
             CpuReservations.inDirectory(locks));
-    PinnedThreadFactory f = kit.threadFactory("p").pool(POOL).runOut(RunOutPolicy.SHARE).build();
+    PinnedThreadFactory f =
+        PinnedThreadFactory.builder(kit.group("p").pool(POOL).runOut(RunOutPolicy.SHARE)).build();
     LongAdder ran = new LongAdder();
     long maxSeats = 0;
     long maxLockFds = 0;

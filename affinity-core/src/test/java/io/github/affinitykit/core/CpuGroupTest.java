@@ -488,8 +488,8 @@ class CpuGroupTest {
 
   @Test
   void shouldReportWhetherTheGroupIsOff() {
-    assertThat(CpuGroup.unpinned("u", "off").isOff()).isTrue();
-    assertThat(kit().group("k").build().isOff()).isFalse();
+    assertThat(CpuGroup.unpinned("u", "off").isUnpinned()).isTrue();
+    assertThat(kit().group("k").build().isUnpinned()).isFalse();
   }
 
   @Test

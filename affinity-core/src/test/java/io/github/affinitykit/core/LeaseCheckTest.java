@@ -58,8 +58,10 @@ class LeaseCheckTest {
     long movedBefore = kit.movedTotal();
 
     assertThat(lease.check()).isEqualTo(LeaseStatus.RELEASED);
-    assertThat(CpuLease.unbound(7, LeaseStatus.UNPINNED, "pool ran out").check())
-        .isEqualTo(LeaseStatus.UNPINNED);
+    try (CpuLease unbound = kit.group("u").unpinned("pool ran out").build().join().bindOnce()) {
+      assertThat(unbound.check()).isEqualTo(LeaseStatus.UNPINNED);
+      assertThat(unbound.reason()).isEqualTo("pool ran out");
+    }
     assertThat(kit.movedTotal()).isEqualTo(movedBefore);
   }
 }

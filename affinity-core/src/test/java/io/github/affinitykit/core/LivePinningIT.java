@@ -52,7 +52,7 @@ class LivePinningIT {
 
   @Test
   void shouldRunAPinnedThreadOnItsAssignedCpu() throws Exception {
-    PinnedThreadFactory f = kit.threadFactory("live").build();
+    PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("live")).build();
     CountDownLatch done = new CountDownLatch(1);
     String[] seen = new String[2];
     Thread t =
@@ -115,7 +115,7 @@ class LivePinningIT {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger intruderTid = new AtomicInteger();
     CountDownLatch ready = new CountDownLatch(2);
-    PinnedThreadFactory f = kit.threadFactory("owner").build();
+    PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("owner")).build();
     Thread owner = f.newThread(() -> spin(stop, ready));
     Thread intruder =
         new Thread(

@@ -79,7 +79,7 @@ class PinCurrentThreadTest {
     try (CpuLease lease = kit.pinCurrentThread()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
       assertThat(lease.cpu()).isEqualTo(kit.pool().cpus().first());
-      assertThat(lease.reason()).isEqualTo("bound to cpu " + lease.cpu());
+      assertThat(lease.reason()).as("the seat's reason").isEqualTo("first free CPU");
       assertThat(lease.previousMask()).isEqualTo(before);
       assertThat(backend.getAffinity(0)).isEqualTo(CpuSet.of(lease.cpu()));
       assertThat(kit.pinnedThreadIds()).containsExactly(lease.tid());

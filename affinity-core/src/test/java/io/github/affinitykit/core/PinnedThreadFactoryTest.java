@@ -74,9 +74,10 @@ class PinnedThreadFactoryTest {
   void shouldPinSixThreadsOnSixDistinctCoresWithOpenHftStrategies() throws Exception {
     AffinityKit kit = kit();
     PinnedThreadFactory f =
-        kit.threadFactory("worker")
-            .pool(CpuSet.parse("1-11,13-23"))
-            .strategies(AffinityStrategies.DIFFERENT_CORE, AffinityStrategies.ANY)
+        PinnedThreadFactory.builder(
+                kit.group("worker")
+                    .pool(CpuSet.parse("1-11,13-23"))
+                    .strategies(AffinityStrategies.DIFFERENT_CORE, AffinityStrategies.ANY))
             .build();
     CountDownLatch running = new CountDownLatch(6);
 
@@ -109,7 +110,8 @@ class PinnedThreadFactoryTest {
 
   @Test
   void shouldRunOutUnpinnedWithoutInheritingThePinnedCreatorsCpu() throws Exception {
-    PinnedThreadFactory f = kit().threadFactory("w").pool(CpuSet.of(20)).build();
+    PinnedThreadFactory f =
+        PinnedThreadFactory.builder(kit().group("w").pool(CpuSet.of(20))).build();
     CountDownLatch running = new CountDownLatch(2);
     Thread[] child = new Thread[1];
     Thread parent =
@@ -136,7 +138,9 @@ class PinnedThreadFactoryTest {
     // Which CPU a sharing thread gets is CpuGroup's rule (CpuGroupTest); the factory binds it
     // there.
     PinnedThreadFactory f =
-        kit().threadFactory("s").pool(CpuSet.of(20, 21)).runOut(RunOutPolicy.SHARE).build();
+        PinnedThreadFactory.builder(
+                kit().group("s").pool(CpuSet.of(20, 21)).runOut(RunOutPolicy.SHARE))
+            .build();
     CountDownLatch running = new CountDownLatch(4);
 
     startAll(f, 4, running);
@@ -151,7 +155,8 @@ class PinnedThreadFactoryTest {
   void shouldPinTheCallingThreadAsTheFactorysNextThreadAndShareWithItsThreads() throws Exception {
     AffinityKit kit = kit();
     PinnedThreadFactory f =
-        kit.threadFactory("g").pool(CpuSet.of(20)).runOut(RunOutPolicy.SHARE).build();
+        PinnedThreadFactory.builder(kit.group("g").pool(CpuSet.of(20)).runOut(RunOutPolicy.SHARE))
+            .build();
     CountDownLatch running = new CountDownLatch(1);
     startAll(f, 1, running);
     assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
@@ -178,7 +183,7 @@ class PinnedThreadFactoryTest {
   @Test
   void shouldFreeTheCpuWhenAnAdoptedThreadCouldNotBeBound() {
     AffinityKit kit = kit();
-    PinnedThreadFactory f = kit.threadFactory("a").pool(CpuSet.of(21)).build();
+    PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("a").pool(CpuSet.of(21))).build();
     backend.failNextSetAffinity(22);
 
     try (CpuLease lease = f.pinCurrentThread()) {
@@ -189,7 +194,8 @@ class PinnedThreadFactoryTest {
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
     assertThat(f.assignments()).isEmpty();
     PinnedThreadFactory strict =
-        kit.threadFactory("b").pool(CpuSet.of(21)).runOut(RunOutPolicy.FAIL).build();
+        PinnedThreadFactory.builder(kit.group("b").pool(CpuSet.of(21)).runOut(RunOutPolicy.FAIL))
+            .build();
     strict.pinCurrentThread().close();
     try (CpuLease first = strict.pinCurrentThread()) {
       assertThat(first.isBound()).isTrue();
@@ -200,7 +206,8 @@ class PinnedThreadFactoryTest {
   @Test
   void shouldThrowFromNewThreadWhenTheRunOutPolicyIsFail() {
     PinnedThreadFactory f =
-        kit().threadFactory("f").pool(CpuSet.of(20)).runOut(RunOutPolicy.FAIL).build();
+        PinnedThreadFactory.builder(kit().group("f").pool(CpuSet.of(20)).runOut(RunOutPolicy.FAIL))
+            .build();
     f.newThread(() -> {});
 
     assertThatThrownBy(() -> f.newThread(() -> {}))
@@ -219,7 +226,7 @@ class PinnedThreadFactoryTest {
   @Test
   void shouldStillRunTheTaskAndSayWhyWhenTheKernelRefuses() throws Exception {
     AffinityKit kit = kit();
-    PinnedThreadFactory f = kit.threadFactory("e").pool(CpuSet.of(20)).build();
+    PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("e").pool(CpuSet.of(20))).build();
     backend.failNextSetAffinity(22);
     CountDownLatch running = new CountDownLatch(1);
 
@@ -241,7 +248,7 @@ class PinnedThreadFactoryTest {
             E5,
             new NoopAffinityBackend("test: no pinning here"),
             CpuReservations.inDirectory(locks));
-    PinnedThreadFactory f = kit.threadFactory("u").build();
+    PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("u")).build();
     CountDownLatch ran = new CountDownLatch(1);
     Thread t = f.newThread(ran::countDown);
     assertThat(f.assignments().get(0).status()).isEqualTo(LeaseStatus.UNSUPPORTED);
@@ -259,7 +266,10 @@ class PinnedThreadFactoryTest {
   @Test
   void shouldKeepTheDelegatesThreadsAndNames() throws Exception {
     ThreadFactory delegate = r -> new Thread(r, "netty-like");
-    PinnedThreadFactory f = kit().threadFactory("d").pool(CpuSet.of(20)).delegate(delegate).build();
+    PinnedThreadFactory f =
+        PinnedThreadFactory.builder(kit().group("d").pool(CpuSet.of(20)))
+            .delegate(delegate)
+            .build();
     CountDownLatch running = new CountDownLatch(1);
 
     startAll(f, 1, running);
@@ -273,11 +283,12 @@ class PinnedThreadFactoryTest {
   @Test
   void shouldRejectCustomStrategiesAndPoolsOutsideTheProcess() {
     net.openhft.affinity.AffinityStrategy custom = (a, b) -> true;
-    assertThatThrownBy(() -> kit().threadFactory("x").strategies(custom))
+    assertThatThrownBy(() -> PinnedThreadFactory.builder(kit().group("x").strategies(custom)))
         .hasMessageContaining("expected: an AffinityStrategies value");
     HostCpus restricted = FakeHost.create(locks.resolve("host"), 4, 1).allowed("0-1").probe();
     AffinityKit small = AffinityKit.create(restricted, backend, CpuReservations.inDirectory(locks));
-    assertThatThrownBy(() -> small.threadFactory("x").pool(CpuSet.of(3)).build())
+    assertThatThrownBy(
+            () -> PinnedThreadFactory.builder(small.group("x").pool(CpuSet.of(3))).build())
         .hasMessage("x: pool: 3 (expected: CPUs this process may use: 0-1)");
   }
 }

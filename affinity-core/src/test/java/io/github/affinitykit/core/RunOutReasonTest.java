@@ -36,7 +36,7 @@ class RunOutReasonTest {
 
   /** The reason of the first thread of a factory on {@code pool}, which must leave it unpinned. */
   static String firstReason(AffinityKit kit, CpuSet pool) {
-    try (PinnedThreadFactory f = kit.threadFactory("w").pool(pool).build()) {
+    try (PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("w").pool(pool)).build()) {
       f.newThread(() -> {});
       Assignment a = f.assignments().get(0);
       assertThat(a.status()).isEqualTo(LeaseStatus.UNPINNED);
@@ -58,7 +58,8 @@ class RunOutReasonTest {
     CpuReservations reservations = CpuReservations.inDirectory(tmp);
     AffinityKit kit = kit(reservations);
     try (Reservation other = reservations.tryReserve(21).orElseThrow();
-        PinnedThreadFactory f = kit.threadFactory("w").pool(CpuSet.of(20, 21)).build()) {
+        PinnedThreadFactory f =
+            PinnedThreadFactory.builder(kit.group("w").pool(CpuSet.of(20, 21))).build()) {
       f.newThread(() -> {});
       f.newThread(() -> {});
       assertThat(f.assignments().get(1).reason())

@@ -3,9 +3,9 @@ package io.github.affinitykit.disruptor;
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Seat;
 import io.github.affinitykit.core.isolation.Isolation;
-import io.github.affinitykit.core.placement.Plan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,15 +50,20 @@ final class ConsumerThreads implements ThreadFactory {
    *
    * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
    */
-  static ConsumerThreads seat(CpuGroup group, Pinning pinning, String name, int consumers) {
+  static ConsumerThreads seat(CpuGroup group, Pinning pinning, int consumers) {
+    List<String> members = new ArrayList<>();
+    if (pinning == Pinning.ALL) {
+      members.add(group.name() + "-producer");
+    }
+    for (int i = 0; i < consumers; i++) {
+      members.add(group.name() + "-consumer-" + i);
+    }
     try {
+      List<Seat> seats = group.joinAll(members); // all or nothing; isolates if the group asks
       Optional<Seat> producer =
-          pinning == Pinning.ALL ? Optional.of(group.join(name + "-producer")) : Optional.empty();
-      List<Seat> seats = new ArrayList<>();
-      for (int i = 0; i < consumers; i++) {
-        seats.add(group.join(name + "-consumer-" + i));
-      }
-      return new ConsumerThreads(group, producer, seats);
+          pinning == Pinning.ALL ? Optional.of(seats.get(0)) : Optional.empty();
+      return new ConsumerThreads(
+          group, producer, seats.subList(seats.size() - consumers, seats.size()));
     } catch (RuntimeException e) {
       group.close();
       throw e;
@@ -66,16 +71,20 @@ final class ConsumerThreads implements ThreadFactory {
   }
 
   /** Returns the layout the seats make. */
-  Layout layout(Pinning pinning) {
-    Plan.Slot p =
+  PipelineAssignments layout(Pinning pinning) {
+    Assignment p =
         producer
-            .map(s -> new Plan.Slot(0, s.cpu(), s.reason()))
-            .orElseGet(() -> new Plan.Slot(0, -1, "pinning " + pinning));
-    List<Plan.Slot> slots = new ArrayList<>();
-    for (int i = 0; i < consumers.size(); i++) {
-      slots.add(new Plan.Slot(i + 1, consumers.get(i).cpu(), consumers.get(i).reason()));
-    }
-    return new Layout(pinning, group.pool(), p, slots);
+            .map(Seat::assignment)
+            .orElseGet(
+                () ->
+                    new Assignment(
+                        group.name() + "-producer",
+                        -1,
+                        -1,
+                        LeaseStatus.UNPINNED,
+                        "pinning " + pinning));
+    return new PipelineAssignments(
+        pinning, group.pool(), p, consumers.stream().map(Seat::assignment).toList());
   }
 
   @Override
@@ -146,14 +155,7 @@ final class ConsumerThreads implements ThreadFactory {
     return List.copyOf(threads);
   }
 
-  /** Isolates the CPUs the seats hold, if any (see {@link CpuGroup#isolate}). */
-  void isolate() {
-    if (!group.held().isEmpty()) {
-      group.isolate(group.held());
-    }
-  }
-
-  /** The isolation {@link #isolate()} made, if any. */
+  /** The isolation the group made, if it asked for one. */
   Optional<Isolation> isolation() {
     return group.isolation();
   }

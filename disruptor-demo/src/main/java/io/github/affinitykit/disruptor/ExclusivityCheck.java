@@ -42,7 +42,7 @@ final class ExclusivityCheck {
   }
 
   /** Confines the rest of the JVM away from the consumers' cores, then audits their CPUs. */
-  static ExclusivityCheck run(AffinityKit kit, Layout layout, Duration window) {
+  static ExclusivityCheck run(AffinityKit kit, PipelineAssignments layout, Duration window) {
     CpuSet cpus = layout.consumerCpus();
     CpuTopology t = kit.host().topology();
     CpuSet cores = CpuSet.empty();

@@ -37,7 +37,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class PinnedDisruptor<T> implements AutoCloseable {
   private final AffinityKit kit;
   private final Disruptor<T> disruptor;
-  private final Layout layout;
+  private final PipelineAssignments layout;
   private final WaitChoice choice;
   private final ConsumerThreads threads;
   private final ExclusivityCheck check;
@@ -47,7 +47,10 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   private volatile List<String> deviations = List.of();
 
   PinnedDisruptor(
-      PinnedDisruptorBuilder<T> b, ConsumerThreads threads, Layout layout, ExclusivityCheck check) {
+      PinnedDisruptorBuilder<T> b,
+      ConsumerThreads threads,
+      PipelineAssignments layout,
+      ExclusivityCheck check) {
     this.kit = b.kit();
     this.layout = layout;
     this.check = check;
@@ -72,7 +75,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   }
 
   /** Returns the planned placement of producer and consumers. */
-  public Layout layout() {
+  public PipelineAssignments assignments() {
     return layout;
   }
 
@@ -152,7 +155,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
    * @throws IllegalStateException unless pinning is {@link Pinning#ALL}, or if already pinned
    */
   public CpuLease pinProducer() {
-    if (layout.pinning() != Pinning.ALL || !layout.producer().placed()) {
+    if (layout.pinning() != Pinning.ALL || layout.producer().cpu() < 0) {
       throw new IllegalStateException(
           "pinProducer: pinning "
               + layout.pinning()

@@ -5,7 +5,6 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuGroupBuilder;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.time.Duration;
@@ -14,11 +13,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Configures a {@link PinnedDisruptor}: its threads are one {@link CpuGroup}. Defaults: ring of
- * 1024, {@link ProducerType#SINGLE}, one consumer, {@link Pinning#CONSUMERS}, the kit's pool,
- * placements {@link #DEFAULT_PLACEMENTS}, run-out {@link RunOutPolicy#SHARE}, wait strategy chosen
- * by {@link WaitAdvisor}, no audit, threads named {@code disruptor-consumer-<n>}, 10 s timeout for
- * starting and stopping threads.
+ * Configures a {@link PinnedDisruptor}: its threads are one {@link CpuGroup}, configured by its
+ * {@link CpuGroupBuilder} (pool, placements, run-out, isolation: {@link #group}). Defaults: ring of
+ * 1024, {@link ProducerType#SINGLE}, one consumer, {@link Pinning#CONSUMERS}, the group {@code
+ * kit.group("disruptor")} placed {@link #DEFAULT_PLACEMENTS} with run-out {@link
+ * RunOutPolicy#SHARE}, wait strategy chosen by {@link WaitAdvisor}, no audit, threads named {@code
+ * <group name>-consumer-<n>}, 10 s timeout for starting and stopping threads.
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  *
@@ -35,18 +35,24 @@ public final class PinnedDisruptorBuilder<T> {
   private ProducerType producerType = ProducerType.SINGLE;
   private int consumers = 1;
   private Pinning pinning = Pinning.CONSUMERS;
-  private Optional<CpuSet> pool = Optional.empty();
-  private List<Placement> placements = DEFAULT_PLACEMENTS;
-  private RunOutPolicy runOut = RunOutPolicy.SHARE;
+  private CpuGroupBuilder group;
   private Optional<WaitKind> override = Optional.empty();
   private Optional<Duration> audit = Optional.empty();
-  private String name = "disruptor";
   private Duration timeout = Duration.ofSeconds(10);
-  private boolean isolate;
 
   PinnedDisruptorBuilder(AffinityKit kit, EventFactory<T> eventFactory) {
     this.kit = Objects.requireNonNull(kit, "kit");
     this.eventFactory = Objects.requireNonNull(eventFactory, "eventFactory");
+    this.group = defaultGroup(kit, "disruptor");
+  }
+
+  /**
+   * Returns the group a Disruptor's threads form by default, named {@code name}: placements {@link
+   * #DEFAULT_PLACEMENTS}, run-out {@link RunOutPolicy#SHARE} (threads left without a CPU share one
+   * rather than run anywhere); configure it further and pass it to {@link #group}.
+   */
+  public static CpuGroupBuilder defaultGroup(AffinityKit kit, String name) {
+    return kit.group(name).placements(DEFAULT_PLACEMENTS).runOut(RunOutPolicy.SHARE);
   }
 
   /**
@@ -87,21 +93,13 @@ public final class PinnedDisruptorBuilder<T> {
     return this;
   }
 
-  /** Draws CPUs from {@code cpus} (checked against the host) instead of the kit's pool. */
-  public PinnedDisruptorBuilder<T> pool(CpuSet cpus) {
-    this.pool = Optional.of(Objects.requireNonNull(cpus, "cpus"));
-    return this;
-  }
-
-  /** Sets the placements tried for each thread after the first. */
-  public PinnedDisruptorBuilder<T> placements(Placement... placements) {
-    this.placements = List.of(placements);
-    return this;
-  }
-
-  /** Sets what happens to threads left without a free CPU (default {@link RunOutPolicy#SHARE}). */
-  public PinnedDisruptorBuilder<T> runOut(RunOutPolicy policy) {
-    this.runOut = Objects.requireNonNull(policy, "policy");
+  /**
+   * The group the Disruptor's threads are members of, instead of {@code defaultGroup(kit,
+   * "disruptor")} ({@link #defaultGroup}); its name names the threads. {@link Pinning#NONE} makes
+   * it pin nothing.
+   */
+  public PinnedDisruptorBuilder<T> group(CpuGroupBuilder group) {
+    this.group = Objects.requireNonNull(group, "group");
     return this;
   }
 
@@ -125,24 +123,6 @@ public final class PinnedDisruptorBuilder<T> {
     return this;
   }
 
-  /**
-   * Whether to make the CPUs of the Disruptor's pinned threads exclusive at runtime once they are
-   * reserved, before any audit ({@link AffinityKit#isolate}; default false): it changes the whole
-   * machine, other processes included. Undone when the Disruptor is closed and its threads have let
-   * go, or at JVM exit. Without permission the threads are pinned as usual and {@link
-   * PinnedDisruptor#isolation()} says why.
-   */
-  public PinnedDisruptorBuilder<T> isolate(boolean isolate) {
-    this.isolate = isolate;
-    return this;
-  }
-
-  /** Names consumer threads {@code name-consumer-<n>}. */
-  public PinnedDisruptorBuilder<T> name(String name) {
-    this.name = Objects.requireNonNull(name, "name");
-    return this;
-  }
-
   /** Sets how long start and close wait for consumer threads (default 10 s). */
   public PinnedDisruptorBuilder<T> timeout(Duration timeout) {
     this.timeout = Objects.requireNonNull(timeout, "timeout");
@@ -158,17 +138,12 @@ public final class PinnedDisruptorBuilder<T> {
    * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
    */
   public PinnedDisruptor<T> build() {
-    CpuGroupBuilder g = kit.group(name).placements(placements).runOut(runOut);
-    pool.ifPresent(c -> g.pool(kit.host().pool(c).cpus()));
     if (pinning == Pinning.NONE) {
-      g.off("pinning NONE");
+      group.unpinned("pinning NONE");
     }
-    ConsumerThreads threads = ConsumerThreads.seat(g.build(), pinning, name, consumers);
+    ConsumerThreads threads = ConsumerThreads.seat(group.build(), pinning, consumers);
     try {
-      if (isolate && pinning != Pinning.NONE) {
-        threads.isolate();
-      }
-      Layout layout = threads.layout(pinning);
+      PipelineAssignments layout = threads.layout(pinning);
       ExclusivityCheck check =
           audit
               .map(w -> ExclusivityCheck.run(kit, layout, w))
@@ -203,10 +178,6 @@ public final class PinnedDisruptorBuilder<T> {
 
   Optional<WaitKind> override() {
     return override;
-  }
-
-  String name() {
-    return name;
   }
 
   Duration timeout() {

@@ -1,11 +1,11 @@
 package io.github.affinitykit.disruptor;
 
+import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.Plan;
-import io.github.affinitykit.core.placement.SpinAdvice;
-import io.github.affinitykit.core.placement.SpinRule;
+import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.placement.WaitRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <ol>
  *   <li>{@link WaitKind#BUSY_SPIN} when every consumer owns an exclusive core (core's {@link
- *       SpinRule}, shared with the Netty loops' idle policy: {@link CpuOwnership#ISOLATED_CORE}:
+ *       WaitRule}, shared with the Netty loops' idle policy: {@link CpuOwnership#ISOLATED_CORE}:
  *       its whole physical core isolated; or {@link CpuOwnership#AUDITED_EXCLUSIVE}: alone on its
  *       core and audited EXCLUSIVE after the rest of the JVM was confined elsewhere) <em>and</em>
  *       the producer keeps a core of its own (pinned alone on a core, or unpinned with at least one
@@ -52,18 +52,19 @@ public final class WaitAdvisor {
    * Chooses the wait strategy for {@code layout} on {@code host}; {@code auditedExclusive} are the
    * CPUs an audit found EXCLUSIVE (empty when there was no audit).
    */
-  public static WaitChoice advise(HostCpus host, Layout layout, CpuSet auditedExclusive) {
+  public static WaitChoice advise(
+      HostCpus host, PipelineAssignments layout, CpuSet auditedExclusive) {
     return advise(host, layout, auditedExclusive, auditedExclusive);
   }
 
   /**
-   * As {@link #advise(HostCpus, Layout, CpuSet)}, knowing which CPUs were audited at all, so that a
-   * reason can say "the audit found it SHARED" rather than "not audited".
+   * As {@link #advise(HostCpus, PipelineAssignments, CpuSet)}, knowing which CPUs were audited at
+   * all, so that a reason can say "the audit found it SHARED" rather than "not audited".
    *
    * @throws IllegalArgumentException if {@code auditedExclusive} is not within {@code audited}
    */
   public static WaitChoice advise(
-      HostCpus host, Layout layout, CpuSet auditedExclusive, CpuSet audited) {
+      HostCpus host, PipelineAssignments layout, CpuSet auditedExclusive, CpuSet audited) {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(auditedExclusive, "auditedExclusive");
@@ -72,16 +73,16 @@ public final class WaitAdvisor {
           "auditedExclusive: " + auditedExclusive + " (expected: within audited " + audited + ")");
     }
     CpuTopology t = host.topology();
-    List<ThreadPlacement> consumers = new ArrayList<>();
+    List<ThreadAssignment> consumers = new ArrayList<>();
     for (int i = 0; i < layout.consumers().size(); i++) {
       consumers.add(consumer(host, layout, i, auditedExclusive, audited));
     }
-    ThreadPlacement producer = producer(host, t, layout);
+    ThreadAssignment producer = producer(host, t, layout);
     boolean producerOk =
         producer.ownership() == CpuOwnership.OWN_CORE
             || producer.ownership() == CpuOwnership.FREE_TO_MOVE;
-    ThreadPlacement notExclusive = firstWhere(consumers, c -> !c.ownership().exclusive());
-    ThreadPlacement notOwn = firstWhere(consumers, c -> !c.ownership().ownCore());
+    ThreadAssignment notExclusive = firstWhere(consumers, c -> !c.ownership().exclusive());
+    ThreadAssignment notOwn = firstWhere(consumers, c -> !c.ownership().ownCore());
     if (producerOk && notExclusive == null) {
       return choice(
           WaitKind.BUSY_SPIN,
@@ -100,7 +101,7 @@ public final class WaitAdvisor {
           producer,
           consumers);
     }
-    ThreadPlacement culprit = notOwn != null ? notOwn : producer;
+    ThreadAssignment culprit = notOwn != null ? notOwn : producer;
     return choice(
         WaitKind.SLEEPING,
         culprit.role()
@@ -114,32 +115,32 @@ public final class WaitAdvisor {
   }
 
   private static WaitChoice choice(
-      WaitKind kind, String reason, ThreadPlacement producer, List<ThreadPlacement> consumers) {
+      WaitKind kind, String reason, ThreadAssignment producer, List<ThreadAssignment> consumers) {
     return new WaitChoice(kind, kind, false, reason, producer, consumers);
   }
 
-  private static ThreadPlacement firstWhere(
-      List<ThreadPlacement> all, java.util.function.Predicate<ThreadPlacement> p) {
+  private static ThreadAssignment firstWhere(
+      List<ThreadAssignment> all, java.util.function.Predicate<ThreadAssignment> p) {
     return all.stream().filter(p).findFirst().orElse(null);
   }
 
-  private static ThreadPlacement consumer(
-      HostCpus host, Layout layout, int i, CpuSet auditedExclusive, CpuSet audited) {
+  private static ThreadAssignment consumer(
+      HostCpus host, PipelineAssignments layout, int i, CpuSet auditedExclusive, CpuSet audited) {
     String role = "consumer-" + i;
     int cpu = layout.consumerCpu(i);
     if (cpu < 0) {
-      return new ThreadPlacement(
+      return new ThreadAssignment(
           role, -1, CpuOwnership.UNPINNED, layout.consumers().get(i).reason());
     }
     CpuSet core = host.topology().cpu(cpu).core();
-    Plan.Slot producer = layout.producer();
-    if (producer.placed() && core.contains(producer.cpu())) {
-      return new ThreadPlacement(
+    Assignment producer = layout.producer();
+    if (producer.cpu() >= 0 && core.contains(producer.cpu())) {
+      return new ThreadAssignment(
           role, cpu, CpuOwnership.SHARES_WITH_PRODUCER, "core " + core + " also runs the producer");
     }
     for (int j = 0; j < layout.consumers().size(); j++) {
       if (j != i && layout.consumerCpu(j) >= 0 && core.contains(layout.consumerCpu(j))) {
-        return new ThreadPlacement(
+        return new ThreadAssignment(
             role,
             cpu,
             CpuOwnership.SHARES_WITH_CONSUMER,
@@ -149,43 +150,44 @@ public final class WaitAdvisor {
     return alone(host, role, cpu, auditedExclusive, audited);
   }
 
-  private static ThreadPlacement alone(
+  private static ThreadAssignment alone(
       HostCpus host, String role, int cpu, CpuSet auditedExclusive, CpuSet audited) {
-    SpinAdvice a = SpinRule.judge(host, cpu, auditedExclusive, audited);
+    WaitAdvice a = WaitRule.judge(host, cpu, auditedExclusive, audited);
     CpuOwnership o =
         switch (a.basis()) {
           case ISOLATED_CORE -> CpuOwnership.ISOLATED_CORE;
           case AUDITED_EXCLUSIVE -> CpuOwnership.AUDITED_EXCLUSIVE;
           case ISOLATED_SHARED_CORE, AUDITED_SHARED, NOT_AUDITED -> CpuOwnership.OWN_CORE;
         };
-    return new ThreadPlacement(role, cpu, o, a.reason());
+    return new ThreadAssignment(role, cpu, o, a.reason());
   }
 
-  private static ThreadPlacement producer(HostCpus host, CpuTopology t, Layout layout) {
+  private static ThreadAssignment producer(
+      HostCpus host, CpuTopology t, PipelineAssignments layout) {
     CpuSet consumerCores = CpuSet.empty();
     for (int c : layout.consumerCpus().toArray()) {
       consumerCores = consumerCores.union(t.cpu(c).core());
     }
-    Plan.Slot p = layout.producer();
-    if (p.placed()) {
+    Assignment p = layout.producer();
+    if (p.cpu() >= 0) {
       CpuSet core = t.cpu(p.cpu()).core();
       return core.intersects(consumerCores)
-          ? new ThreadPlacement(
+          ? new ThreadAssignment(
               "producer",
               p.cpu(),
               CpuOwnership.SHARES_WITH_CONSUMER,
               "core " + core + " also runs a consumer")
-          : new ThreadPlacement(
+          : new ThreadAssignment(
               "producer", p.cpu(), CpuOwnership.OWN_CORE, "alone on core " + core);
     }
     CpuSet free = host.reachable().minus(consumerCores);
     return free.isEmpty()
-        ? new ThreadPlacement(
+        ? new ThreadAssignment(
             "producer",
             -1,
             CpuOwnership.SHARES_WITH_CONSUMER,
             "unpinned, and every CPU it may use " + host.reachable() + " runs a consumer")
-        : new ThreadPlacement(
+        : new ThreadAssignment(
             "producer", -1, CpuOwnership.FREE_TO_MOVE, "unpinned; no consumer runs on " + free);
   }
 }

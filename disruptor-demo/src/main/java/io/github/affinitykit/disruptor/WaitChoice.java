@@ -22,8 +22,8 @@ public record WaitChoice(
     WaitKind placementChoice,
     boolean overridden,
     String reason,
-    ThreadPlacement producer,
-    List<ThreadPlacement> consumers) {
+    ThreadAssignment producer,
+    List<ThreadAssignment> consumers) {
   /** Validates and copies. */
   public WaitChoice {
     Objects.requireNonNull(strategy, "strategy");

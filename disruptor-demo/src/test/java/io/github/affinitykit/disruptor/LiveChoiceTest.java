@@ -17,8 +17,8 @@ import org.junit.jupiter.api.condition.OS;
 @EnabledOnOs(OS.LINUX)
 class LiveChoiceTest {
   private static WaitChoice advise(HostCpus host, Pinning pinning, int consumers, CpuSet audited) {
-    Layout layout =
-        TestLayouts.on(host)
+    PipelineAssignments layout =
+        TestAssignments.on(host)
             .plan(
                 pinning,
                 consumers,

@@ -63,7 +63,7 @@ class PinnedDisruptorFixtureTest {
     AffinityKit kit = kit();
     PinnedDisruptor<TestEvent> pd =
         PinnedDisruptor.builder(kit, TestEvent::new)
-            .pool(CpuSet.of(20))
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "disruptor").pool(CpuSet.of(20)))
             .pinning(Pinning.ALL)
             .build();
     try {
@@ -93,7 +93,7 @@ class PinnedDisruptorFixtureTest {
     try {
       Pipelines.wire(pd, 1, 1, this::simulatedMask);
       pd.start();
-      assertThat(pd.layout().consumerCpu(0)).isEqualTo(20);
+      assertThat(pd.assignments().consumerCpu(0)).isEqualTo(20);
       assertThat(pd.consumerAssignments().get(0).cpu()).isEqualTo(20);
     } finally {
       pd.close();
@@ -111,7 +111,10 @@ class PinnedDisruptorFixtureTest {
       assertThat(plain.isolation()).as("off by default").isEmpty();
     }
     PinnedDisruptor<TestEvent> d =
-        PinnedDisruptor.builder(kit, TestEvent::new).consumers(2).isolate(true).build();
+        PinnedDisruptor.builder(kit, TestEvent::new)
+            .consumers(2)
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "iso").isolate(true))
+            .build();
     io.github.affinitykit.core.isolation.Isolation iso = d.isolation().orElseThrow();
     assertThat(iso.isActive()).as(iso.report().text()).isTrue();
     assertThat(iso.cpus()).isEqualTo(io.github.affinitykit.core.CpuSet.of(1, 2));

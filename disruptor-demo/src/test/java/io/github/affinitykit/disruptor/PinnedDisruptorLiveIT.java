@@ -60,7 +60,10 @@ class PinnedDisruptorLiveIT {
   @Test
   void shouldRunAPipelinesConsumersOnTheirPlannedCpuAndFreeItOnClose() throws Exception {
     PinnedDisruptor<TestEvent> pd =
-        PinnedDisruptor.builder(kit, TestEvent::new).consumers(3).name("live").build();
+        PinnedDisruptor.builder(kit, TestEvent::new)
+            .consumers(3)
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "live"))
+            .build();
     List<CheckingHandler> hs;
     List<Integer> tids;
     try {
@@ -167,7 +170,7 @@ class PinnedDisruptorLiveIT {
             .build();
     try {
       boolean exclusive = pd.audit().orElseThrow().verdict(cpu).exclusive();
-      ThreadPlacement consumer = pd.choice().consumers().get(0);
+      ThreadAssignment consumer = pd.choice().consumers().get(0);
 
       assertThat(consumer.ownership())
           .isEqualTo(exclusive ? CpuOwnership.AUDITED_EXCLUSIVE : CpuOwnership.OWN_CORE);

@@ -19,8 +19,8 @@ class WaitAdvisorTest {
 
   private static WaitChoice advise(
       HostCpus host, Pinning pinning, int consumers, String pool, String audited) {
-    Layout layout =
-        TestLayouts.on(host)
+    PipelineAssignments layout =
+        TestAssignments.on(host)
             .plan(
                 pinning,
                 consumers,
@@ -36,7 +36,7 @@ class WaitAdvisorTest {
     WaitChoice c = advise(E5, Pinning.CONSUMERS, 1, "20", "");
 
     assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
-    ThreadPlacement consumer = c.consumers().get(0);
+    ThreadAssignment consumer = c.consumers().get(0);
     assertThat(consumer.cpu()).isEqualTo(20);
     assertThat(consumer.ownership()).isEqualTo(CpuOwnership.OWN_CORE);
     assertThat(consumer.reason()).contains("core-mate 8 is not");
@@ -47,8 +47,8 @@ class WaitAdvisorTest {
   @Test
   void shouldPlaceThreeConsumersOnDistinctIsolatedThreadsOfTheDefaultPoolAndStillYield() {
     HostCpus h = E5;
-    Layout layout =
-        TestLayouts.on(h)
+    PipelineAssignments layout =
+        TestAssignments.on(h)
             .plan(
                 Pinning.ALL,
                 3,
@@ -83,7 +83,7 @@ class WaitAdvisorTest {
 
     assertThat(two.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
     assertThat(two.consumers())
-        .extracting(ThreadPlacement::cpu, ThreadPlacement::ownership)
+        .extracting(ThreadAssignment::cpu, ThreadAssignment::ownership)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(2, CpuOwnership.ISOLATED_CORE),
             org.assertj.core.groups.Tuple.tuple(3, CpuOwnership.ISOLATED_CORE));
@@ -97,8 +97,8 @@ class WaitAdvisorTest {
   @Test
   void shouldSayTheAuditFoundACpuSharedAndRejectExclusiveCpusThatWereNotAudited() {
     HostCpus two = TestHosts.synthetic(tmp, 2, 1, "");
-    Layout layout =
-        TestLayouts.on(two)
+    PipelineAssignments layout =
+        TestAssignments.on(two)
             .plan(
                 Pinning.CONSUMERS,
                 1,
@@ -121,10 +121,10 @@ class WaitAdvisorTest {
     WaitChoice sameCore = advise(E5, Pinning.CONSUMERS, 2, "8,20", "8,20");
 
     assertThat(sameCpu.strategy()).isEqualTo(WaitKind.SLEEPING);
-    assertThat(sameCpu.consumers()).extracting(ThreadPlacement::cpu).containsExactly(20, 20);
+    assertThat(sameCpu.consumers()).extracting(ThreadAssignment::cpu).containsExactly(20, 20);
     assertThat(sameCpu.consumers().get(0).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_CONSUMER);
     assertThat(sameCore.strategy()).isEqualTo(WaitKind.SLEEPING);
-    assertThat(sameCore.consumers()).extracting(ThreadPlacement::cpu).containsExactly(8, 20);
+    assertThat(sameCore.consumers()).extracting(ThreadAssignment::cpu).containsExactly(8, 20);
     assertThat(sameCore.reason()).contains("also runs consumer-1");
   }
 
@@ -146,7 +146,7 @@ class WaitAdvisorTest {
     WaitChoice c = advise(two, Pinning.CONSUMERS, 2, "0-1", "0-1");
 
     assertThat(c.consumers())
-        .extracting(ThreadPlacement::ownership)
+        .extracting(ThreadAssignment::ownership)
         .containsOnly(CpuOwnership.AUDITED_EXCLUSIVE);
     assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.SHARES_WITH_CONSUMER);
     assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
@@ -158,7 +158,7 @@ class WaitAdvisorTest {
 
     assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
     assertThat(c.consumers())
-        .extracting(ThreadPlacement::ownership)
+        .extracting(ThreadAssignment::ownership)
         .containsOnly(CpuOwnership.UNPINNED);
     assertThat(c.reason()).startsWith("consumer-0 is unpinned");
   }
@@ -180,14 +180,15 @@ class WaitAdvisorTest {
 
   @Test
   void shouldPlanTheSameLayoutTwiceAndFollowTheRunOutPolicy() {
-    TestLayouts p = TestLayouts.on(E5);
+    TestAssignments p = TestAssignments.on(E5);
     CpuSet pool = CpuSet.parse("20-21");
     List<io.github.affinitykit.core.placement.Placement> any =
         PinnedDisruptorBuilder.DEFAULT_PLACEMENTS;
 
-    Layout a = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
-    Layout b = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
-    Layout loose = p.plan(Pinning.CONSUMERS, 3, pool, CpuSet.empty(), any, RunOutPolicy.UNPINNED);
+    PipelineAssignments a = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
+    PipelineAssignments b = p.plan(Pinning.ALL, 3, pool, CpuSet.of(21), any, RunOutPolicy.SHARE);
+    PipelineAssignments loose =
+        p.plan(Pinning.CONSUMERS, 3, pool, CpuSet.empty(), any, RunOutPolicy.UNPINNED);
 
     assertThat(a).isEqualTo(b);
     assertThat(a.cpus()).hasToString("20");

@@ -72,7 +72,7 @@ public class OverheadBenchmark {
               backend,
               CpuReservations.inDirectory(Files.createTempDirectory("overhead-bench")),
               host.pool(CpuSet.of(cpu)));
-      ours = kit.threadFactory("ours").build();
+      ours = PinnedThreadFactory.builder(kit.group("ours")).build();
     }
   }
 

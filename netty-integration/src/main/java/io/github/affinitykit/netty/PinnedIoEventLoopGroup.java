@@ -134,7 +134,7 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
       throw e;
     }
     long unpinned = seats.stream().filter(s -> s.status() == LeaseStatus.UNPINNED).count();
-    if (!group.isOff() && unpinned > 0) {
+    if (!group.isUnpinned() && unpinned > 0) {
       LOG.log(
           Level.WARNING,
           "{0}: {1} of {2} loops unpinned: {3}",

@@ -36,7 +36,7 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final PinnedIoEventLoopGroup boss;
   private final PinnedIoEventLoopGroup workers;
   private final Optional<PinnedEventExecutorGroup> business;
-  private final WorkerIdle idle;
+  private final WorkerWait idle;
   private final Optional<Isolation> isolation;
 
   PinnedServerGroups(
@@ -44,7 +44,7 @@ public final class PinnedServerGroups implements AutoCloseable {
       PinnedIoEventLoopGroup boss,
       PinnedIoEventLoopGroup workers,
       Optional<PinnedEventExecutorGroup> business,
-      WorkerIdle idle,
+      WorkerWait idle,
       Optional<Isolation> isolation) {
     this.transport = Objects.requireNonNull(transport, "transport");
     this.boss = Objects.requireNonNull(boss, "boss");
@@ -91,25 +91,25 @@ public final class PinnedServerGroups implements AutoCloseable {
    * Returns where every loop runs now (boss, workers, then business executors) and how the workers
    * wait when idle.
    */
-  public PlacementReport report() {
-    return new PlacementReport(transport, allLoops(), idle.report());
+  public AssignmentReport report() {
+    return new AssignmentReport(transport, allLoops(), idle.report());
   }
 
-  /** Returns how the worker loops wait when idle, and why (see {@link IdlePolicy}). */
-  public IdleReport idle() {
+  /** Returns how the worker loops wait when idle, and why (see {@link WaitPolicy}). */
+  public WaitReport waits() {
     return idle.report();
   }
 
   /**
    * Decides the workers' idle policy again with {@code audit}'s verdicts: under {@link
-   * IdlePolicy#AUTO} a worker alone on its core spins (then blocks) only where the audit found its
+   * WaitPolicy#AUTO} a worker alone on its core spins (then blocks) only where the audit found its
    * CPU EXCLUSIVE (or its whole core is isolated). Run the audit once the loops have started and
    * the rest of the JVM is confined elsewhere ({@code JvmThreads.confine}); the audit counts this
    * kit's pinned loops as owners. Other policies keep their mode; their reasons are updated.
    *
    * @return the decision now in force
    */
-  public IdleReport applyAudit(CpuAudit audit) {
+  public WaitReport applyAudit(CpuAudit audit) {
     Objects.requireNonNull(audit, "audit");
     int[] all = audit.verdicts().stream().mapToInt(CpuVerdict::cpu).toArray();
     int[] ok =
@@ -117,7 +117,7 @@ public final class PinnedServerGroups implements AutoCloseable {
     return decideIdle(CpuSet.of(ok), CpuSet.of(all));
   }
 
-  private IdleReport decideIdle(CpuSet auditedExclusive, CpuSet audited) {
+  private WaitReport decideIdle(CpuSet auditedExclusive, CpuSet audited) {
     return idle.decide(
         transport.transport(), workers.assignments(), allLoops(), auditedExclusive, audited);
   }
@@ -130,8 +130,9 @@ public final class PinnedServerGroups implements AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the workers' CPUs, if {@link ServerGroupsBuilder#isolate}
-   * asked for it: its report says whether it was made, how, and what stays.
+   * Returns the runtime isolation of the workers' CPUs, if their group asked for it ({@link
+   * io.github.affinitykit.core.CpuGroupBuilder#isolate}): its report says whether it was made, how,
+   * and what stays.
    */
   public Optional<Isolation> isolation() {
     return isolation;

@@ -7,52 +7,43 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Builds {@link PinnedServerGroups}. Defaults: transport {@link Transport#AUTO}; the kit's pool;
- * workers = pool size - 1 (at least 1), {@code DIFFERENT_CORE} then {@code ANY}; business threads
- * after the workers; the boss last, on a CPU of the pool they left free, otherwise on the
- * housekeeping CPUs (it only accepts connections; its assignment says why); run-out {@link
- * RunOutPolicy#UNPINNED}. Every group is a {@link io.github.affinitykit.core.CpuGroup}.
+ * Builds {@link PinnedServerGroups}: the transport, how many loops, how the workers wait, and the
+ * {@link CpuGroupBuilder} of each of the three groups (where their threads run is configured there,
+ * once: pool, placements, explicit CPUs, run-out, pinning off, isolation). Defaults: transport
+ * {@link Transport#AUTO}; workers = the worker group's pool size - 1 (at least 1), group {@code
+ * worker} placed {@code DIFFERENT_CORE} then {@code ANY}; no business threads (group {@code
+ * business}, placed as the workers, after them); the boss (group {@code boss}) last, on a CPU of
+ * the pool the others left free, otherwise on the housekeeping CPUs (it only accepts connections;
+ * its assignment says why).
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  */
 public final class ServerGroupsBuilder {
-  private static final List<Placement> SPREAD = List.of(Placement.DIFFERENT_CORE, Placement.ANY);
   private final AffinityKit kit;
   private Transport transport = Transport.AUTO;
-  private Optional<CpuSet> pool = Optional.empty();
   private OptionalInt workers = OptionalInt.empty();
   private int businessThreads;
-  private boolean pinned = true;
-  private RunOutPolicy runOut = RunOutPolicy.UNPINNED;
-  private OptionalInt bossCpu = OptionalInt.empty();
-  private List<Placement> workerPlacements = SPREAD;
-  private int[] workerCpus = new int[0];
-  private List<Placement> businessPlacements = SPREAD;
-  private int[] businessCpus = new int[0];
-  private IdlePolicy idlePolicy = IdlePolicy.BLOCK;
+  private CpuGroupBuilder workerGroup;
+  private CpuGroupBuilder businessGroup;
+  private Optional<CpuGroupBuilder> bossGroup = Optional.empty();
+  private WaitPolicy waitPolicy = WaitPolicy.BLOCK;
   private SpinLimit spinLimit = SpinLimit.DEFAULT;
-  private boolean isolate;
 
   ServerGroupsBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
+    this.workerGroup = kit.group("worker").placements(Placement.DIFFERENT_CORE, Placement.ANY);
+    this.businessGroup = kit.group("business").placements(Placement.DIFFERENT_CORE, Placement.ANY);
   }
 
   /** The transport; default {@link Transport#AUTO} (io_uring, epoll, NIO). */
   public ServerGroupsBuilder transport(Transport transport) {
     this.transport = Objects.requireNonNull(transport, "transport");
-    return this;
-  }
-
-  /** Draws every group's CPUs from {@code cpus} instead of the kit's pool. */
-  public ServerGroupsBuilder pool(CpuSet cpus) {
-    this.pool = Optional.of(Objects.requireNonNull(cpus, "cpus"));
     return this;
   }
 
@@ -82,74 +73,40 @@ public final class ServerGroupsBuilder {
     return this;
   }
 
-  /** Whether to pin at all (default true); false gives the same groups, unpinned, reported. */
-  public ServerGroupsBuilder pinned(boolean pinned) {
-    this.pinned = pinned;
+  /** The worker loops' group (default {@code kit.group("worker")}, DIFFERENT_CORE then ANY). */
+  public ServerGroupsBuilder workerGroup(CpuGroupBuilder group) {
+    this.workerGroup = Objects.requireNonNull(group, "group");
     return this;
   }
 
-  /** The run-out policy of every group (default {@link RunOutPolicy#UNPINNED}). */
-  public ServerGroupsBuilder runOut(RunOutPolicy policy) {
-    this.runOut = Objects.requireNonNull(policy, "policy");
-    return this;
-  }
-
-  /** Pins the boss to {@code cpu} exactly. */
-  public ServerGroupsBuilder bossCpu(int cpu) {
-    this.bossCpu = OptionalInt.of(cpu);
-    return this;
-  }
-
-  /** Placements of the workers (default DIFFERENT_CORE, ANY). */
-  public ServerGroupsBuilder workerPlacements(Placement... placements) {
-    this.workerPlacements = List.of(placements);
-    return this;
-  }
-
-  /** Pins worker {@code i} to {@code cpus[i]} exactly; one CPU per worker. */
-  public ServerGroupsBuilder workerCpus(int... cpus) {
-    this.workerCpus = cpus.clone();
-    return this;
-  }
-
-  /** Placements of the business threads (default DIFFERENT_CORE, ANY). */
-  public ServerGroupsBuilder businessPlacements(Placement... placements) {
-    this.businessPlacements = List.of(placements);
-    return this;
-  }
-
-  /** Pins business thread {@code i} to {@code cpus[i]} exactly; one CPU per thread. */
-  public ServerGroupsBuilder businessCpus(int... cpus) {
-    this.businessCpus = cpus.clone();
+  /** The business threads' group (default {@code kit.group("business")}, placed as the workers). */
+  public ServerGroupsBuilder businessGroup(CpuGroupBuilder group) {
+    this.businessGroup = Objects.requireNonNull(group, "group");
     return this;
   }
 
   /**
-   * How the worker loops wait when idle (default {@link IdlePolicy#BLOCK}, Netty's own); the boss
-   * always blocks. A policy the transport cannot honour is reported in {@link
-   * PinnedServerGroups#idle()}, never silently dropped.
+   * The boss's group, instead of the default (a CPU of the kit's pool the others left free, else
+   * the housekeeping CPUs, whatever the run-out policy).
    */
-  public ServerGroupsBuilder idlePolicy(IdlePolicy policy) {
-    this.idlePolicy = Objects.requireNonNull(policy, "policy");
+  public ServerGroupsBuilder bossGroup(CpuGroupBuilder group) {
+    this.bossGroup = Optional.of(Objects.requireNonNull(group, "group"));
     return this;
   }
 
-  /** The spin limit of {@link IdlePolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
+  /**
+   * How the worker loops wait when idle (default {@link WaitPolicy#BLOCK}, Netty's own); the boss
+   * always blocks. A policy the transport cannot honour is reported in {@link
+   * PinnedServerGroups#waits()}, never silently dropped.
+   */
+  public ServerGroupsBuilder waitPolicy(WaitPolicy policy) {
+    this.waitPolicy = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /** The spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
   public ServerGroupsBuilder spinLimit(SpinLimit limit) {
     this.spinLimit = Objects.requireNonNull(limit, "limit");
-    return this;
-  }
-
-  /**
-   * Whether to make the worker loops' CPUs exclusive at runtime once they are reserved ({@link
-   * AffinityKit#isolate}; default false): it changes the whole machine, other processes included.
-   * Loops are let onto them as they start; it is undone when the worker group has terminated, or at
-   * JVM exit. Without permission the loops are pinned as usual and {@link
-   * PinnedServerGroups#isolation()} says why. Only the workers: one isolation per machine at a
-   * time, and they are the loops that wait for the network.
-   */
-  public ServerGroupsBuilder isolate(boolean isolate) {
-    this.isolate = isolate;
     return this;
   }
 
@@ -163,31 +120,26 @@ public final class ServerGroupsBuilder {
    */
   public PinnedServerGroups build() {
     TransportChoice choice = TransportChoice.choose(transport);
-    CpuSet cpus = pool.orElse(kit.pool().cpus());
-    int w =
-        workers.orElse(workerCpus.length == 0 ? Math.max(1, cpus.size() - 1) : workerCpus.length);
-    int b = businessThreads == 0 ? businessCpus.length : businessThreads;
     PinnedIoEventLoopGroup boss = null;
     PinnedIoEventLoopGroup work = null;
     Optional<PinnedEventExecutorGroup> business = Optional.empty();
     try {
-      WorkerIdle idle =
-          new WorkerIdle(kit.host(), idlePolicy, IdleStrategies.of(idlePolicy, spinLimit));
-      CpuGroup workerGroup = group("worker", workerPlacements, workerCpus);
+      WorkerWait idle =
+          new WorkerWait(
+              kit.host(), waitPolicy, WaitSelectStrategyFactory.of(waitPolicy, spinLimit));
+      CpuGroup workerCpus = workerGroup.build();
+      int w = workers.orElse(Math.max(1, workerCpus.pool().size() - 1));
       work =
           PinnedIoEventLoopGroup.create(
-              w, choice.transport().handlerFactory(idle.strategies()), workerGroup);
-      Optional<Isolation> isolation =
-          isolate && pinned && !workerGroup.held().isEmpty()
-              ? Optional.of(workerGroup.isolate(workerGroup.held()))
-              : Optional.empty();
-      if (b > 0) {
+              w, choice.transport().handlerFactory(idle.strategies()), workerCpus);
+      if (businessThreads > 0) {
         business =
-            Optional.of(
-                PinnedEventExecutorGroup.create(
-                    b, group("business", businessPlacements, businessCpus)));
+            Optional.of(PinnedEventExecutorGroup.create(businessThreads, businessGroup.build()));
       }
-      boss = PinnedIoEventLoopGroup.create(1, choice.transport().handlerFactory(), boss());
+      boss =
+          PinnedIoEventLoopGroup.create(
+              1, choice.transport().handlerFactory(), bossGroup.orElseGet(this::boss).build());
+      Optional<Isolation> isolation = workerCpus.isolation();
       return new PinnedServerGroups(choice, boss, work, business, idle, isolation);
     } catch (RuntimeException | Error e) { // a native handler may fail to load: free what started
       shutdown(boss);
@@ -197,33 +149,15 @@ public final class ServerGroupsBuilder {
     }
   }
 
-  private CpuGroup group(String name, List<Placement> placements, int[] explicit) {
-    return pinned
-        ? common(name).placements(placements).cpus(explicit).build()
-        : CpuGroup.unpinned(name, "off");
-  }
-
-  private CpuGroupBuilder common(String name) {
-    CpuGroupBuilder b = kit.group(name).placements(SPREAD).runOut(runOut);
-    pool.ifPresent(b::pool);
-    return b;
-  }
-
   /**
    * The boss only accepts connections: it takes a CPU of the pool the workers and business threads
    * left free; when there is none it runs on the housekeeping CPUs, whatever the run-out policy,
    * and its assignment says why (from the group's own reservation attempts).
    */
-  private CpuGroup boss() {
-    if (!pinned) {
-      return CpuGroup.unpinned("boss", "off");
-    }
-    if (bossCpu.isPresent()) {
-      return common("boss").cpus(bossCpu.getAsInt()).build();
-    }
+  private CpuGroupBuilder boss() {
     CpuSet housekeeping = kit.pool().housekeeping();
     CpuSet mask = housekeeping.isEmpty() ? kit.host().reachable() : housekeeping;
-    return common("boss").runOut(RunOutPolicy.UNPINNED).unpinnedMask(mask).build();
+    return kit.group("boss").runOut(RunOutPolicy.UNPINNED).unpinnedMask(mask);
   }
 
   private static void shutdown(PinnedIoEventLoopGroup g) {

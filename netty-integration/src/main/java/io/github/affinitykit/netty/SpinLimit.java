@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * How long a {@link IdlePolicy#SPIN_THEN_BLOCK} loop polls without blocking after its last work
+ * How long a {@link WaitPolicy#SPIN_THEN_BLOCK} loop polls without blocking after its last work
  * before it blocks: a time ({@code 50us}) or a number of empty polls ({@code 200polls}). The
  * default is {@link #DEFAULT}: 50 µs, a few times a loopback round trip, far below a scheduler
  * tick.

@@ -46,7 +46,7 @@ class PinnedServerGroupsTest {
       Probe boss = Probe.on(groups.boss().next());
       Probe worker = Probe.on(groups.workers().next());
 
-      PlacementReport report = groups.report();
+      AssignmentReport report = groups.report();
       assertThat(report.group("worker")).hasSize(1);
       assertThat(report.loop("worker", 0).orElseThrow().cpu()).isEqualTo(last);
       assertThat(worker.cpusAllowed()).isEqualTo(String.valueOf(last));
@@ -99,9 +99,11 @@ class PinnedServerGroupsTest {
     try (PinnedServerGroups groups =
         PinnedServerGroups.builder(kit)
             .transport(Transport.NIO)
-            .bossCpu(last)
-            .workerCpus(first, first)
-            .businessCpus(last)
+            .bossGroup(kit.group("boss").cpus(last))
+            .workers(2)
+            .workerGroup(kit.group("worker").cpus(first, first))
+            .businessThreads(1)
+            .businessGroup(kit.group("business").cpus(last))
             .build()) {
       assertThat(groups.report().loops())
           .extracting(l -> l.group() + "-" + l.index() + "@" + l.cpu())
@@ -121,7 +123,11 @@ class PinnedServerGroupsTest {
   void shouldBuildUnpinnedGroupsThatStillReport() throws Exception {
     AffinityKit kit = LiveKit.create(locks);
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder(kit).pinned(false).workers(2).build()) {
+        PinnedServerGroups.builder(kit)
+            .workerGroup(kit.group("worker").unpinned("off"))
+            .bossGroup(kit.group("boss").unpinned("off"))
+            .workers(2)
+            .build()) {
       assertThat(groups.report().loops()).allMatch(l -> l.status() == LeaseStatus.UNPINNED);
       assertThat(groups.transport().transport()).isNotEqualTo(Transport.AUTO);
       assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
@@ -175,7 +181,9 @@ class PinnedServerGroupsTest {
   void shouldMakePinnedFastThreadLocalThreadsForNetty41StyleGroups() throws Exception {
     AffinityKit kit = LiveKit.create(locks, CpuSet.of(last));
     PinnedThreadFactory f =
-        kit.threadFactory("legacy").delegate(new DefaultThreadFactory("legacy")).build();
+        PinnedThreadFactory.builder(kit.group("legacy"))
+            .delegate(new DefaultThreadFactory("legacy"))
+            .build();
     MultiThreadIoEventLoopGroup g =
         new MultiThreadIoEventLoopGroup(1, f, NioIoHandler.newFactory());
     try {
@@ -198,7 +206,11 @@ class PinnedServerGroupsTest {
     }
     io.github.affinitykit.core.isolation.Isolation iso;
     try (PinnedServerGroups groups =
-        PinnedServerGroups.builder(kit).transport(Transport.NIO).workers(2).isolate(true).build()) {
+        PinnedServerGroups.builder(kit)
+            .transport(Transport.NIO)
+            .workers(2)
+            .workerGroup(kit.group("worker").isolate(true))
+            .build()) {
       iso = groups.isolation().orElseThrow();
       assertThat(iso.isActive()).as(iso.report().text()).isTrue();
       assertThat(iso.cpus()).isEqualTo(CpuSet.of(1, 2));

@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * @param cpus the CPUs pinned threads may be given; {@link Planner} takes CPUs on cores wholly
  *     inside the pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose
- *     sibling does general work) last: {@link Planner#order(CpuSet)}
+ *     sibling does general work) last: {@link Planner#order(CpuTopology, CpuSet)}
  * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads; none of the pool's
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on

@@ -46,11 +46,11 @@ public final class CpuTopology {
     this.source = source;
     this.byCpu = this.cpus.stream().collect(Collectors.toUnmodifiableMap(CpuInfo::cpu, c -> c));
     this.known = CpuSet.of(this.cpus.stream().mapToInt(CpuInfo::cpu).toArray());
-    this.packages = CpuGroups.packages(this.cpus, known);
-    this.cores = CpuGroups.distinct(this.cpus, CpuInfo::core);
-    this.l3Groups = CpuGroups.distinct(this.cpus, CpuInfo::l3);
-    this.l2Groups = CpuGroups.distinct(this.cpus, CpuInfo::l2);
-    this.numaNodes = CpuGroups.numaNodes(this.cpus);
+    this.packages = TopologyPartitions.packages(this.cpus, known);
+    this.cores = TopologyPartitions.distinct(this.cpus, CpuInfo::core);
+    this.l3Groups = TopologyPartitions.distinct(this.cpus, CpuInfo::l3);
+    this.l2Groups = TopologyPartitions.distinct(this.cpus, CpuInfo::l2);
+    this.numaNodes = TopologyPartitions.numaNodes(this.cpus);
   }
 
   /**
@@ -68,7 +68,7 @@ public final class CpuTopology {
     NumaNodes numa = NumaNodes.read(fs);
     List<CpuInfo> cpus = SysfsTopologyReader.read(fs, presence.online(), numa);
     if (!cpus.isEmpty()) {
-      return new CpuTopology(presence, CpuGroups.normalize(cpus), numa, SYSFS);
+      return new CpuTopology(presence, TopologyPartitions.normalize(cpus), numa, SYSFS);
     }
     String cpuinfo = fs.read(CPUINFO).orElse("");
     cpus = CpuinfoTopologyReader.read(cpuinfo, presence.online(), numa);
@@ -81,7 +81,7 @@ public final class CpuTopology {
     }
     CpuSet processors = CpuSet.of(cpus.stream().mapToInt(CpuInfo::cpu).toArray());
     return new CpuTopology(
-        presence.withOnline(processors), CpuGroups.normalize(cpus), numa, CPUINFO);
+        presence.withOnline(processors), TopologyPartitions.normalize(cpus), numa, CPUINFO);
   }
 
   /**

@@ -7,40 +7,37 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Chooses CPUs for a group of threads, deterministically: the same topology, pool, busy set and
- * request always give the same plan.
+ * Chooses CPUs for one group of threads, deterministically: the same topology, pool, placements and
+ * CPUs taken always give the same choice. A group has its own planner, which keeps the group's
+ * planning state (the pool, the placements, the CPU of the member placed last).
  *
- * <p>The first thread takes the lowest free CPU of the pool, preferring a CPU whose whole physical
+ * <p>The first member takes the lowest free CPU of the pool, preferring a CPU whose whole physical
  * core is in the pool and free, then one whose core is free: a core shared with CPUs outside the
  * pool (an isolated hyper-thread whose sibling is a housekeeping CPU) comes last, because general
- * work runs on its other half. Each later thread tries the placements in order, relative to the
- * thread before it (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest matching
- * free CPU by the same preference. When no placement matches, the slot is left unplaced (cpu -1)
- * with the reason: the caller's run-out policy decides what happens.
+ * work runs on its other half. Each later member tries the placements in order, relative to the
+ * member placed before it (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest
+ * matching free CPU by the same preference. When no placement matches, {@link #next} answers no CPU
+ * with the reason: the group's run-out policy decides what happens.
  *
- * <p>Thread safety: immutable; {@link #plan} may be called from any thread.
+ * <p>Thread safety: not thread-safe; its group calls it under the group's lock. {@link #order} is
+ * static and may be called from any thread.
  */
 public final class Planner {
   private final CpuTopology topology;
-
-  /** Creates a planner for {@code topology}. */
-  public Planner(CpuTopology topology) {
-    this.topology = Objects.requireNonNull(topology, "topology");
-  }
+  private final CpuSet pool;
+  private final List<Placement> placements;
+  private int previous = -1;
 
   /**
-   * Plans {@code threads} CPUs from {@code pool}, avoiding {@code busy} (CPUs reserved elsewhere).
+   * Creates the planner of a group drawing from {@code pool}.
    *
-   * @param placements tried in order for every thread after the first; empty means {@link
+   * @param placements tried in order for every member after the first; empty means {@link
    *     Placement#ANY}
-   * @throws IllegalArgumentException if {@code threads} is negative or a pool CPU is not in the
-   *     topology
+   * @throws IllegalArgumentException if a pool CPU is not in the topology
    */
-  public Plan plan(int threads, CpuSet pool, CpuSet busy, List<Placement> placements) {
-    if (threads < 0) {
-      throw new IllegalArgumentException("threads: " + threads + " (expected: >= 0)");
-    }
-    Objects.requireNonNull(busy, "busy");
+  public Planner(CpuTopology topology, CpuSet pool, List<Placement> placements) {
+    this.topology = Objects.requireNonNull(topology, "topology");
+    this.pool = Objects.requireNonNull(pool, "pool");
     if (!topology.known().containsAll(pool)) {
       throw new IllegalArgumentException(
           "pool: "
@@ -51,61 +48,66 @@ public final class Planner {
               + pool.minus(topology.known())
               + ")");
     }
-    List<Placement> order = placements.isEmpty() ? List.of(Placement.ANY) : List.copyOf(placements);
-    List<Plan.Slot> slots = new ArrayList<>();
-    CpuSet assigned = CpuSet.empty();
-    int previous = -1;
-    for (int i = 0; i < threads; i++) {
-      CpuSet free = pool.minus(busy).minus(assigned);
-      Plan.Slot slot = next(i, pool, free, busy, assigned, previous, order);
-      slots.add(slot);
-      if (slot.placed()) {
-        assigned = assigned.union(CpuSet.of(slot.cpu()));
-        previous = slot.cpu();
-      }
-    }
-    return new Plan(slots);
+    this.placements = placements.isEmpty() ? List.of(Placement.ANY) : List.copyOf(placements);
   }
 
   /**
-   * Places one more thread: {@code free} are the candidates (drawn from {@code pool}), {@code
-   * assigned} the CPUs this group already has, {@code previous} the CPU of the thread before (-1
-   * for the first).
+   * A CPU chosen for the next member, or none (-1) with the reason.
+   *
+   * @param cpu the CPU, or -1 when no free CPU fits
+   * @param reason which placement chose it, or why there was none
    */
-  public Plan.Slot next(
-      int i,
-      CpuSet pool,
-      CpuSet free,
-      CpuSet busy,
-      CpuSet assigned,
-      int previous,
-      List<Placement> order) {
+  public record Choice(int cpu, String reason) {
+    /** Validates. */
+    public Choice {
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Returns whether a CPU was found. */
+    public boolean found() {
+      return cpu >= 0;
+    }
+  }
+
+  /**
+   * Chooses the next member's CPU among the pool's CPUs that are neither {@code held} (the group's
+   * own) nor {@code refused} (tried for this member and held elsewhere). The choice counts once
+   * {@link #placed} says the member got it.
+   */
+  public Choice next(CpuSet held, CpuSet refused) {
+    CpuSet free = pool.minus(refused).minus(held);
+    CpuSet used = refused.union(held);
     if (free.isEmpty()) {
-      return new Plan.Slot(i, -1, "pool exhausted: every CPU is taken");
+      return new Choice(-1, "pool exhausted: every CPU is taken");
     }
     if (previous < 0) {
-      return new Plan.Slot(i, pick(pool, free, busy.union(assigned)), "first free CPU");
+      return new Choice(pick(free, used), "first free CPU");
     }
-    for (Placement p : order) {
+    for (Placement p : placements) {
       CpuSet matching = CpuSet.empty();
       for (int c = free.first(); c >= 0; c = free.next(c + 1)) {
-        if (p.matches(topology, c, previous, assigned)) {
+        if (p.matches(topology, c, previous, held)) {
           matching = matching.union(CpuSet.of(c));
         }
       }
       if (!matching.isEmpty()) {
-        return new Plan.Slot(i, pick(pool, matching, busy.union(assigned)), p.name());
+        return new Choice(pick(matching, used), p.name());
       }
     }
-    return new Plan.Slot(
-        i, -1, "no free CPU of " + free + " matches " + order + " after CPU " + previous);
+    return new Choice(
+        -1, "no free CPU of " + free + " matches " + placements + " after CPU " + previous);
+  }
+
+  /** Records that the member just planned got {@code cpu}: the next member is placed after it. */
+  public void placed(int cpu) {
+    previous = cpu;
   }
 
   /**
-   * The lowest candidate on a core wholly in {@code pool} with no used CPU, else the lowest on a
-   * core with no used CPU, else the lowest candidate.
+   * The lowest candidate on a core wholly in the pool with no used CPU, else the lowest on a core
+   * with no used CPU, else the lowest candidate.
    */
-  private int pick(CpuSet pool, CpuSet candidates, CpuSet used) {
+  private int pick(CpuSet candidates, CpuSet used) {
     int untouched = -1;
     for (int c = candidates.first(); c >= 0; c = candidates.next(c + 1)) {
       CpuSet core = topology.cpu(c).core();
@@ -124,7 +126,7 @@ public final class Planner {
    * reserved: CPUs on cores wholly inside the pool first, then CPUs whose core-mates are outside
    * it, each ascending.
    */
-  public List<Integer> order(CpuSet pool) {
+  public static List<Integer> order(CpuTopology topology, CpuSet pool) {
     List<Integer> whole = new ArrayList<>();
     List<Integer> shared = new ArrayList<>();
     for (int c = pool.first(); c >= 0; c = pool.next(c + 1)) {

@@ -1,13 +1,11 @@
 package io.github.affinitykit.core.placement;
 
-import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.PinnedThreadFactory;
 
 /**
- * What a {@link CpuGroup} does when no free CPU of its pool fits the next member (or an explicit
- * CPU is held by someone else). One meaning for every adapter built on a group: {@link
- * PinnedThreadFactory}, the Netty loop groups, the Disruptor's threads.
+ * What a group of threads ({@code CpuGroup}) does when no free CPU of its pool fits the next member
+ * (or an explicit CPU is held by someone else). One meaning for every adapter built on a group: the
+ * pinned thread factory, the Netty loop groups, the Disruptor's threads.
  *
  * <p>Thread safety: immutable.
  */
@@ -25,9 +23,8 @@ public enum RunOutPolicy {
    */
   SHARE,
   /**
-   * Joining throws {@link IllegalStateException} naming the member, the pool and why (so {@link
-   * PinnedThreadFactory#newThread(Runnable)} throws, and a Netty or Disruptor group fails to
-   * build).
+   * Joining throws {@link IllegalStateException} naming the member, the pool and why (so the pinned
+   * thread factory's {@code newThread} throws, and a Netty or Disruptor group fails to build).
    */
   FAIL
 }

@@ -7,6 +7,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.PinnedThreadFactory;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
@@ -55,14 +56,12 @@ class KitIsolationTest {
     AffinityKit kit =
         io.github.affinitykit.core.testkit.FixtureKits.isolating(dir.resolve("root"), 4);
     try (io.github.affinitykit.core.PinnedThreadFactory plain =
-        kit.threadFactory("plain").build()) {
+        PinnedThreadFactory.builder(kit.group("plain")).build()) {
       assertThat(plain.isolation()).as("off by default").isEmpty();
     }
     io.github.affinitykit.core.PinnedThreadFactory f =
-        kit.threadFactory("iso").isolate(true).build();
-    Isolation iso = f.isolation().orElseThrow();
-    assertThat(iso.report().status()).as(iso.report().text()).isEqualTo(IsolationStatus.ISOLATED);
-    assertThat(iso.cpus()).isEqualTo(kit.pool().cpus());
+        PinnedThreadFactory.builder(kit.group("iso").isolate(true)).build();
+    assertThat(f.isolation()).as("made at the first join").isEmpty();
     java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
     Thread t =
@@ -75,6 +74,9 @@ class KitIsolationTest {
                 Thread.currentThread().interrupt();
               }
             });
+    Isolation iso = f.isolation().orElseThrow();
+    assertThat(iso.report().status()).as(iso.report().text()).isEqualTo(IsolationStatus.ISOLATED);
+    assertThat(iso.cpus()).isEqualTo(kit.pool().cpus());
     t.start();
     running.await();
     f.close();
@@ -87,21 +89,25 @@ class KitIsolationTest {
   }
 
   @Test
-  void shouldRefuseToIsolateForAGroupThatCannotOwnTheCpus(TestInfo info) throws IOException {
+  void shouldIsolateWhatAGroupHoldsOnceAllAreSeatedAndNothingForAGroupThatPinsNothing(TestInfo info)
+      throws IOException {
     Path dir = dir(info);
     AffinityKit kit =
         io.github.affinitykit.core.testkit.FixtureKits.isolating(dir.resolve("root"), 4);
-    io.github.affinitykit.core.CpuGroup off = kit.group("off").off("test").build();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> off.isolate(CpuSet.of(1)))
-        .hasMessage("off: isolate (expected: an open group that pins)");
-    io.github.affinitykit.core.CpuGroup g = kit.group("g").pool(CpuSet.of(1, 2)).build();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> g.isolate(CpuSet.of(3)))
-        .hasMessage("g: cpus: \"3\" (expected: CPUs of the group's pool 1-2)");
-    try (Isolation iso = g.isolate(CpuSet.of(2))) {
-      assertThat(g.isolation()).containsSame(iso);
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> g.isolate(CpuSet.of(1)))
-          .isInstanceOf(IllegalStateException.class);
-    }
+    io.github.affinitykit.core.CpuGroup off =
+        kit.group("off").unpinned("test").isolate(true).build();
+    off.joinAll(2);
+    assertThat(off.isolation()).as("a group that pins nothing isolates nothing").isEmpty();
+    io.github.affinitykit.core.CpuGroup g =
+        kit.group("g").pool(CpuSet.of(1, 2, 3)).isolate(true).build();
+    g.joinAll(2);
+    Isolation iso = g.isolation().orElseThrow();
+    assertThat(iso.report().status()).as(iso.report().text()).isEqualTo(IsolationStatus.ISOLATED);
+    assertThat(iso.cpus()).as("the CPUs the seats hold, not the pool").isEqualTo(CpuSet.of(1, 2));
+    g.join();
+    assertThat(g.isolation()).as("made once").containsSame(iso);
     g.close();
+    assertThat(iso.isActive()).as("undone when the closed group's last seat is freed").isFalse();
+    off.close();
   }
 }

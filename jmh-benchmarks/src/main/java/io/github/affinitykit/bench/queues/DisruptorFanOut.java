@@ -5,6 +5,7 @@ import com.lmax.disruptor.RingBuffer;
 import io.github.affinitykit.bench.ThreadRoles;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
+import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class DisruptorFanOut implements FanOut {
             .consumers(consumers)
             .pinning(pinning)
             .waitStrategy(strategy)
-            .name("bench")
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "bench"))
             .build();
     try {
       for (int i = 0; i < consumers; i++) {

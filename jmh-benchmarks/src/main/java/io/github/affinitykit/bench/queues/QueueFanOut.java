@@ -59,9 +59,10 @@ final class QueueFanOut implements FanOut {
         pinning == Pinning.NONE
             ? Optional.empty()
             : Optional.of(
-                kit.threadFactory("bench-q-consumer")
-                    .placements(Placement.DIFFERENT_CORE, Placement.ANY)
-                    .runOut(RunOutPolicy.SHARE)
+                PinnedThreadFactory.builder(
+                        kit.group("bench-q-consumer")
+                            .placements(Placement.DIFFERENT_CORE, Placement.ANY)
+                            .runOut(RunOutPolicy.SHARE))
                     .build());
     producer =
         pinning == Pinning.ALL

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
+import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
-import io.github.affinitykit.disruptor.ThreadPlacement;
+import io.github.affinitykit.disruptor.ThreadAssignment;
 import io.github.affinitykit.disruptor.WaitChoice;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -28,13 +29,13 @@ final class AppSections {
         PinnedDisruptor.builder(AffinityKit.shared(), () -> new long[1])
             .consumers(1)
             .pinning(Pinning.ALL)
-            .name("advice")
+            .group(PinnedDisruptorBuilder.defaultGroup(AffinityKit.shared(), "advice"))
             .build()) {
       WaitChoice c = pd.choice();
       data.put("strategy", c.strategy().name()).put("reason", c.reason());
       data.put("producer", c.producer().toString());
       var consumers = data.putArray("consumers");
-      for (ThreadPlacement p : c.consumers()) {
+      for (ThreadAssignment p : c.consumers()) {
         consumers.add(p.toString());
       }
       log.println(c.describe());

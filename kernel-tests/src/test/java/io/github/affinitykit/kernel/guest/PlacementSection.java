@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.PinnedThreadFactory;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
@@ -55,9 +56,9 @@ final class PlacementSection {
     }
   }
 
-  /** Configures one group's factory. */
+  /** Configures one factory's group. */
   interface Config {
-    PinnedThreadFactory.Builder apply(PinnedThreadFactory.Builder b);
+    CpuGroupBuilder apply(CpuGroupBuilder b);
   }
 
   /**
@@ -67,7 +68,7 @@ final class PlacementSection {
   static ObjectNode group(ObjectNode data, PrintStream log, String name, int threads, Config config)
       throws Exception {
     AffinityKit kit = AffinityKit.shared();
-    PinnedThreadFactory f = config.apply(kit.threadFactory(name)).build();
+    PinnedThreadFactory f = PinnedThreadFactory.builder(config.apply(kit.group(name))).build();
     CountDownLatch read = new CountDownLatch(threads);
     CountDownLatch done = new CountDownLatch(1);
     ObjectNode group = data.putObject(name);

@@ -150,7 +150,7 @@ final class DoctorJson {
       CpuPool p = h.pool();
       m.put("cpus", p.cpus().toString()).put("housekeeping", p.housekeeping().toString());
       ArrayNode order = m.putArray("order");
-      new Planner(h.topology()).order(p.cpus()).forEach(order::add);
+      Planner.order(h.topology(), p.cpus()).forEach(order::add);
       m.put("source", p.source().name()).put("reason", p.reason());
     } catch (IllegalArgumentException e) {
       m.removeAll().put("error", e.getMessage());

@@ -3,8 +3,9 @@ package io.github.affinitykit.disruptor.demo;
 import com.lmax.disruptor.RingBuffer;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
+import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
-import io.github.affinitykit.disruptor.ThreadPlacement;
+import io.github.affinitykit.disruptor.ThreadAssignment;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ final class DisruptorPipeline implements Pipeline {
             .pinning(pinning)
             .ringSize(ringSize)
             .waitStrategy(strategy)
-            .name("cmp")
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "cmp"))
             .build();
     DisruptorPipeline p = new DisruptorPipeline(pd);
     try {
@@ -79,7 +80,7 @@ final class DisruptorPipeline implements Pipeline {
 
   @Override
   public String cpus() {
-    ThreadPlacement producer = pd.choice().producer();
+    ThreadAssignment producer = pd.choice().producer();
     return (producer.cpu() < 0 ? "*" : "" + producer.cpu())
         + "/"
         + pd.consumerAssignments().stream().map(Assignments::cpu).collect(Collectors.joining(","));

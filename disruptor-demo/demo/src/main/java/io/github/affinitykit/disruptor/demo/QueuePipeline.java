@@ -45,9 +45,10 @@ final class QueuePipeline implements Pipeline {
         pinning == Pinning.NONE
             ? Optional.empty()
             : Optional.of(
-                kit.threadFactory("cmp-q-consumer")
-                    .placements(Placement.DIFFERENT_CORE, Placement.ANY)
-                    .runOut(RunOutPolicy.SHARE)
+                PinnedThreadFactory.builder(
+                        kit.group("cmp-q-consumer")
+                            .placements(Placement.DIFFERENT_CORE, Placement.ANY)
+                            .runOut(RunOutPolicy.SHARE))
                     .build());
   }
 

@@ -37,7 +37,7 @@ final class ScenarioRunner {
             .consumers(s.consumers())
             .pinning(s.pinning())
             .ringSize(o.ringSize())
-            .name("demo");
+            .group(PinnedDisruptorBuilder.defaultGroup(kit, "demo"));
     s.strategy().ifPresent(b::waitStrategy);
     if (s.strategy().isEmpty() && o.auditMs() > 0 && s.pinning() != Pinning.NONE) {
       b.auditExclusivity(Duration.ofMillis(o.auditMs()));

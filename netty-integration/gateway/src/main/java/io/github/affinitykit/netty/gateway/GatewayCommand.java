@@ -9,9 +9,9 @@ import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.core.cli.OptionTable.Key;
-import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.netty.WaitPolicy;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Objects;
@@ -57,7 +57,7 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<Integer> PORT = key("--port", int.class);
   private static final Key<Transport> TRANSPORT = key("--transport", Transport.class);
   private static final Key<PinMode> PIN = key("--pin", PinMode.class);
-  private static final Key<IdlePolicy> IDLE_POLICY = key("--idle-policy", IdlePolicy.class);
+  private static final Key<WaitPolicy> IDLE_POLICY = key("--idle-policy", WaitPolicy.class);
   private static final Key<SpinLimit> SPIN_LIMIT = key("--spin-limit", SpinLimit.class);
   private static final Key<Integer> WORKERS = key("--workers", Integer.class);
   private static final Key<Integer> BUSINESS_THREADS = key("--business-threads", int.class);
@@ -227,11 +227,11 @@ final class GatewayCommand implements Callable<Integer> {
     return !d.isZero() && !d.isNegative();
   }
 
-  /** {@link IdlePolicy#parse}: {@code block}, {@code spin-then-block}, ... in any case. */
-  static final class IdlePolicyName implements ITypeConverter<IdlePolicy> {
+  /** {@link WaitPolicy#parse}: {@code block}, {@code spin-then-block}, ... in any case. */
+  static final class IdlePolicyName implements ITypeConverter<WaitPolicy> {
     @Override
-    public IdlePolicy convert(String value) {
-      return IdlePolicy.parse(value);
+    public WaitPolicy convert(String value) {
+      return WaitPolicy.parse(value);
     }
   }
 

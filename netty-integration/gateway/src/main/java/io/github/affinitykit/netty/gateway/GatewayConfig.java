@@ -1,8 +1,8 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.netty.WaitPolicy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -42,7 +42,7 @@ public record GatewayConfig(
     int highWaterMark,
     Duration drainTimeout,
     Duration requestTimeout,
-    IdlePolicy idlePolicy,
+    WaitPolicy idlePolicy,
     SpinLimit spinLimit) {
 
   /**
@@ -63,7 +63,7 @@ public record GatewayConfig(
           64 * 1024,
           Duration.ofSeconds(5),
           Duration.ofSeconds(10),
-          IdlePolicy.BLOCK,
+          WaitPolicy.BLOCK,
           SpinLimit.DEFAULT);
 
   /** Validates every value; errors name the value and the rule. */

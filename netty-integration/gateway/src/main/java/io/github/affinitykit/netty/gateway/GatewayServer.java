@@ -7,11 +7,12 @@ import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.observe.Sweeper;
-import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;
-import io.github.affinitykit.netty.PlacementReport;
 import io.github.affinitykit.netty.ServerGroupsBuilder;
+import io.github.affinitykit.netty.WaitPolicy;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -100,12 +101,19 @@ public final class GatewayServer implements AutoCloseable {
     ServerGroupsBuilder b =
         PinnedServerGroups.builder(kit)
             .transport(config.transport())
-            .pinned(config.pin() != PinMode.NONE)
-            .isolate(config.pin() == PinMode.ISOLATED)
             .businessThreads(config.businessThreads())
-            .idlePolicy(config.idlePolicy())
+            .waitPolicy(config.idlePolicy())
             .spinLimit(config.spinLimit());
     config.workers().ifPresent(b::workers);
+    if (config.pin() == PinMode.ISOLATED) { // the default worker group, isolated at runtime
+      b.workerGroup(
+          kit.group("worker").placements(Placement.DIFFERENT_CORE, Placement.ANY).isolate(true));
+    }
+    if (config.pin() == PinMode.NONE) { // the same groups, unpinned, reported
+      b.workerGroup(kit.group("worker").unpinned("off"))
+          .businessGroup(kit.group("business").unpinned("off"))
+          .bossGroup(kit.group("boss").unpinned("off"));
+    }
     PinnedServerGroups groups = b.build();
     try {
       return bind(config, kit, events, groups);
@@ -142,7 +150,7 @@ public final class GatewayServer implements AutoCloseable {
       JvmThreads jvm = new JvmThreads(kit);
       confined = Optional.of(jvm.confine());
       sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
-      if (config.idlePolicy() == IdlePolicy.AUTO) { // spin only where the audit proves it safe
+      if (config.idlePolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
         groups.applyAudit(kit.audit(pinnedWorkerCpus(groups), AUDIT_WINDOW));
       }
     }
@@ -181,7 +189,7 @@ public final class GatewayServer implements AutoCloseable {
   }
 
   /** Returns where every loop runs, and the transport. */
-  public PlacementReport report() {
+  public AssignmentReport report() {
     return groups.report();
   }
 

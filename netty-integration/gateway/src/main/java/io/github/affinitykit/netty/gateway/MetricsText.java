@@ -2,8 +2,8 @@ package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.observe.TaskSample;
 import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
-import io.github.affinitykit.netty.PlacementReport;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.core.metrics.Info;
@@ -30,11 +30,11 @@ final class MetricsText {
   private final SampledMeters sampled = new SampledMeters(registry); // guarded by this
   private final Info info;
   private final GatewayMetrics metrics;
-  private final Supplier<PlacementReport> report;
+  private final Supplier<AssignmentReport> report;
   private final String pin;
   private ThreadStats previous; // guarded by this
 
-  MetricsText(GatewayMetrics metrics, Supplier<PlacementReport> report, String pin) {
+  MetricsText(GatewayMetrics metrics, Supplier<AssignmentReport> report, String pin) {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.report = Objects.requireNonNull(report, "report");
     this.pin = Objects.requireNonNull(pin, "pin");
@@ -54,7 +54,7 @@ final class MetricsText {
     ThreadStats now = ThreadStats.snapshot();
     double cpuPercent = now.cpuPercentSince(previous);
     previous = now;
-    PlacementReport r = report.get();
+    AssignmentReport r = report.get();
     info.setLabelValues(r.transport().transport().name(), pin, r.transport().reason());
     GatewayMeters.sample(sampled, metrics);
     process(now, cpuPercent);
@@ -122,7 +122,7 @@ final class MetricsText {
     }
   }
 
-  private static Map<Integer, String> roles(PlacementReport r) {
+  private static Map<Integer, String> roles(AssignmentReport r) {
     Map<Integer, String> out = new HashMap<>();
     for (LoopAssignment l : r.loops()) {
       if (l.running() && l.tid() > 0) {

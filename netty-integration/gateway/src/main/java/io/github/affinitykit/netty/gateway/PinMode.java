@@ -20,9 +20,10 @@ public enum PinMode {
   EXCLUSIVE,
   /**
    * Exclusive, and the workers' CPUs also isolated from the rest of the machine at runtime ({@link
-   * io.github.affinitykit.netty.ServerGroupsBuilder#isolate}: root; other processes, movable kernel
-   * threads and IRQs moved off until the gateway stops). Never the default: it changes the whole
-   * machine. Without the permission nothing changes and the gateway says why at start.
+   * io.github.affinitykit.core.CpuGroupBuilder#isolate} on the worker group: root; other processes,
+   * movable kernel threads and IRQs moved off until the gateway stops). Never the default: it
+   * changes the whole machine. Without the permission nothing changes and the gateway says why at
+   * start.
    */
   ISOLATED;
 

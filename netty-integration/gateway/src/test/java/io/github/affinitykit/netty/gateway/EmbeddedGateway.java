@@ -2,11 +2,11 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.netty.IdlePolicy;
-import io.github.affinitykit.netty.PlacementReport;
+import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.TransportChoice;
+import io.github.affinitykit.netty.WaitPolicy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -50,7 +50,7 @@ final class EmbeddedGateway implements AutoCloseable {
           64 * 1024,
           Duration.ofMillis(100),
           Duration.ofSeconds(10),
-          IdlePolicy.BLOCK,
+          WaitPolicy.BLOCK,
           SpinLimit.DEFAULT);
 
   private static final byte[] SWITCHING =
@@ -84,8 +84,8 @@ final class EmbeddedGateway implements AutoCloseable {
    * {@code metrics}, no event loops (the placement report is an empty NIO one), no events.
    */
   static GatewayContext context(GatewayConfig config, GatewayMetrics metrics) {
-    PlacementReport report =
-        new PlacementReport(
+    AssignmentReport report =
+        new AssignmentReport(
             new TransportChoice(Transport.NIO, Transport.NIO, "embedded"), List.of());
     MetricsText text = new MetricsText(metrics, () -> report, config.pin().cliName());
     return GatewayContext.create(config, metrics, text, GatewayEvents.NONE, Optional.empty());

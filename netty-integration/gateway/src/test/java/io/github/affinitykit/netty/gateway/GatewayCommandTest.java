@@ -8,9 +8,9 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.CliRun;
-import io.github.affinitykit.netty.IdlePolicy;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.netty.WaitPolicy;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -89,7 +89,7 @@ class GatewayCommandTest {
                 2000,
                 Duration.ofSeconds(3),
                 Duration.ofSeconds(4),
-                IdlePolicy.BLOCK,
+                WaitPolicy.BLOCK,
                 SpinLimit.DEFAULT));
   }
 
@@ -110,13 +110,13 @@ class GatewayCommandTest {
     GatewayConfig c =
         GatewayHarness.config("--idle-policy=spin-then-block", "--spin-limit", "200polls");
 
-    assertThat(c.idlePolicy()).isEqualTo(IdlePolicy.SPIN_THEN_BLOCK);
+    assertThat(c.idlePolicy()).isEqualTo(WaitPolicy.SPIN_THEN_BLOCK);
     assertThat(c.spinLimit()).isEqualTo(SpinLimit.ofPolls(200));
-    assertThat(GatewayConfig.DEFAULTS.idlePolicy()).isEqualTo(IdlePolicy.BLOCK);
+    assertThat(GatewayConfig.DEFAULTS.idlePolicy()).isEqualTo(WaitPolicy.BLOCK);
     assertThat(GatewayConfig.DEFAULTS.spinLimit()).isEqualTo(SpinLimit.DEFAULT);
     assertThat(GatewayHarness.config("--idle-policy", "BUSY_POLL", "--spin-limit=1ms"))
         .extracting(GatewayConfig::idlePolicy, GatewayConfig::spinLimit)
-        .containsExactly(IdlePolicy.BUSY_POLL, SpinLimit.parse("1000us"));
+        .containsExactly(WaitPolicy.BUSY_POLL, SpinLimit.parse("1000us"));
     assertOneLine(
         "--idle-policy: spin (expected: one of BLOCK, SPIN_THEN_BLOCK, BUSY_POLL, AUTO)",
         "--idle-policy=spin");

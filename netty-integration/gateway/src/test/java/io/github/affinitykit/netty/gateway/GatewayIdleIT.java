@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.netty.IdlePolicy;
+import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
-import io.github.affinitykit.netty.LoopIdle;
-import io.github.affinitykit.netty.PlacementReport;
+import io.github.affinitykit.netty.LoopWait;
+import io.github.affinitykit.netty.WaitPolicy;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,10 +47,10 @@ class GatewayIdleIT {
     for (int i = 0; i < 50; i++) {
       assertThat(c.next().body()).isEqualTo("m" + i);
     }
-    PlacementReport r = s.report();
-    assertThat(r.idle().loops())
-        .extracting(LoopIdle::mode)
-        .containsOnly(IdlePolicy.SPIN_THEN_BLOCK);
+    AssignmentReport r = s.report();
+    assertThat(r.waits().loops())
+        .extracting(LoopWait::mode)
+        .containsOnly(WaitPolicy.SPIN_THEN_BLOCK);
     assertThat(r.toString()).contains("idle policy spin-then-block, spin limit 50us");
   }
 
@@ -59,17 +59,17 @@ class GatewayIdleIT {
     assumeTrue(!h.kit.pool().housekeeping().isEmpty(), "exclusive mode needs housekeeping CPUs");
     GatewayServer s = h.start("--pin", "exclusive", "--transport", "nio", "--idle-policy", "auto");
 
-    PlacementReport r = s.report();
-    for (LoopIdle idle : r.idle().loops()) {
+    AssignmentReport r = s.report();
+    for (LoopWait idle : r.waits().loops()) {
       LoopAssignment a = r.loop(idle.group(), idle.index()).orElseThrow();
       assertThat(a.status()).isEqualTo(LeaseStatus.PINNED);
-      if (idle.mode() == IdlePolicy.SPIN_THEN_BLOCK) {
+      if (idle.mode() == WaitPolicy.SPIN_THEN_BLOCK) {
         assertThat(idle.reason()).startsWith("audited EXCLUSIVE");
       } else {
-        assertThat(idle.mode()).isEqualTo(IdlePolicy.BLOCK);
+        assertThat(idle.mode()).isEqualTo(WaitPolicy.BLOCK);
         assertThat(idle.reason()).contains("the audit found it SHARED");
       }
     }
-    assertThat(r.idle().loops()).isNotEmpty();
+    assertThat(r.waits().loops()).isNotEmpty();
   }
 }

@@ -3,8 +3,8 @@ package io.github.affinitykit.netty.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
-import io.github.affinitykit.netty.PlacementReport;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.TransportChoice;
 import java.nio.file.Files;
@@ -59,8 +59,8 @@ class MetricsTextTest {
           Map.entry("affinitykit_loop_cpu", "gauge"));
 
   private final GatewayMetrics metrics = new GatewayMetrics();
-  private final PlacementReport report =
-      new PlacementReport(
+  private final AssignmentReport report =
+      new AssignmentReport(
           new TransportChoice(Transport.AUTO, Transport.NIO, "IO_URING unavailable: \"x\""),
           List.of(
               new LoopAssignment("worker", 0, 1, LeaseStatus.PINNED, "ok", "w-0", 42, 1, true)));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The spin rule on host models of machines this one is not: deterministic, no threads. */
-class SpinRuleTest {
+class WaitRuleTest {
   private static final CpuSet NONE = CpuSet.empty();
 
   @TempDir Path tmp;
@@ -21,9 +21,9 @@ class SpinRuleTest {
   void shouldNotSpinOnAnIsolatedHyperThreadWhoseCoreMateIsNotIsolated() {
     HostCpus e5 = HostCpus.probe(Fixtures.root(Fixtures.E5)); // isolcpus=19-23, sibling n-12
 
-    SpinAdvice a = SpinRule.judge(e5, 20, NONE, NONE);
+    WaitAdvice a = WaitRule.judge(e5, 20, NONE, NONE);
 
-    assertThat(a.basis()).isEqualTo(SpinAdvice.Basis.ISOLATED_SHARED_CORE);
+    assertThat(a.basis()).isEqualTo(WaitAdvice.Basis.ISOLATED_SHARED_CORE);
     assertThat(a.spin()).isFalse();
     assertThat(a.reason()).contains("core-mate 8 is not");
   }
@@ -32,9 +32,9 @@ class SpinRuleTest {
   void shouldSpinOnAnIsolatedCpuWhoseWholeCoreIsIsolated() {
     HostCpus h = FakeHost.create(tmp, 8, 2).isolated("2-3,6-7").probe(); // cores {2,6} {3,7}
 
-    SpinAdvice a = SpinRule.judge(h, 6, NONE, NONE);
+    WaitAdvice a = WaitRule.judge(h, 6, NONE, NONE);
 
-    assertThat(a.basis()).isEqualTo(SpinAdvice.Basis.ISOLATED_CORE);
+    assertThat(a.basis()).isEqualTo(WaitAdvice.Basis.ISOLATED_CORE);
     assertThat(a.spin()).isTrue();
     assertThat(a.reason()).isEqualTo("isolated, with its whole core 2,6");
   }
@@ -43,15 +43,15 @@ class SpinRuleTest {
   void shouldSpinOnlyWhereTheAuditFoundTheCpuExclusive() {
     HostCpus h = FakeHost.create(tmp, 2, 1).probe(); // this machine's shape: 2 CPUs, no SMT
 
-    SpinAdvice exclusive = SpinRule.judge(h, 1, CpuSet.of(1), CpuSet.of(1));
-    SpinAdvice shared = SpinRule.judge(h, 1, NONE, CpuSet.of(1));
-    SpinAdvice unaudited = SpinRule.judge(h, 1, NONE, NONE);
+    WaitAdvice exclusive = WaitRule.judge(h, 1, CpuSet.of(1), CpuSet.of(1));
+    WaitAdvice shared = WaitRule.judge(h, 1, NONE, CpuSet.of(1));
+    WaitAdvice unaudited = WaitRule.judge(h, 1, NONE, NONE);
 
-    assertThat(exclusive.basis()).isEqualTo(SpinAdvice.Basis.AUDITED_EXCLUSIVE);
+    assertThat(exclusive.basis()).isEqualTo(WaitAdvice.Basis.AUDITED_EXCLUSIVE);
     assertThat(exclusive.spin()).isTrue();
-    assertThat(shared.basis()).isEqualTo(SpinAdvice.Basis.AUDITED_SHARED);
+    assertThat(shared.basis()).isEqualTo(WaitAdvice.Basis.AUDITED_SHARED);
     assertThat(shared.reason()).contains("the audit found it SHARED");
-    assertThat(unaudited.basis()).isEqualTo(SpinAdvice.Basis.NOT_AUDITED);
+    assertThat(unaudited.basis()).isEqualTo(WaitAdvice.Basis.NOT_AUDITED);
     assertThat(unaudited.reason()).contains("not audited");
     assertThat(shared.spin()).isFalse();
     assertThat(unaudited.spin()).isFalse();
@@ -61,22 +61,22 @@ class SpinRuleTest {
   void shouldTrustAnAuditOverAnIsolatedHyperThreadsBusyCoreMate() {
     HostCpus e5 = HostCpus.probe(Fixtures.root(Fixtures.E5));
 
-    SpinAdvice a = SpinRule.judge(e5, 20, CpuSet.of(20), CpuSet.of(20));
+    WaitAdvice a = WaitRule.judge(e5, 20, CpuSet.of(20), CpuSet.of(20));
 
-    assertThat(a.basis()).isEqualTo(SpinAdvice.Basis.AUDITED_EXCLUSIVE);
+    assertThat(a.basis()).isEqualTo(WaitAdvice.Basis.AUDITED_EXCLUSIVE);
   }
 
   @Test
   void shouldRefuseAnExclusiveSetOutsideTheAuditedOneAndUnknownCpus() {
     HostCpus h = FakeHost.create(tmp, 2, 1).probe();
 
-    assertThatThrownBy(() -> SpinRule.judge(h, 1, CpuSet.of(1), NONE))
+    assertThatThrownBy(() -> WaitRule.judge(h, 1, CpuSet.of(1), NONE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("auditedExclusive: 1 (expected: within audited )");
-    assertThatThrownBy(() -> SpinRule.judge(h, 7, NONE, NONE))
+    assertThatThrownBy(() -> WaitRule.judge(h, 7, NONE, NONE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("cpu: 7 (expected: one of 0-1");
-    assertThatThrownBy(() -> new SpinAdvice(-1, SpinAdvice.Basis.NOT_AUDITED, "x"))
+    assertThatThrownBy(() -> new WaitAdvice(-1, WaitAdvice.Basis.NOT_AUDITED, "x"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("cpu: -1 (expected: >= 0)");
   }

@@ -11,26 +11,26 @@ import java.util.Objects;
  * @param index the loop's index in its group
  * @param cpu the loop's planned CPU, -1 if none
  * @param requested the policy asked for
- * @param mode the policy in force: never {@link IdlePolicy#AUTO}
+ * @param mode the policy in force: never {@link WaitPolicy#AUTO}
  * @param honoured false when the transport cannot wait as asked (or as placement chose), so the
  *     loop blocks instead
  * @param reason why {@code mode}: the placement rule's facts, or what the transport cannot do
  */
-public record LoopIdle(
+public record LoopWait(
     String group,
     int index,
     int cpu,
-    IdlePolicy requested,
-    IdlePolicy mode,
+    WaitPolicy requested,
+    WaitPolicy mode,
     boolean honoured,
     String reason) {
   /** Validates. */
-  public LoopIdle {
+  public LoopWait {
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(requested, "requested");
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(reason, "reason");
-    if (mode == IdlePolicy.AUTO) {
+    if (mode == WaitPolicy.AUTO) {
       throw new IllegalArgumentException("mode: AUTO (expected: the policy in force)");
     }
   }

@@ -9,7 +9,7 @@ import java.util.Locale;
  *
  * <p>Thread safety: immutable.
  */
-public enum IdlePolicy {
+public enum WaitPolicy {
   /**
    * Netty's default: poll once, then block in {@code select}/{@code epoll_wait} until I/O, a task
    * or a timer arrives. No CPU while idle; every message that finds the loop asleep pays a wake-up
@@ -28,7 +28,7 @@ public enum IdlePolicy {
    */
   BUSY_POLL,
   /**
-   * Chosen per loop by placement ({@code core.SpinRule}, the Disruptor advisor's rule): {@link
+   * Chosen per loop by placement ({@code core.WaitRule}, the Disruptor advisor's rule): {@link
    * #SPIN_THEN_BLOCK} on a CPU proven exclusive (whole core isolated, or audited EXCLUSIVE), with
    * no other loop of the server on its core; {@link #BLOCK} everywhere else. The report gives the
    * reason per loop.
@@ -46,9 +46,9 @@ public enum IdlePolicy {
    *
    * @throws IllegalArgumentException naming the value and the accepted names
    */
-  public static IdlePolicy parse(String name) {
+  public static WaitPolicy parse(String name) {
     String n = name.strip().toUpperCase(Locale.ROOT).replace('-', '_');
-    for (IdlePolicy p : values()) {
+    for (WaitPolicy p : values()) {
       if (p.name().equals(n)) {
         return p;
       }

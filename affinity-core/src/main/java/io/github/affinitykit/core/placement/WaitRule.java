@@ -15,8 +15,8 @@ import java.util.Objects;
  *
  * <p>Thread safety: stateless; safe for concurrent use.
  */
-public final class SpinRule {
-  private SpinRule() {}
+public final class WaitRule {
+  private WaitRule() {}
 
   /**
    * Judges {@code cpu} for a thread pinned there alone on its core.
@@ -28,7 +28,7 @@ public final class SpinRule {
    * @throws IllegalArgumentException if {@code cpu} is not a known CPU of {@code host}, or {@code
    *     auditedExclusive} is not within {@code audited}
    */
-  public static SpinAdvice judge(HostCpus host, int cpu, CpuSet auditedExclusive, CpuSet audited) {
+  public static WaitAdvice judge(HostCpus host, int cpu, CpuSet auditedExclusive, CpuSet audited) {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(auditedExclusive, "auditedExclusive");
     Objects.requireNonNull(audited, "audited");
@@ -40,25 +40,25 @@ public final class SpinRule {
     CpuSet online = core.intersect(host.topology().online());
     CpuSet isolated = host.isolatedCpus();
     if (host.exclusive().contains(cpu) && isolated.containsAll(online)) {
-      return new SpinAdvice(
-          cpu, SpinAdvice.Basis.ISOLATED_CORE, "isolated, with its whole core " + core);
+      return new WaitAdvice(
+          cpu, WaitAdvice.Basis.ISOLATED_CORE, "isolated, with its whole core " + core);
     }
     if (auditedExclusive.contains(cpu)) {
-      return new SpinAdvice(
-          cpu, SpinAdvice.Basis.AUDITED_EXCLUSIVE, "audited EXCLUSIVE, alone on core " + core);
+      return new WaitAdvice(
+          cpu, WaitAdvice.Basis.AUDITED_EXCLUSIVE, "audited EXCLUSIVE, alone on core " + core);
     }
     if (isolated.contains(cpu)) {
-      return new SpinAdvice(
+      return new WaitAdvice(
           cpu,
-          SpinAdvice.Basis.ISOLATED_SHARED_CORE,
+          WaitAdvice.Basis.ISOLATED_SHARED_CORE,
           "isolated, but its core-mate "
               + online.minus(isolated)
               + " is not: general work runs on the same core");
     }
     boolean wasAudited = audited.contains(cpu);
-    return new SpinAdvice(
+    return new WaitAdvice(
         cpu,
-        wasAudited ? SpinAdvice.Basis.AUDITED_SHARED : SpinAdvice.Basis.NOT_AUDITED,
+        wasAudited ? WaitAdvice.Basis.AUDITED_SHARED : WaitAdvice.Basis.NOT_AUDITED,
         "alone on core "
             + core
             + " but not isolated, and "

@@ -20,18 +20,18 @@ import java.util.List;
  * {@link CpuGroup} with a simulated backend and a private lock directory per plan, {@code busy}
  * CPUs held by someone else.
  */
-final class TestLayouts {
+final class TestAssignments {
   private final HostCpus host;
 
-  private TestLayouts(HostCpus host) {
+  private TestAssignments(HostCpus host) {
     this.host = host;
   }
 
-  static TestLayouts on(HostCpus host) {
-    return new TestLayouts(host);
+  static TestAssignments on(HostCpus host) {
+    return new TestAssignments(host);
   }
 
-  Layout plan(
+  PipelineAssignments plan(
       Pinning pinning,
       int consumers,
       CpuSet pool,
@@ -50,8 +50,8 @@ final class TestLayouts {
     busy.forEach(c -> kit.reservations().tryReserve(c));
     CpuGroupBuilder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
     if (pinning == Pinning.NONE) {
-      g.off("pinning NONE");
+      g.unpinned("pinning NONE");
     }
-    return ConsumerThreads.seat(g.build(), pinning, "t", consumers).layout(pinning);
+    return ConsumerThreads.seat(g.build(), pinning, consumers).layout(pinning);
   }
 }

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class IdleLoopLiveIT {
+class WaitLoopLiveIT {
   private static final int WARM_UP = 500;
   private static final int MESSAGES = 3_000;
   private static final SpinLimit LONG_SPIN = SpinLimit.ofTime(Duration.ofSeconds(1));
@@ -48,16 +48,16 @@ class IdleLoopLiveIT {
         .flatMap(
             t ->
                 Stream.of(
-                    Arguments.of(t, IdlePolicy.BLOCK, SpinLimit.DEFAULT),
-                    Arguments.of(t, IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT),
-                    Arguments.of(t, IdlePolicy.SPIN_THEN_BLOCK, LONG_SPIN),
-                    Arguments.of(t, IdlePolicy.BUSY_POLL, SpinLimit.DEFAULT)));
+                    Arguments.of(t, WaitPolicy.BLOCK, SpinLimit.DEFAULT),
+                    Arguments.of(t, WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT),
+                    Arguments.of(t, WaitPolicy.SPIN_THEN_BLOCK, LONG_SPIN),
+                    Arguments.of(t, WaitPolicy.BUSY_POLL, SpinLimit.DEFAULT)));
   }
 
   @ParameterizedTest(name = "{0} {1} {2}")
   @MethodSource("cases")
   void shouldEchoInOrderAndSleepPerMessageOnlyWhenBlocking(
-      Transport transport, IdlePolicy policy, SpinLimit limit) throws Exception {
+      Transport transport, WaitPolicy policy, SpinLimit limit) throws Exception {
     assumeTrue(transport.unavailability().isEmpty(), () -> transport.unavailability().get());
     AffinityKit kit = LiveKit.create(locks);
     assumeTrue(kit.backend().isSupported(), kit.backend().reason());
@@ -66,10 +66,10 @@ class IdleLoopLiveIT {
         PinnedServerGroups.builder(kit)
             .transport(transport)
             .workers(1)
-            .idlePolicy(policy)
+            .waitPolicy(policy)
             .spinLimit(limit)
             .build()) {
-      LoopIdle idle = groups.idle().loops().get(0);
+      LoopWait idle = groups.waits().loops().get(0);
       assertThat(idle.mode()).isEqualTo(policy);
       assertThat(idle.honoured()).isTrue();
       Channel server = bind(groups);
@@ -90,9 +90,9 @@ class IdleLoopLiveIT {
       System.out.printf(
           "idle-ctxt %s %s %s: voluntary %.3f, involuntary %.3f per message (%d echoes)%n",
           transport, policy.cliName(), limit, perMessage[0], perMessage[1], MESSAGES);
-      if (policy == IdlePolicy.BLOCK) {
+      if (policy == WaitPolicy.BLOCK) {
         assertThat(perMessage[0]).as("a blocking loop sleeps between messages").isGreaterThan(0.3);
-      } else if (policy == IdlePolicy.BUSY_POLL || limit.equals(LONG_SPIN)) {
+      } else if (policy == WaitPolicy.BUSY_POLL || limit.equals(LONG_SPIN)) {
         assertThat(perMessage[0]).as("a spinning loop does not sleep").isLessThan(0.1);
       }
     }

@@ -21,8 +21,8 @@ import java.util.function.Function;
  *
  * <p>Thread safety: stateless.
  */
-final class CpuGroups {
-  private CpuGroups() {}
+final class TopologyPartitions {
+  private TopologyPartitions() {}
 
   /** Returns the CPUs, sorted and without duplicate ids, with consistent group sets. */
   static List<CpuInfo> normalize(List<CpuInfo> raw) {

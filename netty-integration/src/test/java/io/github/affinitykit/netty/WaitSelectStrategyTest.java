@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The spin bound, on a fake clock and a fake poll: deterministic, no threads, no timing. */
-class IdleSelectStrategyTest {
+class WaitSelectStrategyTest {
   private final AtomicLong clock = new AtomicLong();
   private final AtomicInteger polls = new AtomicInteger();
   private int ready;
@@ -21,13 +21,13 @@ class IdleSelectStrategyTest {
         return ready;
       };
 
-  private IdleSelectStrategy strategy(IdlePolicy mode, SpinLimit limit) {
-    return new IdleSelectStrategy(mode, limit, clock::get);
+  private WaitSelectStrategy strategy(WaitPolicy mode, SpinLimit limit) {
+    return new WaitSelectStrategy(mode, limit, clock::get);
   }
 
   @Test
   void shouldBlockWithoutPollingWhenBlockingAndNoTaskWaits() throws Exception {
-    IdleSelectStrategy s = strategy(IdlePolicy.BLOCK, SpinLimit.DEFAULT);
+    WaitSelectStrategy s = strategy(WaitPolicy.BLOCK, SpinLimit.DEFAULT);
 
     assertThat(s.calculateStrategy(poll, false)).isEqualTo(SelectStrategy.SELECT);
     assertThat(polls).hasValue(0);
@@ -37,7 +37,7 @@ class IdleSelectStrategyTest {
 
   @Test
   void shouldBlockAfterExactlyTheLimitOfEmptyPolls() throws Exception {
-    IdleSelectStrategy s = strategy(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(3));
+    WaitSelectStrategy s = strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(3));
 
     for (int i = 0; i < 3; i++) {
       assertThat(s.calculateStrategy(poll, false)).isZero();
@@ -49,7 +49,7 @@ class IdleSelectStrategyTest {
 
   @Test
   void shouldStartAFreshSpinAfterEveryEventOrTask() throws Exception {
-    IdleSelectStrategy s = strategy(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(2));
+    WaitSelectStrategy s = strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(2));
 
     assertThat(s.calculateStrategy(poll, false)).isZero();
     assertThat(s.calculateStrategy(poll, false)).isZero();
@@ -65,8 +65,8 @@ class IdleSelectStrategyTest {
 
   @Test
   void shouldBlockOnceTheSpinTimeHasPassedSinceTheLastWork() throws Exception {
-    IdleSelectStrategy s =
-        strategy(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.ofTime(Duration.ofNanos(50_000)));
+    WaitSelectStrategy s =
+        strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofTime(Duration.ofNanos(50_000)));
     clock.set(1_000_000);
 
     assertThat(s.calculateStrategy(poll, false)).isZero(); // the spin starts now
@@ -78,7 +78,7 @@ class IdleSelectStrategyTest {
 
   @Test
   void shouldNeverBlockWhenBusyPolling() throws Exception {
-    IdleSelectStrategy s = strategy(IdlePolicy.BUSY_POLL, SpinLimit.ofPolls(1));
+    WaitSelectStrategy s = strategy(WaitPolicy.BUSY_POLL, SpinLimit.ofPolls(1));
 
     for (int i = 0; i < 10_000; i++) {
       clock.addAndGet(1_000_000_000L);
@@ -89,26 +89,27 @@ class IdleSelectStrategyTest {
 
   @Test
   void shouldSwitchModesAndRefuseAuto() throws Exception {
-    IdleStrategies f = IdleStrategies.of(IdlePolicy.AUTO, SpinLimit.ofPolls(1), clock::get);
+    WaitSelectStrategyFactory f =
+        WaitSelectStrategyFactory.of(WaitPolicy.AUTO, SpinLimit.ofPolls(1), clock::get);
     SelectStrategy first = f.newSelectStrategy();
     f.newSelectStrategy();
 
     assertThat(f.size()).isEqualTo(2);
-    assertThat(f.mode(0)).isEqualTo(IdlePolicy.BLOCK); // AUTO blocks until decided
-    f.mode(1, IdlePolicy.BUSY_POLL);
-    assertThat(f.mode(1)).isEqualTo(IdlePolicy.BUSY_POLL);
+    assertThat(f.mode(0)).isEqualTo(WaitPolicy.BLOCK); // AUTO blocks until decided
+    f.mode(1, WaitPolicy.BUSY_POLL);
+    assertThat(f.mode(1)).isEqualTo(WaitPolicy.BUSY_POLL);
     assertThat(first.calculateStrategy(poll, false)).isEqualTo(SelectStrategy.SELECT);
-    assertThatThrownBy(() -> f.mode(0, IdlePolicy.AUTO))
+    assertThatThrownBy(() -> f.mode(0, WaitPolicy.AUTO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("mode: AUTO (expected: a concrete policy; decide first)");
   }
 
   @Test
   void shouldParsePoliciesAndLimitsAndNameTheRuleOtherwise() {
-    assertThat(IdlePolicy.parse("spin-then-block")).isEqualTo(IdlePolicy.SPIN_THEN_BLOCK);
-    assertThat(IdlePolicy.parse("BUSY_POLL")).isEqualTo(IdlePolicy.BUSY_POLL);
-    assertThat(IdlePolicy.SPIN_THEN_BLOCK.cliName()).isEqualTo("spin-then-block");
-    assertThatThrownBy(() -> IdlePolicy.parse("spin"))
+    assertThat(WaitPolicy.parse("spin-then-block")).isEqualTo(WaitPolicy.SPIN_THEN_BLOCK);
+    assertThat(WaitPolicy.parse("BUSY_POLL")).isEqualTo(WaitPolicy.BUSY_POLL);
+    assertThat(WaitPolicy.SPIN_THEN_BLOCK.cliName()).isEqualTo("spin-then-block");
+    assertThatThrownBy(() -> WaitPolicy.parse("spin"))
         .hasMessage("idle policy: spin (expected: block, spin-then-block, busy-poll or auto)");
     assertThat(SpinLimit.parse("50us")).isEqualTo(SpinLimit.DEFAULT);
     assertThat(SpinLimit.parse("2ms").amount()).isEqualTo(2_000_000);

@@ -1,21 +1,19 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.PinnedThreadFactory;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import io.github.affinitykit.core.reservation.ReservationStatus;
 import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * Says why a {@link PinnedThreadFactory} found no CPU for a thread, so that an empty pool, a pool
- * whose every CPU is held, and lock files that could not be used (I/O errors, refused files) read
- * differently: {@code the pool is empty}, {@code every CPU is held: ...}, {@code cannot reserve
- * (I/O error or refused lock file): ...}.
+ * Says why a {@link CpuGroup} found no CPU for a member, so that an empty pool, a pool whose every
+ * CPU is held, and lock files that could not be used (I/O errors, refused files) read differently:
+ * {@code the pool is empty}, {@code every CPU is held: ...}, {@code cannot reserve (I/O error or
+ * refused lock file): ...}.
  *
  * <p>Thread safety: stateless.
  */
-public final class RunOutReason {
+final class RunOutReason {
   private RunOutReason() {}
 
   /**
@@ -27,8 +25,7 @@ public final class RunOutReason {
    *     empty when none was free
    * @param failures the reservations tried and refused, in order
    */
-  public static String of(
-      CpuSet pool, CpuSet live, String placement, List<ReservationResult> failures) {
+  static String of(CpuSet pool, CpuSet live, String placement, List<ReservationResult> failures) {
     if (pool.isEmpty()) {
       return "the pool is empty";
     }

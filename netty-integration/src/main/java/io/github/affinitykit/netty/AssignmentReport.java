@@ -11,20 +11,20 @@ import java.util.Optional;
  *
  * @param transport the transport chosen, and why
  * @param loops every loop: boss, then workers, then business executors
- * @param idle how the worker loops wait when idle, and why
+ * @param waits how the worker loops wait when idle, and why
  */
-public record PlacementReport(
-    TransportChoice transport, List<LoopAssignment> loops, IdleReport idle) {
+public record AssignmentReport(
+    TransportChoice transport, List<LoopAssignment> loops, WaitReport waits) {
   /** Copies. */
-  public PlacementReport {
+  public AssignmentReport {
     Objects.requireNonNull(transport, "transport");
-    Objects.requireNonNull(idle, "idle");
+    Objects.requireNonNull(waits, "waits");
     loops = List.copyOf(loops);
   }
 
   /** A report of loops that block when idle (Netty's default). */
-  public PlacementReport(TransportChoice transport, List<LoopAssignment> loops) {
-    this(transport, loops, IdleReport.blocking());
+  public AssignmentReport(TransportChoice transport, List<LoopAssignment> loops) {
+    this(transport, loops, WaitReport.blocking());
   }
 
   /** Returns loop {@code index} of group {@code group}, if there is one. */
@@ -37,7 +37,7 @@ public record PlacementReport(
     return loops.stream().filter(l -> l.group().equals(group)).toList();
   }
 
-  /** Returns several lines: the transport, one line per loop, then the idle policy per loop. */
+  /** Returns several lines: the transport, one line per loop, then how each worker loop waits. */
   @Override
   public String toString() {
     StringBuilder out = new StringBuilder();
@@ -47,8 +47,8 @@ public record PlacementReport(
         .append(transport.reason())
         .append(")");
     loops.forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));
-    out.append(System.lineSeparator()).append(idle.headline());
-    idle.loops().forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));
+    out.append(System.lineSeparator()).append(waits.headline());
+    waits.loops().forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));
     return out.toString();
   }
 }

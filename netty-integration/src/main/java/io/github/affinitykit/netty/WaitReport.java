@@ -10,32 +10,32 @@ import java.util.Objects;
  * <p>Thread safety: immutable (a snapshot).
  *
  * @param requested the policy asked for
- * @param limit the spin limit of {@link IdlePolicy#SPIN_THEN_BLOCK}
+ * @param limit the spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK}
  * @param loops one entry per worker loop, in loop order
  */
-public record IdleReport(IdlePolicy requested, SpinLimit limit, List<LoopIdle> loops) {
+public record WaitReport(WaitPolicy requested, SpinLimit limit, List<LoopWait> loops) {
   /** Copies. */
-  public IdleReport {
+  public WaitReport {
     Objects.requireNonNull(requested, "requested");
     Objects.requireNonNull(limit, "limit");
     loops = List.copyOf(loops);
   }
 
   /** Returns the report of groups built without an idle policy: Netty's default, blocking. */
-  public static IdleReport blocking() {
-    return new IdleReport(IdlePolicy.BLOCK, SpinLimit.DEFAULT, List.of());
+  public static WaitReport blocking() {
+    return new WaitReport(WaitPolicy.BLOCK, SpinLimit.DEFAULT, List.of());
   }
 
   /** Returns whether every loop waits as asked. */
   public boolean honoured() {
-    return loops.stream().allMatch(LoopIdle::honoured);
+    return loops.stream().allMatch(LoopWait::honoured);
   }
 
   /** Returns one line: {@code idle policy spin-then-block, spin limit 50us}. */
   public String headline() {
     return "idle policy "
         + requested.cliName()
-        + (requested == IdlePolicy.BLOCK || requested == IdlePolicy.BUSY_POLL
+        + (requested == WaitPolicy.BLOCK || requested == WaitPolicy.BUSY_POLL
             ? ""
             : ", spin limit " + limit)
         + (honoured() ? "" : ", NOT HONOURED on every loop (see below)");

@@ -8,50 +8,51 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
- * A Netty {@link SelectStrategyFactory} that makes every loop wait as an {@link IdlePolicy} says.
+ * A Netty {@link SelectStrategyFactory} that makes every loop wait as an {@link WaitPolicy} says.
  * Hand it to the handler factory of a transport that has the hook:
  *
  * <pre>{@code
- * IdleStrategies idle = IdleStrategies.of(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT);
+ * WaitSelectStrategyFactory idle = WaitSelectStrategyFactory.of(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT);
  * PinnedIoEventLoopGroup.create(2, Transport.EPOLL.handlerFactory(idle), kit.group("worker").build());
  * // or NioIoHandler.newFactory(SelectorProvider.provider(), idle)
  * }</pre>
  *
  * <p>Netty asks for one strategy per loop, in loop order, while the group is constructed; the
- * {@code i}-th strategy belongs to loop {@code i}, so a per-loop decision ({@link IdlePolicy#AUTO},
+ * {@code i}-th strategy belongs to loop {@code i}, so a per-loop decision ({@link WaitPolicy#AUTO},
  * made by {@link PinnedServerGroups} once the CPUs are known) can be set later.
  *
  * <p>Thread safety: thread-safe; strategies are created on the group's constructing thread and
  * their modes may be changed from any thread.
  */
-public final class IdleStrategies implements SelectStrategyFactory {
-  private final IdlePolicy initial;
+public final class WaitSelectStrategyFactory implements SelectStrategyFactory {
+  private final WaitPolicy initial;
   private final SpinLimit limit;
   private final LongSupplier clock;
-  private final List<IdleSelectStrategy> created = new CopyOnWriteArrayList<>();
+  private final List<WaitSelectStrategy> created = new CopyOnWriteArrayList<>();
 
-  private IdleStrategies(IdlePolicy initial, SpinLimit limit, LongSupplier clock) {
-    this.initial = initial == IdlePolicy.AUTO ? IdlePolicy.BLOCK : initial;
+  private WaitSelectStrategyFactory(WaitPolicy initial, SpinLimit limit, LongSupplier clock) {
+    this.initial = initial == WaitPolicy.AUTO ? WaitPolicy.BLOCK : initial;
     this.limit = Objects.requireNonNull(limit, "limit");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /**
-   * Strategies for {@code policy} with {@code limit}; {@link IdlePolicy#AUTO} starts every loop
+   * Strategies for {@code policy} with {@code limit}; {@link WaitPolicy#AUTO} starts every loop
    * blocking until a decision is set.
    */
-  public static IdleStrategies of(IdlePolicy policy, SpinLimit limit) {
-    return new IdleStrategies(Objects.requireNonNull(policy, "policy"), limit, System::nanoTime);
+  public static WaitSelectStrategyFactory of(WaitPolicy policy, SpinLimit limit) {
+    return new WaitSelectStrategyFactory(
+        Objects.requireNonNull(policy, "policy"), limit, System::nanoTime);
   }
 
   /** As {@link #of}, timing spins with {@code clock} (nanoseconds): for tests. */
-  static IdleStrategies of(IdlePolicy policy, SpinLimit limit, LongSupplier clock) {
-    return new IdleStrategies(Objects.requireNonNull(policy, "policy"), limit, clock);
+  static WaitSelectStrategyFactory of(WaitPolicy policy, SpinLimit limit, LongSupplier clock) {
+    return new WaitSelectStrategyFactory(Objects.requireNonNull(policy, "policy"), limit, clock);
   }
 
   @Override
   public SelectStrategy newSelectStrategy() {
-    IdleSelectStrategy s = new IdleSelectStrategy(initial, limit, clock);
+    WaitSelectStrategy s = new WaitSelectStrategy(initial, limit, clock);
     created.add(s);
     return s;
   }
@@ -71,12 +72,12 @@ public final class IdleStrategies implements SelectStrategyFactory {
    *
    * @throws IndexOutOfBoundsException if no such loop
    */
-  public IdlePolicy mode(int loop) {
+  public WaitPolicy mode(int loop) {
     return created.get(loop).mode();
   }
 
   /** Sets loop {@code loop}'s mode (not AUTO); it takes effect on the loop's next turn. */
-  void mode(int loop, IdlePolicy mode) {
+  void mode(int loop, WaitPolicy mode) {
     created.get(loop).mode(mode);
   }
 }

@@ -12,9 +12,9 @@ import java.util.Objects;
  * @param ownership how much of the CPU it has to itself
  * @param reason the facts behind {@code ownership}, with CPU numbers
  */
-public record ThreadPlacement(String role, int cpu, CpuOwnership ownership, String reason) {
+public record ThreadAssignment(String role, int cpu, CpuOwnership ownership, String reason) {
   /** Validates. */
-  public ThreadPlacement {
+  public ThreadAssignment {
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(ownership, "ownership");
     Objects.requireNonNull(reason, "reason");

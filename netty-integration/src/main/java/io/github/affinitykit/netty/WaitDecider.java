@@ -3,28 +3,28 @@ package io.github.affinitykit.netty;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.SpinAdvice;
-import io.github.affinitykit.core.placement.SpinRule;
+import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.placement.WaitRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides how each worker loop waits: the requested {@link IdlePolicy}, what the transport can do,
- * and for {@link IdlePolicy#AUTO} the placement rule ({@link SpinRule}) after checking that the
+ * Decides how each worker loop waits: the requested {@link WaitPolicy}, what the transport can do,
+ * and for {@link WaitPolicy#AUTO} the placement rule ({@link WaitRule}) after checking that the
  * loop is pinned and that no other loop of the server is placed on its core.
  *
  * <p>Thread safety: stateless.
  */
-final class IdleDecider {
-  private IdleDecider() {}
+final class WaitDecider {
+  private WaitDecider() {}
 
   /**
    * One decision per loop of {@code workers}; {@code everyone} holds every loop of the server
    * (boss, workers, business), {@code auditedExclusive} ⊆ {@code audited} an audit's verdicts.
    */
-  static List<LoopIdle> decide(
-      IdlePolicy requested,
+  static List<LoopWait> decide(
+      WaitPolicy requested,
       Transport transport,
       HostCpus host,
       List<LoopAssignment> workers,
@@ -32,25 +32,25 @@ final class IdleDecider {
       CpuSet auditedExclusive,
       CpuSet audited) {
     Optional<String> unsupported = transport.idleUnsupported();
-    List<LoopIdle> out = new ArrayList<>();
+    List<LoopWait> out = new ArrayList<>();
     for (LoopAssignment w : workers) {
-      LoopIdle placed = placement(w, everyone, host, auditedExclusive, audited);
-      IdlePolicy wanted = requested == IdlePolicy.AUTO ? placed.mode() : requested;
+      LoopWait placed = placement(w, everyone, host, auditedExclusive, audited);
+      WaitPolicy wanted = requested == WaitPolicy.AUTO ? placed.mode() : requested;
       String why =
-          requested == IdlePolicy.AUTO
+          requested == WaitPolicy.AUTO
               ? placed.reason()
-              : requested == IdlePolicy.BLOCK
+              : requested == WaitPolicy.BLOCK
                   ? "Netty's default"
                   : "as asked; the placement rule alone would choose "
                       + placed.mode()
                       + ": "
                       + placed.reason();
-      if (wanted != IdlePolicy.BLOCK && unsupported.isPresent()) {
+      if (wanted != WaitPolicy.BLOCK && unsupported.isPresent()) {
         out.add(
             loop(
                 w,
                 requested,
-                IdlePolicy.BLOCK,
+                WaitPolicy.BLOCK,
                 false,
                 wanted + " wanted, but " + unsupported.get()));
       } else {
@@ -60,7 +60,7 @@ final class IdleDecider {
     return out;
   }
 
-  private static LoopIdle placement(
+  private static LoopWait placement(
       LoopAssignment w,
       List<LoopAssignment> everyone,
       HostCpus host,
@@ -69,8 +69,8 @@ final class IdleDecider {
     if (w.cpu() < 0 || w.status() != LeaseStatus.PINNED) {
       return loop(
           w,
-          IdlePolicy.AUTO,
-          IdlePolicy.BLOCK,
+          WaitPolicy.AUTO,
+          WaitPolicy.BLOCK,
           true,
           "loop "
               + w.status()
@@ -84,23 +84,23 @@ final class IdleDecider {
       if (!self && o.cpu() >= 0 && core.contains(o.cpu())) {
         return loop(
             w,
-            IdlePolicy.AUTO,
-            IdlePolicy.BLOCK,
+            WaitPolicy.AUTO,
+            WaitPolicy.BLOCK,
             true,
             "core " + core + " also runs " + o.group() + "-" + o.index());
       }
     }
-    SpinAdvice a = SpinRule.judge(host, w.cpu(), auditedExclusive, audited);
+    WaitAdvice a = WaitRule.judge(host, w.cpu(), auditedExclusive, audited);
     return loop(
         w,
-        IdlePolicy.AUTO,
-        a.spin() ? IdlePolicy.SPIN_THEN_BLOCK : IdlePolicy.BLOCK,
+        WaitPolicy.AUTO,
+        a.spin() ? WaitPolicy.SPIN_THEN_BLOCK : WaitPolicy.BLOCK,
         true,
         a.reason());
   }
 
-  private static LoopIdle loop(
-      LoopAssignment w, IdlePolicy requested, IdlePolicy mode, boolean honoured, String reason) {
-    return new LoopIdle(w.group(), w.index(), w.cpu(), requested, mode, honoured, reason);
+  private static LoopWait loop(
+      LoopAssignment w, WaitPolicy requested, WaitPolicy mode, boolean honoured, String reason) {
+    return new LoopWait(w.group(), w.index(), w.cpu(), requested, mode, honoured, reason);
   }
 }

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Whether a thread pinned alone on its core may spin while it waits, and the facts behind the
- * answer: the result of {@link SpinRule#judge}.
+ * answer: the result of {@link WaitRule#judge}.
  *
  * <p>Thread safety: immutable.
  *
@@ -12,9 +12,9 @@ import java.util.Objects;
  * @param basis which fact decided
  * @param reason the facts, with CPU numbers, for people
  */
-public record SpinAdvice(int cpu, SpinAdvice.Basis basis, String reason) {
+public record WaitAdvice(int cpu, WaitAdvice.Basis basis, String reason) {
   /** Validates. */
-  public SpinAdvice {
+  public WaitAdvice {
     Objects.requireNonNull(basis, "basis");
     Objects.requireNonNull(reason, "reason");
     if (cpu < 0) {

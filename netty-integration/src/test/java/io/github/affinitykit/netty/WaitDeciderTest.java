@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The AUTO rule and what transports cannot do, on the seed machine's model: no threads. */
-class IdleDeciderTest {
+class WaitDeciderTest {
   private static final HostCpus E5 = HostCpus.probe(Fixtures.root(Fixtures.E5)); // isolcpus=19-23
   private static final CpuSet NONE = CpuSet.empty();
 
@@ -18,18 +18,18 @@ class IdleDeciderTest {
     return new LoopAssignment(group, index, cpu, status, "planned", "", -1, 0, false);
   }
 
-  private static LoopIdle decide(
-      IdlePolicy p, Transport t, LoopAssignment worker, List<LoopAssignment> all, CpuSet ok) {
-    return IdleDecider.decide(p, t, E5, List.of(worker), all, ok, ok).get(0);
+  private static LoopWait decide(
+      WaitPolicy p, Transport t, LoopAssignment worker, List<LoopAssignment> all, CpuSet ok) {
+    return WaitDecider.decide(p, t, E5, List.of(worker), all, ok, ok).get(0);
   }
 
   @Test
   void shouldBlockOnAnIsolatedHyperThreadWhoseCoreMateRunsGeneralWork() {
     LoopAssignment w = loop("worker", 0, 20, LeaseStatus.PINNED);
 
-    LoopIdle d = decide(IdlePolicy.AUTO, Transport.EPOLL, w, List.of(w), NONE);
+    LoopWait d = decide(WaitPolicy.AUTO, Transport.EPOLL, w, List.of(w), NONE);
 
-    assertThat(d.mode()).isEqualTo(IdlePolicy.BLOCK);
+    assertThat(d.mode()).isEqualTo(WaitPolicy.BLOCK);
     assertThat(d.honoured()).isTrue();
     assertThat(d.reason()).contains("core-mate 8 is not");
   }
@@ -38,9 +38,9 @@ class IdleDeciderTest {
   void shouldSpinThenBlockWhereTheAuditFoundTheCpuExclusive() {
     LoopAssignment w = loop("worker", 0, 20, LeaseStatus.PINNED);
 
-    LoopIdle d = decide(IdlePolicy.AUTO, Transport.NIO, w, List.of(w), CpuSet.of(20));
+    LoopWait d = decide(WaitPolicy.AUTO, Transport.NIO, w, List.of(w), CpuSet.of(20));
 
-    assertThat(d.mode()).isEqualTo(IdlePolicy.SPIN_THEN_BLOCK);
+    assertThat(d.mode()).isEqualTo(WaitPolicy.SPIN_THEN_BLOCK);
     assertThat(d.reason()).isEqualTo("audited EXCLUSIVE, alone on core 8,20");
     assertThat(d)
         .hasToString(
@@ -56,10 +56,10 @@ class IdleDeciderTest {
     LoopAssignment unpinned = loop("worker", 2, -1, LeaseStatus.UNPINNED);
     CpuSet ok = CpuSet.parse("20-21");
 
-    LoopIdle mate = decide(IdlePolicy.AUTO, Transport.EPOLL, w, List.of(boss, w), ok);
-    List<LoopIdle> rest =
-        IdleDecider.decide(
-            IdlePolicy.AUTO,
+    LoopWait mate = decide(WaitPolicy.AUTO, Transport.EPOLL, w, List.of(boss, w), ok);
+    List<LoopWait> rest =
+        WaitDecider.decide(
+            WaitPolicy.AUTO,
             Transport.EPOLL,
             E5,
             List.of(shared, unpinned),
@@ -67,9 +67,9 @@ class IdleDeciderTest {
             ok,
             ok);
 
-    assertThat(mate.mode()).isEqualTo(IdlePolicy.BLOCK);
+    assertThat(mate.mode()).isEqualTo(WaitPolicy.BLOCK);
     assertThat(mate.reason()).isEqualTo("core 8,20 also runs boss-0");
-    assertThat(rest).extracting(LoopIdle::mode).containsOnly(IdlePolicy.BLOCK);
+    assertThat(rest).extracting(LoopWait::mode).containsOnly(WaitPolicy.BLOCK);
     assertThat(rest.get(0).reason()).startsWith("loop SHARED (planned)");
     assertThat(rest.get(1).reason()).startsWith("loop UNPINNED (planned)");
   }
@@ -78,9 +78,9 @@ class IdleDeciderTest {
   void shouldHonourAnExplicitPolicyAndSayWhatPlacementAloneWouldChoose() {
     LoopAssignment w = loop("worker", 0, 3, LeaseStatus.PINNED);
 
-    LoopIdle d = decide(IdlePolicy.BUSY_POLL, Transport.NIO, w, List.of(w), NONE);
+    LoopWait d = decide(WaitPolicy.BUSY_POLL, Transport.NIO, w, List.of(w), NONE);
 
-    assertThat(d.mode()).isEqualTo(IdlePolicy.BUSY_POLL);
+    assertThat(d.mode()).isEqualTo(WaitPolicy.BUSY_POLL);
     assertThat(d.honoured()).isTrue();
     assertThat(d.reason())
         .startsWith("as asked; the placement rule alone would choose BLOCK: alone on core 3")
@@ -91,11 +91,11 @@ class IdleDeciderTest {
   void shouldReportThatIoUringCannotSpinAndBlockInstead() {
     LoopAssignment w = loop("worker", 0, 20, LeaseStatus.PINNED);
 
-    LoopIdle asked = decide(IdlePolicy.SPIN_THEN_BLOCK, Transport.IO_URING, w, List.of(w), NONE);
-    LoopIdle auto = decide(IdlePolicy.AUTO, Transport.IO_URING, w, List.of(w), CpuSet.of(20));
-    LoopIdle block = decide(IdlePolicy.BLOCK, Transport.IO_URING, w, List.of(w), NONE);
+    LoopWait asked = decide(WaitPolicy.SPIN_THEN_BLOCK, Transport.IO_URING, w, List.of(w), NONE);
+    LoopWait auto = decide(WaitPolicy.AUTO, Transport.IO_URING, w, List.of(w), CpuSet.of(20));
+    LoopWait block = decide(WaitPolicy.BLOCK, Transport.IO_URING, w, List.of(w), NONE);
 
-    assertThat(asked.mode()).isEqualTo(IdlePolicy.BLOCK);
+    assertThat(asked.mode()).isEqualTo(WaitPolicy.BLOCK);
     assertThat(asked.honoured()).isFalse();
     assertThat(asked.reason())
         .startsWith("SPIN_THEN_BLOCK wanted, but")
@@ -103,7 +103,7 @@ class IdleDeciderTest {
     assertThat(asked.toString()).contains("NOT HONOURED");
     assertThat(auto.honoured()).isFalse();
     assertThat(block.honoured()).isTrue();
-    IdleReport r = new IdleReport(IdlePolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT, List.of(asked));
+    WaitReport r = new WaitReport(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT, List.of(asked));
     assertThat(r.headline())
         .isEqualTo(
             "idle policy spin-then-block, spin limit 50us, NOT HONOURED on every loop (see below)");

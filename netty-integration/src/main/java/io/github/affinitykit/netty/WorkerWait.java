@@ -11,45 +11,45 @@ import java.util.Objects;
  *
  * <p>Thread safety: {@link #decide} is synchronized; {@link #report()} may be read from any thread.
  */
-final class WorkerIdle {
+final class WorkerWait {
   private final HostCpus host;
-  private final IdlePolicy requested;
-  private final IdleStrategies strategies;
-  private volatile IdleReport report;
+  private final WaitPolicy requested;
+  private final WaitSelectStrategyFactory strategies;
+  private volatile WaitReport report;
 
-  WorkerIdle(HostCpus host, IdlePolicy requested, IdleStrategies strategies) {
+  WorkerWait(HostCpus host, WaitPolicy requested, WaitSelectStrategyFactory strategies) {
     this.host = Objects.requireNonNull(host, "host");
     this.requested = Objects.requireNonNull(requested, "requested");
     this.strategies = Objects.requireNonNull(strategies, "strategies");
-    this.report = new IdleReport(requested, strategies.limit(), List.of());
+    this.report = new WaitReport(requested, strategies.limit(), List.of());
   }
 
   /** Returns the strategies to hand to the workers' handler factory. */
-  IdleStrategies strategies() {
+  WaitSelectStrategyFactory strategies() {
     return strategies;
   }
 
   /** Decides every worker loop's mode and sets it; returns the new report. */
-  synchronized IdleReport decide(
+  synchronized WaitReport decide(
       Transport transport,
       List<LoopAssignment> workers,
       List<LoopAssignment> everyone,
       CpuSet auditedExclusive,
       CpuSet audited) {
-    List<LoopIdle> loops =
-        IdleDecider.decide(
+    List<LoopWait> loops =
+        WaitDecider.decide(
             requested, transport, host, workers, everyone, auditedExclusive, audited);
-    for (LoopIdle l : loops) {
+    for (LoopWait l : loops) {
       if (l.index() < strategies.size()) {
         strategies.mode(l.index(), l.mode());
       }
     }
-    report = new IdleReport(requested, strategies.limit(), loops);
+    report = new WaitReport(requested, strategies.limit(), loops);
     return report;
   }
 
   /** Returns the decision in force. */
-  IdleReport report() {
+  WaitReport report() {
     return report;
   }
 }
