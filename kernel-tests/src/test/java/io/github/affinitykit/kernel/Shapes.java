@@ -159,7 +159,8 @@ final class Shapes {
             new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
             new Shape.Run("recover", List.of(), List.of("isolate-recover"))),
         Duration.ofMinutes(9),
-        kernel);
+        kernel,
+        true); // its runs rewrite cpusets and partitions while every vCPU runs
   }
 
   private Shapes() {}
