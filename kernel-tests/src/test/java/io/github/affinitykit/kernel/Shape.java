@@ -77,25 +77,7 @@ public record Shape(
     }
   }
 
-  /** A shape on multi-threaded TCG while it has at most {@link #MULTI_THREADED_TCG_MAX_CPUS}. */
-  public Shape(
-      String name,
-      int sockets,
-      int cores,
-      int threads,
-      int nodes,
-      int memoryMb,
-      String cmdline,
-      List<String> preBoot,
-      List<Run> runs,
-      Duration timeout,
-      String kernel) {
-    this(
-        name, sockets, cores, threads, nodes, memoryMb, cmdline, preBoot, runs, timeout, kernel,
-        false);
-  }
-
-  /** A shape booting Debian 12's 6.1 kernel. */
+  /** A shape booting Debian 12's 6.1 kernel, on multi-threaded TCG up to 16 vCPUs. */
   public Shape(
       String name,
       int sockets,
@@ -108,7 +90,8 @@ public record Shape(
       List<Run> runs,
       Duration timeout) {
     this(
-        name, sockets, cores, threads, nodes, memoryMb, cmdline, preBoot, runs, timeout, DEBIAN_12);
+        name, sockets, cores, threads, nodes, memoryMb, cmdline, preBoot, runs, timeout, DEBIAN_12,
+        false);
   }
 
   /** Validates and copies. */
