@@ -46,7 +46,8 @@ record Calibration(
    * One probe.
    *
    * @param rate the offered rate, msg/s
-   * @param cpuPercent the server's CPU over its steady windows; +Infinity if it did not keep up
+   * @param cpuPercent the server's CPU over the recorded window after its warm-up; +Infinity if it
+   *     did not keep up
    * @param steady whether its warm-up met the steady-state criterion
    * @param warmupNs how long the warm-up took
    */
@@ -64,15 +65,65 @@ record Calibration(
    * @param best the probe every arm then runs at: the nearest warm one to the target
    * @param probes every probe, in order
    * @param stop why the search ended
+   * @param fit the refinement's fit through the probes around the target ({@link
+   *     CalibrationFit.Outcome#NOT_RUN} before or without one)
    */
-  record Result(double target, double tolerance, Point best, List<Point> probes, String stop) {
-    /** Whether the answer is a warm probe within tolerance of the target. */
+  record Result(
+      double target,
+      double tolerance,
+      Point best,
+      List<Point> probes,
+      String stop,
+      CalibrationFit fit) {
+    /** The search's result, not refined. */
+    Result(double target, double tolerance, Point best, List<Point> probes, String stop) {
+      this(
+          target,
+          tolerance,
+          best,
+          probes,
+          stop,
+          CalibrationFit.none(CalibrationFit.Outcome.NOT_RUN));
+    }
+
+    /** Validates. */
+    Result {
+      Objects.requireNonNull(best, "best");
+      probes = List.copyOf(probes);
+      Objects.requireNonNull(stop, "stop");
+      Objects.requireNonNull(fit, "fit");
+    }
+
+    /** The rate every arm runs at: the fit's, when it gave one, else the search's nearest probe. */
+    long rate() {
+      return fit.usable() ? fit.rate() : best.rate();
+    }
+
+    /**
+     * Whether the answer holds the target: a fit that met it inside the probed rates, or (without a
+     * fit) a warm probe within tolerance of it.
+     */
     boolean landed() {
+      if (fit.usable()) {
+        return fit.outcome() == CalibrationFit.Outcome.FITTED;
+      }
       return best.steady() && Math.abs(best.cpuPercent() - target) <= tolerance;
     }
 
     /** One line for the console and the report. */
     String describe() {
+      if (fit.usable()) {
+        return String.format(
+            Locale.ROOT,
+            "calibrated: %,d msg/s for the unpinned server at %.0f%% CPU (%s; the search: %,d"
+                + " msg/s at %.1f%%, %s)",
+            rate(),
+            target,
+            fit.describe(),
+            best.rate(),
+            best.cpuPercent(),
+            stop);
+      }
       if (!best.keptUp()) {
         return String.format(
             Locale.ROOT,
@@ -85,14 +136,15 @@ record Calibration(
       return String.format(
           Locale.ROOT,
           "calibrated: %,d msg/s, the unpinned server at %.1f%% CPU %s (target %.0f%% \u00b1 %.0f,"
-              + " %d probes; %s)",
+              + " %d probes; %s; %s)",
           best.rate(),
           best.cpuPercent(),
           best.steady() ? "in steady state" : "NOT in steady state",
           target,
           tolerance,
           probes.size(),
-          stop);
+          stop,
+          fit.describe());
     }
   }
 

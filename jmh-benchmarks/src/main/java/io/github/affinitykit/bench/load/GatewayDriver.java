@@ -20,9 +20,6 @@ import java.util.function.LongSupplier;
  * <p>Thread safety: one controlling thread.
  */
 final class GatewayDriver implements AutoCloseable {
-  /** A calibration probe's recorded window, for its loss check: its CPU% is the steady windows'. */
-  static final Duration PROBE_RECORD = Duration.ofMillis(500);
-
   /** The share of the offered rate a calibration probe must echo to count as kept up. */
   static final double KEPT_UP = 0.95;
 
@@ -94,16 +91,19 @@ final class GatewayDriver implements AutoCloseable {
   }
 
   /**
-   * A calibration probe: warm-up to steady state at {@code rate}, then the server's CPU% over the
-   * steady windows; {@code +Infinity} if it did not keep up (lost messages, or echoed less than
-   * {@link #KEPT_UP} of the offered rate: CPU% says little about a server that falls behind).
+   * A calibration probe, measured as a trial is: a warm-up to steady state at {@code rate}, then a
+   * recorded window as long as a trial's, and the server's CPU% over it; {@code +Infinity} if it
+   * did not keep up (lost messages, or echoed less than {@link #KEPT_UP} of the offered rate: CPU%
+   * says little about a server that falls behind). Not the warm-up's windows: a JVM that has just
+   * met the criterion still compiles, and its compiler threads' CPU would read a higher CPU% than
+   * the trials then measure at the same rate.
    */
   Calibration.Point probe(long rate) throws InterruptedException {
-    Measurement m = offer(rate, true, o.load().warmup(), PROBE_RECORD, Duration.ZERO);
+    Measurement m = offer(rate, true, o.load().warmup(), o.load().duration(), Duration.ZERO);
     Warmup w = m.warmup();
     boolean kept = keptUp(m.load(), rate) && w.messagesPerSecond() >= KEPT_UP * rate;
     return new Calibration.Point(
-        rate, kept ? w.cpuPercent() : Double.POSITIVE_INFINITY, w.steady(), w.tookNs());
+        rate, kept ? m.cpuPercent() : Double.POSITIVE_INFINITY, w.steady(), w.tookNs());
   }
 
   static boolean keptUp(LoadResult r, long rate) {

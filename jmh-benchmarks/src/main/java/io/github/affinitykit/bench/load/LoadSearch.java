@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param targetCpuPercent % of the server CPUs the unpinned gateway should use (100 = all of them)
  * @param calibrationProbes at most this many calibration probes
  * @param calibrationBudget no calibration probe starts that would end after this long
+ * @param refinement the calibration's second stage: probes around the search's answer, fitted
  * @param slo the p99 a sustained rate must stay under
  * @param capacityProbes capacity probes per trial after its main measurement; 0 = none
  * @param capacityProbe recorded time of one capacity probe (a settling time of half as long
@@ -31,6 +32,7 @@ record LoadSearch(
     double targetCpuPercent,
     int calibrationProbes,
     Duration calibrationBudget,
+    CalibrationRefinement refinement,
     Duration slo,
     int capacityProbes,
     Duration capacityProbe,
@@ -51,6 +53,7 @@ record LoadSearch(
   /** Validates. */
   LoadSearch {
     Objects.requireNonNull(calibrationBudget, "calibrationBudget");
+    Objects.requireNonNull(refinement, "refinement");
     Objects.requireNonNull(slo, "slo");
     Objects.requireNonNull(capacityProbe, "capacityProbe");
     Objects.requireNonNull(idleWindow, "idleWindow");
@@ -70,9 +73,10 @@ record LoadSearch(
   }
 
   /**
-   * The plan of a run: the defaults (calibration in at most 8 probes and 60 s, 1 s capacity probes,
-   * a 1 s idle window, trials not usable measured again) or, if {@code quick}, the short ones of
-   * {@code --quick} (4 probes in 25 s, 600 ms, 500 ms, each trial measured once).
+   * The plan of a run: the defaults (calibration in at most 8 probes and 60 s, then 2 rounds of the
+   * refinement's ladder, a fresh gateway JVM a probe, in at most 70 s; 1 s capacity probes, a 1 s
+   * idle window, trials not usable measured again) or, if {@code quick}, the short ones of {@code
+   * --quick} (4 probes in 25 s and no refinement, 600 ms, 500 ms, each trial measured once).
    */
   static LoadSearch of(
       boolean quick,
@@ -87,6 +91,7 @@ record LoadSearch(
         targetCpuPercent,
         quick ? 4 : 8,
         Duration.ofSeconds(quick ? 25 : 60),
+        new CalibrationRefinement(quick ? 0 : 2, Duration.ofSeconds(70).toNanos()),
         slo,
         probes,
         Duration.ofMillis(quick ? 600 : 1_000),

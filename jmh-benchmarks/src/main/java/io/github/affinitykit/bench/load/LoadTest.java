@@ -6,6 +6,7 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,7 +74,7 @@ public final class LoadTest {
     long rate = o.load().ratePerSecond();
     if (o.search().calibrate()) {
       calibration = Optional.of(calibrate(o, log, progress, clock, schedule));
-      rate = calibration.get().best().rate();
+      rate = calibration.get().rate();
       progress.println(calibration.get().describe());
     }
     List<Trial> trials = new ArrayList<>();
@@ -168,7 +169,8 @@ public final class LoadTest {
 
   /**
    * The bounded search for the rate at which the warmed unpinned gateway uses the target CPU%, on
-   * one gateway JVM.
+   * one gateway JVM, then its refinement: a fit through probes around the search's answer, each on
+   * a fresh gateway JVM warmed as a trial's is.
    */
   private static Calibration.Result calibrate(
       LoadTestOptions o, Path log, PrintStream progress, RunClock clock, TrialSchedule schedule)
@@ -182,29 +184,31 @@ public final class LoadTest {
             LoadSearch.START_RATE_PER_CPU * cpus,
             s.calibrationProbes(),
             s.calibrationBudget().toNanos());
-    int[] n = {0};
+    CalibrationProgress shown =
+        new CalibrationProgress(
+            progress,
+            c,
+            s.calibrationProbes() + s.refinement().rounds() * CalibrationRefinement.LADDER.length,
+            () -> clock.left(schedule.missing()));
+    Calibration.Result searched;
     try (GatewayDriver gw = GatewayDriver.start(o, Scenario.UNPINNED, "calibration", log, 0)) {
-      return c.search(
-          rate -> {
-            Calibration.Point p = gw.probe(rate);
-            progress.printf(
-                "calibrating %d/%d: %,d msg/s -> unpinned server %s, %s (target %.0f%% \u00b1 %.0f)"
-                    + "  (%s)%n",
-                ++n[0],
-                s.calibrationProbes(),
-                rate,
-                p.keptUp()
-                    ? String.format(Locale.ROOT, "at %.1f%% CPU", p.cpuPercent())
-                    : "did not keep up (messages lost or echoed late)",
-                p.steady()
-                    ? String.format(Locale.ROOT, "steady after %.1f s", p.warmupNs() / 1e9)
-                    : String.format(Locale.ROOT, "NOT steady after %.1f s", p.warmupNs() / 1e9),
-                c.targetPercent(),
-                c.tolerancePercent(),
-                clock.left(schedule.missing()));
-            return p;
-          },
-          System::nanoTime);
+      searched = c.search(rate -> shown.probed(gw.probe(rate), false), System::nanoTime);
+    }
+    try {
+      return s.refinement()
+          .refine(
+              searched,
+              rate -> {
+                try (GatewayDriver fresh =
+                    GatewayDriver.start(o, Scenario.UNPINNED, "calibration fit", log, 0)) {
+                  return shown.probed(fresh.probe(rate), true);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              },
+              System::nanoTime);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 
