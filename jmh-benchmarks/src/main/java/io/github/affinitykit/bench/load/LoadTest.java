@@ -93,15 +93,24 @@ public final class LoadTest {
       Path log, long rate, double handicapCpus, RunClock clock, TrialSchedule schedule) {}
 
   /**
-   * Runs the schedule's trials into {@code trials}; false if the budget ended it before every arm
-   * had its usable trials.
+   * Runs the schedule's trials into {@code trials}, then (unless {@code --quick}) whole rounds more
+   * while the budget has room for one; false if the budget ended it before every arm had its usable
+   * trials.
    */
   private static boolean runTrials(
       LoadTestOptions o, Run r, List<Trial> trials, PrintStream progress)
       throws IOException, InterruptedException {
-    for (Optional<Scenario> next = r.schedule().next();
-        next.isPresent();
-        next = r.schedule().next()) {
+    TrialSchedule schedule = r.schedule();
+    for (Optional<Scenario> next = schedule.next(); ; next = schedule.next()) {
+      if (next.isEmpty() && o.search().remeasure() && r.clock().fitsRound(schedule.arms())) {
+        progress.printf(
+            "every arm has %s; a round more of every arm fits the budget: %s per arm%n",
+            Sentences.trials(schedule.target()), Sentences.trials(schedule.extend()));
+        next = schedule.next();
+      }
+      if (next.isEmpty()) {
+        return true;
+      }
       if (!r.clock().fits()) {
         return false;
       }
@@ -110,12 +119,12 @@ public final class LoadTest {
       progress.printf(
           "[%d/%d] %-11s trial %d%s at %,d msg/s  (%s)%n",
           trials.size() + 1,
-          trials.size() + r.schedule().missing(),
+          trials.size() + schedule.missing(),
           s.label(),
           attempt + 1,
-          attempt >= o.repeats() ? " (again)" : "",
+          schedule.remeasuring(s) ? " (again)" : "",
           r.rate(),
-          r.clock().left(r.schedule().missing()));
+          r.clock().left(schedule.missing()));
       long t0 = System.nanoTime();
       Trial t;
       try (GatewayDriver gw =
@@ -123,11 +132,10 @@ public final class LoadTest {
         t = gw.trial(s, attempt, r.rate(), r.clock().deadlineNs());
       }
       r.clock().trialTook(System.nanoTime() - t0);
-      r.schedule().done(s, t.usable());
+      schedule.done(s, t.usable());
       trials.add(t);
       progress.println("      " + t.summary());
     }
-    return true;
   }
 
   /** The run's first line: arms, CPUs, load, trials, warm-up, budget. */

@@ -69,6 +69,19 @@ final class RunClock {
     return longest.plus(REPORT).compareTo(budgetLeft()) <= 0;
   }
 
+  /**
+   * Whether {@code n} more trials still end within the budget, with {@link #REPORT} left: as long
+   * as the mean so far each, and one of them as long as the longest (false before any trial).
+   */
+  boolean fitsRound(int n) {
+    if (trials == 0 || n < 1) {
+      return false;
+    }
+    long mean = trialsNs / trials;
+    Duration round = Duration.ofNanos(mean * (n - 1) + longestNs);
+    return round.plus(REPORT).compareTo(budgetLeft()) <= 0;
+  }
+
   /** {@code "~2m10s to go, 3m40s of 8m00s left"} with {@code trials} still to run. */
   String left(int trials) {
     Duration toGo = perTrial().multipliedBy(trials);

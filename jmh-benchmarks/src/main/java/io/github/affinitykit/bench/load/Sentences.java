@@ -97,17 +97,18 @@ final class Sentences {
       return what + "; --quick measures each trial once (run without it to measure them again).";
     }
     if (lacking.isEmpty()) {
+      String per = perArm(o.repeats(), summaries);
       return unusable.isEmpty()
           ? String.format(
               Locale.ROOT,
-              "Every trial was warm and undisturbed: %s per arm in %s.",
-              trials(o.repeats()),
+              "Every trial was warm and undisturbed: %s in %s.",
+              per,
               LoadTest.human(outcome.elapsed()))
           : what
               + String.format(
                   Locale.ROOT,
                   " and were measured again: every arm has its %s (%s).",
-                  trials(o.repeats()),
+                  per,
                   LoadTest.human(outcome.elapsed()));
     }
     return (unusable.isEmpty() ? "The" : what + ", and the")
@@ -122,6 +123,24 @@ final class Sentences {
                     && summaries.stream().allMatch(x -> x.trials().isEmpty())
                 ? "no arm has one"
                 : String.join(", ", lacking));
+  }
+
+  /**
+   * {@code 3 usable trials per arm}, or with the rounds the budget had room for: {@code 4 usable
+   * trials per arm (--repeats 3, and 1 more round the budget had room for)}.
+   */
+  private static String perArm(int repeats, List<ScenarioSummary> summaries) {
+    int least = summaries.stream().mapToInt(s -> s.trials().size()).min().orElse(0);
+    if (least <= repeats) {
+      return trials(repeats) + " per arm";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s per arm (--repeats %d, and %d more round%s the budget had room for)",
+        trials(least),
+        repeats,
+        least - repeats,
+        least - repeats == 1 ? "" : "s");
   }
 
   /** {@code 1 usable trial}, {@code 3 usable trials}. */

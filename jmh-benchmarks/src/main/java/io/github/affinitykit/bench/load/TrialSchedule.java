@@ -12,14 +12,15 @@ import java.util.Optional;
  * in the machine spreads over every arm; each round holds only the arms still short of their usable
  * trials, so a trial that was not warm or was disturbed is measured again in the next round,
  * interleaved with the others, until every arm has {@code repeats} usable trials (without {@code
- * remeasure}, each arm runs {@code repeats} trials, usable or not). The caller stops asking when
- * its time budget is spent.
+ * remeasure}, each arm runs {@code repeats} trials, usable or not). Once they have, the caller may
+ * {@link #extend} it by a whole round when its budget has room: spare time buys every arm one more
+ * trial, never some arms more than others. The caller stops asking when its budget is spent.
  *
  * <p>Thread safety: one controlling thread.
  */
 final class TrialSchedule {
   private final List<Scenario> arms;
-  private final int repeats;
+  private int repeats;
   private final boolean remeasure;
   private final Map<Scenario, Integer> usable = new EnumMap<>(Scenario.class);
   private final Map<Scenario, Integer> attempts = new EnumMap<>(Scenario.class);
@@ -47,9 +48,29 @@ final class TrialSchedule {
           round.add(a);
         }
       }
-      rounds++;
+      rounds += round.isEmpty() ? 0 : 1; // an empty round (all done) rotates nothing
     }
     return Optional.ofNullable(round.poll());
+  }
+
+  /** One more usable trial for every arm (all arms had theirs); returns how many each now needs. */
+  int extend() {
+    return ++repeats;
+  }
+
+  /** Usable trials each arm needs (more than asked once {@link #extend extended}). */
+  int target() {
+    return repeats;
+  }
+
+  /** The arms. */
+  int arms() {
+    return arms.size();
+  }
+
+  /** Whether {@code arm}'s next trial measures again one that was not usable. */
+  boolean remeasuring(Scenario arm) {
+    return remeasure && attempts.get(arm) > usable.get(arm);
   }
 
   /** Which attempt of {@code arm} runs next (0-based). */

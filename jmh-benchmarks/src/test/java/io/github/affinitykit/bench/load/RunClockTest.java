@@ -33,6 +33,19 @@ class RunClockTest {
   }
 
   @Test
+  void shouldFitAWholeRoundOnlyWhenTheMeanTrialsAndTheLongestEndWithinTheBudget() {
+    RunClock c = new RunClock(Duration.ofSeconds(100), Duration.ofSeconds(10), now::get);
+    assertThat(c.fitsRound(3)).as("no trial measured yet").isFalse();
+    c.trialTook(Duration.ofSeconds(10).toNanos());
+    c.trialTook(Duration.ofSeconds(20).toNanos());
+
+    now.set(Duration.ofSeconds(47).toNanos());
+    assertThat(c.fitsRound(3)).as("15 + 15 + 20 s + 3 s fit in 53 s").isTrue();
+    now.set(Duration.ofSeconds(48).toNanos());
+    assertThat(c.fitsRound(3)).as("53 s do not fit in 52 s").isFalse();
+  }
+
+  @Test
   void shouldPaceByTheTrialsMeasured() {
     RunClock c = new RunClock(Duration.ofMinutes(8), Duration.ofSeconds(20), now::get);
     c.trialTook(Duration.ofSeconds(10).toNanos());

@@ -37,6 +37,30 @@ class TrialScheduleTest {
   }
 
   @Test
+  void shouldAddAWholeRotatedRoundOfEveryArmWhenExtended() {
+    TrialSchedule s = new TrialSchedule(ARMS, 1, true);
+    drain(s, t -> true);
+
+    assertThat(s.extend()).isEqualTo(2);
+    assertThat(s.target()).isEqualTo(2);
+    assertThat(s.missing()).isEqualTo(3);
+    assertThat(drain(s, t -> true)).containsExactly("unpinned-aa#1", "pinned#1", "unpinned#1");
+    assertThat(s.arms()).isEqualTo(3);
+  }
+
+  @Test
+  void shouldSayWhichTrialsMeasureAgainWhatWasNotUsable() {
+    TrialSchedule s = new TrialSchedule(ARMS, 2, true);
+    s.done(Scenario.UNPINNED, false);
+    s.done(Scenario.PINNED, true);
+
+    assertThat(s.remeasuring(Scenario.UNPINNED)).isTrue();
+    assertThat(s.remeasuring(Scenario.PINNED)).isFalse();
+    assertThat(s.remeasuring(Scenario.UNPINNED_AA)).isFalse();
+    assertThat(new TrialSchedule(ARMS, 2, false).remeasuring(Scenario.UNPINNED)).isFalse();
+  }
+
+  @Test
   void shouldMeasureAgainInTheNextRoundWhatWasNotUsable() {
     TrialSchedule s = new TrialSchedule(ARMS, 2, true);
 
