@@ -21,12 +21,12 @@ import java.util.stream.Collectors;
  * @param aa the A/A arm against unpinned, per metric (empty when the controls did not run)
  * @param handicap the handicapped arm against unpinned on CPU per message (null when they did not
  *     run)
- * @param handicapCpus the handicap, in CPUs (0.16 = 16% of one CPU)
+ * @param cost the handicap (a known extra cost, in CPUs at the run's rate)
  * @param expectedRatio the CPU per message the handicap should add: 1 + handicap / the unpinned
  *     trials' CPU (NaN when unknown)
  */
 record Controls(
-    State state, List<Verdict> aa, Verdict handicap, double handicapCpus, double expectedRatio) {
+    State state, List<Verdict> aa, Verdict handicap, Handicap cost, double expectedRatio) {
 
   /** The coverage of each of the A/A's three intervals: 1 - 0.05 / 3. */
   static final double AA_CONFIDENCE = 1 - 0.05 / 3;
@@ -55,12 +55,12 @@ record Controls(
 
   /** No controls ran. */
   static Controls off() {
-    return new Controls(State.OFF, List.of(), null, 0, Double.NaN);
+    return new Controls(State.OFF, List.of(), null, Handicap.NONE, Double.NaN);
   }
 
   /** Judges the controls' usable trials against unpinned's. */
   static Controls judge(
-      ScenarioSummary base, ScenarioSummary aaArm, ScenarioSummary handicapped, double cpus) {
+      ScenarioSummary base, ScenarioSummary aaArm, ScenarioSummary handicapped, Handicap cost) {
     List<Verdict> aa = new ArrayList<>();
     for (Metric m : Metric.values()) {
       aa.add(
@@ -74,7 +74,7 @@ record Controls(
             handicapped.values(Trial::cpuUsPerMessage),
             base.values(Trial::cpuUsPerMessage));
     double baseCpu = base.stats(Trial::serverCpuPercent)[0];
-    double expected = 1 + cpus * 100 / baseCpu;
+    double expected = 1 + cost.cpus() * 100 / baseCpu;
     boolean unjudged =
         aa.get(0).outcome() == Verdict.Outcome.CANNOT_SAY
             || h.outcome() == Verdict.Outcome.CANNOT_SAY;
@@ -86,7 +86,7 @@ record Controls(
             : aaFailed && missed
                 ? State.BOTH_FAILED
                 : aaFailed ? State.AA_FAILED : missed ? State.HANDICAP_MISSED : State.PASSED;
-    return new Controls(s, aa, h, cpus, expected);
+    return new Controls(s, aa, h, cost, expected);
   }
 
   /** Whether scenario claims may be made. */
@@ -167,7 +167,7 @@ record Controls(
             + " unpinned server with %s, expected \u00d7%.2f CPU per message) read %s: %s.",
         aaSame ? "no difference" : "a difference",
         aaText,
-        HandicappedGateway.describe(handicapCpus),
+        cost.describe(),
         expectedRatio,
         handicap.outcome() == Verdict.Outcome.CANNOT_SAY ? handicap.clause() : handicap.ratioText(),
         handicap.outcome() == Verdict.Outcome.HIGHER ? "detected" : "not detected");

@@ -40,12 +40,11 @@ final class GatewayDriver implements AutoCloseable {
   }
 
   /**
-   * Starts the gateway of {@code s} (burning {@code handicapCpus} if it is the handicapped arm),
-   * its command and output appended to {@code log}.
+   * Starts the gateway of {@code s} (carrying {@code handicap} if it is the handicapped arm), its
+   * command and output appended to {@code log}.
    */
   static GatewayDriver start(
-      LoadTestOptions o, Scenario s, String title, Path log, double handicapCpus)
-      throws IOException {
+      LoadTestOptions o, Scenario s, String title, Path log, Handicap handicap) throws IOException {
     int port = freePort();
     List<String> cmd =
         s.command(
@@ -54,7 +53,7 @@ final class GatewayDriver implements AutoCloseable {
             o.serverCpus(),
             o.housekeepingCpus(),
             Files.createDirectories(o.out().resolve("locks")).toAbsolutePath(),
-            handicapCpus,
+            handicap,
             o.isolate(),
             o.serverArgs());
     Files.writeString(

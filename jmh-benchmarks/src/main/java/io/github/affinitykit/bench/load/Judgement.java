@@ -48,7 +48,7 @@ record Judgement(
           Controls.off(),
           none);
     }
-    Controls controls = controls(summaries, base.get(), outcome.handicapCpus());
+    Controls controls = controls(summaries, base.get(), outcome.handicap());
     OperatingPoint point =
         OperatingPoint.of(
             outcome.rate(),
@@ -90,11 +90,11 @@ record Judgement(
     return new Judgement(lines, verdicts, controls, point);
   }
 
-  private static Controls controls(List<ScenarioSummary> all, ScenarioSummary base, double cpus) {
+  private static Controls controls(List<ScenarioSummary> all, ScenarioSummary base, Handicap cost) {
     Optional<ScenarioSummary> aa = find(all, Scenario.UNPINNED_AA);
     Optional<ScenarioSummary> handicapped = find(all, Scenario.HANDICAPPED);
     return aa.isPresent() && handicapped.isPresent()
-        ? Controls.judge(base, aa.get(), handicapped.get(), cpus)
+        ? Controls.judge(base, aa.get(), handicapped.get(), cost)
         : Controls.off();
   }
 

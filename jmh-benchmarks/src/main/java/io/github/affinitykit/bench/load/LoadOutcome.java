@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param scenarios the arms that ran, controls included, in the options' order
  * @param trials every trial, in the order run, those that were not usable included
  * @param notes what the run had to leave out, and why
- * @param handicapCpus the handicapped arm's handicap, in CPUs
+ * @param handicap the handicapped arm's handicap
  * @param budgetSpent whether the time budget ended the run before every arm had its usable trials
  * @param elapsed the run's wall time, calibration included
  */
@@ -27,7 +27,7 @@ record LoadOutcome(
     List<Scenario> scenarios,
     List<Trial> trials,
     List<String> notes,
-    double handicapCpus,
+    Handicap handicap,
     boolean budgetSpent,
     Duration elapsed) {
 

@@ -66,7 +66,8 @@ public final class LoadTest {
     HostCpus hostCpus = HostCpus.probe();
     List<String> notes = new ArrayList<>();
     List<Scenario> arms = runnable(o, notes);
-    double handicap = HANDICAP_SHARE * o.search().targetCpuPercent() * o.serverCpus().size() / 100;
+    double handicapCpus =
+        HANDICAP_SHARE * o.search().targetCpuPercent() * o.serverCpus().size() / 100;
     notes.forEach(progress::println);
     announce(o, arms, progress);
     TrialSchedule schedule = new TrialSchedule(arms, o.repeats(), o.search().remeasure());
@@ -77,6 +78,12 @@ public final class LoadTest {
       rate = calibration.get().rate();
       progress.println(calibration.get().describe());
     }
+    Handicap handicap =
+        rate > 0
+                && arms.contains(Scenario.HANDICAPPED)
+                && GatewayProcess.hasOption(o.gateway(), "--work-ns")
+            ? Handicap.perMessage(handicapCpus, rate)
+            : Handicap.threads(handicapCpus);
     List<Trial> trials = new ArrayList<>();
     boolean spent = !runTrials(o, new Run(log, rate, handicap, clock, schedule), trials, progress);
     HostFacts host =
@@ -90,7 +97,7 @@ public final class LoadTest {
 
   /** What every trial of a run shares. */
   private record Run(
-      Path log, long rate, double handicapCpus, RunClock clock, TrialSchedule schedule) {}
+      Path log, long rate, Handicap handicap, RunClock clock, TrialSchedule schedule) {}
 
   /**
    * Runs the schedule's trials into {@code trials}, then (unless {@code --quick}) whole rounds more
@@ -128,7 +135,7 @@ public final class LoadTest {
       long t0 = System.nanoTime();
       Trial t;
       try (GatewayDriver gw =
-          GatewayDriver.start(o, s, s.label() + " " + attempt, r.log(), r.handicapCpus())) {
+          GatewayDriver.start(o, s, s.label() + " " + attempt, r.log(), r.handicap())) {
         t = gw.trial(s, attempt, r.rate(), r.clock().deadlineNs());
       }
       r.clock().trialTook(System.nanoTime() - t0);
@@ -199,7 +206,8 @@ public final class LoadTest {
             s.calibrationProbes() + s.refinement().rounds() * CalibrationRefinement.LADDER.length,
             () -> clock.left(schedule.missing()));
     Calibration.Result searched;
-    try (GatewayDriver gw = GatewayDriver.start(o, Scenario.UNPINNED, "calibration", log, 0)) {
+    try (GatewayDriver gw =
+        GatewayDriver.start(o, Scenario.UNPINNED, "calibration", log, Handicap.NONE)) {
       searched = c.search(rate -> shown.probed(gw.probe(rate), false), System::nanoTime);
     }
     try {
@@ -208,7 +216,8 @@ public final class LoadTest {
               searched,
               rate -> {
                 try (GatewayDriver fresh =
-                    GatewayDriver.start(o, Scenario.UNPINNED, "calibration fit", log, 0)) {
+                    GatewayDriver.start(
+                        o, Scenario.UNPINNED, "calibration fit", log, Handicap.NONE)) {
                   return shown.probed(fresh.probe(rate), true);
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);

@@ -53,7 +53,8 @@ final class ResultsJson {
     controls.put("state", j.controls().state());
     controls.put("aa", j.controls().aa());
     controls.put("handicapped", j.controls().handicap());
-    controls.put("handicapCpus", outcome.handicapCpus());
+    controls.put("handicapCpus", outcome.handicap().cpus());
+    controls.put("handicapWorkNsPerMessage", outcome.handicap().workNs());
     controls.put("expectedHandicapRatio", j.controls().expectedRatio());
     doc.put("controls", controls);
     doc.put("notes", outcome.notes());

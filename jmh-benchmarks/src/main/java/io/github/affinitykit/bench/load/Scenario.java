@@ -59,8 +59,8 @@ public enum Scenario {
    * built. With {@code housekeeping} CPUs the pinned scenarios run under {@code taskset -c <server
    * + housekeeping>}, so that their boss, GC and JIT live there and not on the client's CPUs;
    * without, their housekeeping is every CPU but the server's. The gateway's lock files go to
-   * {@code lockDir}, never {@code /tmp}. The handicapped arm runs the gateway's main inside {@link
-   * HandicappedGateway}, burning {@code handicapCpus} of a CPU.
+   * {@code lockDir}, never {@code /tmp}. The handicapped arm carries {@code handicap} (work per
+   * message, or threads burning a share of a CPU: {@link Handicap#launch}).
    */
   List<String> command(
       GatewayLaunch gateway,
@@ -68,7 +68,7 @@ public enum Scenario {
       CpuSet serverCpus,
       CpuSet housekeeping,
       Path lockDir,
-      double handicapCpus,
+      Handicap handicap,
       boolean isolate,
       List<String> extra) {
     List<String> cmd = new ArrayList<>();
@@ -84,7 +84,7 @@ public enum Scenario {
     if (pinned()) {
       cmd.add("-Daffinitykit.pool=" + serverCpus);
     }
-    cmd.addAll(this == HANDICAPPED ? gateway.handicappedArgs(handicapCpus) : gateway.mainArgs());
+    cmd.addAll(this == HANDICAPPED ? handicap.launch(gateway) : gateway.mainArgs());
     cmd.addAll(List.of("--port", String.valueOf(port)));
     cmd.addAll(List.of("--pin", pinMode(isolate)));
     if (this == PINNED_SPIN) {

@@ -33,7 +33,7 @@ class ControlsTest {
         ScenarioSummary.of(Scenario.UNPINNED, all),
         ScenarioSummary.of(Scenario.UNPINNED_AA, all),
         ScenarioSummary.of(Scenario.HANDICAPPED, all),
-        0.16);
+        Handicap.threads(0.16));
   }
 
   @Test

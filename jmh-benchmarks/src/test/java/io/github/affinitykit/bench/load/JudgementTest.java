@@ -48,7 +48,7 @@ class JudgementTest {
             ARMS,
             trials,
             List.of(),
-            0.16,
+            Handicap.threads(0.16),
             false,
             Duration.ofMinutes(7));
     return Judgement.of(LoadReportTest.options(out), outcome, LoadReport.summaries(outcome));

@@ -44,7 +44,7 @@ class LoadReportTest {
             List.of(Scenario.UNPINNED, Scenario.PINNED),
             trials,
             List.of(),
-            0.16,
+            Handicap.threads(0.16),
             false,
             Duration.ofSeconds(300));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -66,6 +66,25 @@ class ScenarioTest {
   }
 
   @Test
+  void shouldGiveTheHandicappedGatewayWorkPerMessageWorthTheSameShareOfACpu(@TempDir Path dir) {
+    GatewayLaunch gw = GatewayLaunch.ownClassPath();
+    Handicap h = Handicap.perMessage(0.16, 96_200);
+
+    assertThat(h.workNs()).isEqualTo(1_663); // 0.16 CPU-s per s over 96,200 messages per s
+    assertThat(
+            Scenario.HANDICAPPED.command(
+                gw, 1, CpuSet.of(1), CpuSet.empty(), dir, h, false, List.of()))
+        .containsSubsequence(
+            GatewayLaunch.MAIN, "--work-ns", "1663", "--port", "1", "--pin", "none")
+        .doesNotContain(HandicappedGateway.class.getName());
+    assertThat(h.describe())
+        .isEqualTo("1,663 ns of work per message (16% of a CPU at the run's rate)");
+    assertThat(Handicap.threads(0.16).describe()).isEqualTo("a thread burning 16% of a CPU");
+    assertThatThrownBy(() -> Handicap.perMessage(0.16, 0))
+        .hasMessage("handicap rate: 0 msg/s (expected: > 0, a fixed rate)");
+  }
+
+  @Test
   void shouldPutTheControlsRightAfterUnpinnedAndKeepThemOffTheCommandLine() {
     List<Scenario> five = Scenario.parseList("unpinned,taskset,pinned,exclusive,pinned-spin");
 
@@ -90,7 +109,8 @@ class ScenarioTest {
   void shouldStartAGatewayJarWhenOneIsNamed(@TempDir Path dir) {
     GatewayLaunch jar = GatewayLaunch.jar(Path.of("gw.jar"));
     List<String> cmd =
-        Scenario.UNPINNED.command(jar, 1, CpuSet.of(1), CpuSet.empty(), dir, 0, false, List.of());
+        Scenario.UNPINNED.command(
+            jar, 1, CpuSet.of(1), CpuSet.empty(), dir, Handicap.NONE, false, List.of());
 
     assertThat(cmd).containsSubsequence("-jar", "gw.jar", "--port", "1").doesNotContain("-cp");
     assertThat(jar.handicappedArgs(0.2))
@@ -109,7 +129,7 @@ class ScenarioTest {
         CpuSet.of(2, 3),
         CpuSet.of(4),
         lockDir,
-        0.16,
+        Handicap.threads(0.16),
         false,
         List.of("--workers", "2"));
   }
@@ -118,13 +138,15 @@ class ScenarioTest {
   void shouldIsolateOnlyTheExclusiveGatewayAndOnlyWhenAsked(@TempDir Path dir) {
     GatewayLaunch gw = new GatewayLaunch("java", "", "a.jar");
     assertThat(
-            Scenario.EXCLUSIVE.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, 0, true, List.of()))
+            Scenario.EXCLUSIVE.command(
+                gw, 1, CpuSet.of(2), CpuSet.of(4), dir, Handicap.NONE, true, List.of()))
         .containsSubsequence("--pin", "isolated");
     assertThat(
-            Scenario.EXCLUSIVE.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, 0, false, List.of()))
+            Scenario.EXCLUSIVE.command(
+                gw, 1, CpuSet.of(2), CpuSet.of(4), dir, Handicap.NONE, false, List.of()))
         .containsSubsequence("--pin", "exclusive");
     for (Scenario s : List.of(Scenario.PINNED, Scenario.PINNED_SPIN, Scenario.UNPINNED)) {
-      assertThat(s.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, 0, true, List.of()))
+      assertThat(s.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, Handicap.NONE, true, List.of()))
           .as(s.label())
           .doesNotContain("isolated");
     }

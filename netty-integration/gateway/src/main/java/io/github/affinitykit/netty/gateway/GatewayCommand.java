@@ -60,6 +60,7 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<WaitPolicy> IDLE_POLICY = key("--idle-policy", WaitPolicy.class);
   private static final Key<SpinLimit> SPIN_LIMIT = key("--spin-limit", SpinLimit.class);
   private static final Key<Integer> WORKERS = key("--workers", Integer.class);
+  private static final Key<Long> WORK_NS = key("--work-ns", long.class);
   private static final Key<Integer> BUSINESS_THREADS = key("--business-threads", int.class);
   private static final Key<Integer> MAX_FRAME_BYTES = key("--max-frame-bytes", int.class);
   private static final Key<Duration> IDLE_TIMEOUT = key("--idle-timeout", Duration.class);
@@ -104,6 +105,14 @@ final class GatewayCommand implements Callable<Integer> {
                       + " or a count of empty polls, 200polls (default 50us)")
               .converter(new SpinLimitText()),
           option(WORKERS, "N", "worker loops (default: pool CPUs - 1, at least 1)"),
+          option(
+              WORK_NS,
+              "NS",
+              DEFAULTS.workNs(),
+              "CPU work per echoed message, ns, before the echo: a stand-in for an application's"
+                  + " own (the load test's positive control), 0 to "
+                  + GatewayConfig.MAX_WORK_NS
+                  + " (default ${DEFAULT-VALUE})"),
           option(
               BUSINESS_THREADS,
               "N",
@@ -178,6 +187,13 @@ final class GatewayCommand implements Callable<Integer> {
     Duration requestTimeout = REQUEST_TIMEOUT.value(options);
     require(spec, port >= 0 && port <= 65_535, PORT.name(), port, "an integer from 0 to 65535");
     require(spec, workers == null || workers >= 1, WORKERS.name(), workers, "an integer >= 1");
+    long workNs = WORK_NS.value(options);
+    require(
+        spec,
+        workNs >= 0 && workNs <= GatewayConfig.MAX_WORK_NS,
+        WORK_NS.name(),
+        workNs,
+        "an integer from 0 to " + GatewayConfig.MAX_WORK_NS);
     require(
         spec, businessThreads >= 0, BUSINESS_THREADS.name(), businessThreads, "an integer >= 0");
     require(spec, maxFrameBytes >= 125, MAX_FRAME_BYTES.name(), maxFrameBytes, "an integer >= 125");
@@ -208,7 +224,8 @@ final class GatewayCommand implements Callable<Integer> {
                 DRAIN_TIMEOUT.value(options),
                 requestTimeout,
                 IDLE_POLICY.value(options),
-                SPIN_LIMIT.value(options)));
+                SPIN_LIMIT.value(options),
+                workNs));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */

@@ -28,6 +28,9 @@ import java.util.OptionalInt;
  * @param idlePolicy how the worker loops wait when idle; AUTO spins only on a CPU proven exclusive
  *     (in {@link PinMode#EXCLUSIVE} the workers' CPUs are audited at start)
  * @param spinLimit how long a spin-then-block loop polls after its last work before it blocks
+ * @param workNs CPU work per echoed message, in ns, before the echo (a stand-in for an
+ *     application's own work; the load test's positive control adds a known cost this way); 0 =
+ *     none
  */
 public record GatewayConfig(
     String host,
@@ -43,11 +46,12 @@ public record GatewayConfig(
     Duration drainTimeout,
     Duration requestTimeout,
     WaitPolicy idlePolicy,
-    SpinLimit spinLimit) {
+    SpinLimit spinLimit,
+    long workNs) {
 
   /**
    * The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks, 5 s
-   * drain, 10 s request deadline, loops that block when idle.
+   * drain, 10 s request deadline, loops that block when idle, no work per message.
    */
   public static final GatewayConfig DEFAULTS =
       new GatewayConfig(
@@ -64,7 +68,11 @@ public record GatewayConfig(
           Duration.ofSeconds(5),
           Duration.ofSeconds(10),
           WaitPolicy.BLOCK,
-          SpinLimit.DEFAULT);
+          SpinLimit.DEFAULT,
+          0);
+
+  /** The most work per message: 10 ms (a stand-in for work, not a way to stall a loop). */
+  public static final long MAX_WORK_NS = 10_000_000L;
 
   /** Validates every value; errors name the value and the rule. */
   public GatewayConfig {
@@ -77,6 +85,7 @@ public record GatewayConfig(
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(idlePolicy, "idlePolicy");
     Objects.requireNonNull(spinLimit, "spinLimit");
+    check(workNs >= 0 && workNs <= MAX_WORK_NS, "work-ns", workNs, "0.." + MAX_WORK_NS);
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");
     check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");
     check(businessThreads >= 0, "business-threads", businessThreads, ">= 0");

@@ -120,8 +120,9 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Echoes or broadcasts one accepted message. */
+  /** Echoes or broadcasts one accepted message, after the configured work per message. */
   private void handle(ChannelHandlerContext ctx, WebSocketFrame frame, int bytes, boolean flush) {
+    work(g.config().workNs());
     if (room) {
       g.room().broadcast(frame);
     } else if (flush) {
@@ -129,6 +130,17 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
     } else {
       ctx.write(frame).addListener(g.metrics().queued(bytes));
       flushPending = true;
+    }
+  }
+
+  /** Spends {@code ns} on this thread, spinning: the stand-in for an application's work. */
+  static void work(long ns) {
+    if (ns <= 0) {
+      return;
+    }
+    long end = System.nanoTime() + ns;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
     }
   }
 

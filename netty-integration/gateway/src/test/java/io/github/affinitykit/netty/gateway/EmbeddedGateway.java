@@ -51,7 +51,8 @@ final class EmbeddedGateway implements AutoCloseable {
           Duration.ofMillis(100),
           Duration.ofSeconds(10),
           WaitPolicy.BLOCK,
-          SpinLimit.DEFAULT);
+          SpinLimit.DEFAULT,
+          0);
 
   private static final byte[] SWITCHING =
       "HTTP/1.1 101 ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

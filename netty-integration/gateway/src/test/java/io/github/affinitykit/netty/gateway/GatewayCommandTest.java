@@ -73,7 +73,8 @@ class GatewayCommandTest {
             "--request-timeout",
             "4s",
             "--host",
-            "127.0.0.2");
+            "127.0.0.2",
+            "--work-ns=1500");
     assertThat(c)
         .isEqualTo(
             new GatewayConfig(
@@ -90,7 +91,8 @@ class GatewayCommandTest {
                 Duration.ofSeconds(3),
                 Duration.ofSeconds(4),
                 WaitPolicy.BLOCK,
-                SpinLimit.DEFAULT));
+                SpinLimit.DEFAULT,
+                1500));
   }
 
   @Test
@@ -146,6 +148,9 @@ class GatewayCommandTest {
         "--transport",
         "kqueue");
     assertOneLine("--workers: 0 (expected: an integer >= 1)", "--workers", "0");
+    assertOneLine("--work-ns: -1 (expected: an integer from 0 to 10000000)", "--work-ns=-1");
+    assertOneLine(
+        "--work-ns: 10000001 (expected: an integer from 0 to 10000000)", "--work-ns", "10000001");
     assertOneLine("--business-threads: -1 (expected: an integer >= 0)", "--business-threads=-1");
     assertOneLine("--max-frame-bytes: 124 (expected: an integer >= 125)", "--max-frame-bytes=124");
     assertOneLine("--low-water-mark: 0 (expected: an integer >= 1)", "--low-water-mark=0");
@@ -223,6 +228,7 @@ class GatewayCommandTest {
             "--transport=T",
             "--pin=MODE",
             "--workers=N",
+            "--work-ns=NS",
             "--business-threads=N",
             "--max-frame-bytes=N",
             "--idle-timeout=D",
