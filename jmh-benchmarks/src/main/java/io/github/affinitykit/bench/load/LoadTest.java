@@ -101,8 +101,8 @@ public final class LoadTest {
 
   /**
    * Runs the schedule's trials into {@code trials}, then (unless {@code --quick}) whole rounds more
-   * while the budget has room for one; false if the budget ended it before every arm had its usable
-   * trials.
+   * while the budget has room for one; false if the budget ended it before every arm had the usable
+   * trials asked for.
    */
   private static boolean runTrials(
       LoadTestOptions o, Run r, List<Trial> trials, PrintStream progress)
@@ -119,7 +119,7 @@ public final class LoadTest {
         return true;
       }
       if (!r.clock().fits()) {
-        return false;
+        return schedule.has(o.repeats()); // a round of its own the budget cut is no loss
       }
       Scenario s = next.get();
       int attempt = r.schedule().attempt(s);

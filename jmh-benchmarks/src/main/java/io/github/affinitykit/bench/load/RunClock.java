@@ -70,16 +70,15 @@ final class RunClock {
   }
 
   /**
-   * Whether {@code n} more trials still end within the budget, with {@link #REPORT} left: as long
-   * as the mean so far each, and one of them as long as the longest (false before any trial).
+   * Whether {@code n} more trials, each as long as the longest so far, still end within the budget
+   * with {@link #REPORT} left (false before any trial): a round that starts must end, or the arms
+   * would end up with unequal numbers of trials.
    */
   boolean fitsRound(int n) {
     if (trials == 0 || n < 1) {
       return false;
     }
-    long mean = trialsNs / trials;
-    Duration round = Duration.ofNanos(mean * (n - 1) + longestNs);
-    return round.plus(REPORT).compareTo(budgetLeft()) <= 0;
+    return Duration.ofNanos(longestNs * n).plus(REPORT).compareTo(budgetLeft()) <= 0;
   }
 
   /** {@code "~2m10s to go, 3m40s of 8m00s left"} with {@code trials} still to run. */

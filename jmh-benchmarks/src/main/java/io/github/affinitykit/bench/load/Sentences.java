@@ -129,18 +129,32 @@ final class Sentences {
    * {@code 3 usable trials per arm}, or with the rounds the budget had room for: {@code 4 usable
    * trials per arm (--repeats 3, and 1 more round the budget had room for)}.
    */
-  private static String perArm(int repeats, List<ScenarioSummary> summaries) {
+  static String perArm(int repeats, List<ScenarioSummary> summaries) {
     int least = summaries.stream().mapToInt(s -> s.trials().size()).min().orElse(0);
-    if (least <= repeats) {
+    int most = summaries.stream().mapToInt(s -> s.trials().size()).max().orElse(0);
+    if (most <= repeats) {
       return trials(repeats) + " per arm";
+    }
+    if (least == most) {
+      return String.format(
+          Locale.ROOT,
+          "%s per arm (--repeats %d, and %d more round%s the budget had room for)",
+          trials(least),
+          repeats,
+          least - repeats,
+          least - repeats == 1 ? "" : "s");
     }
     return String.format(
         Locale.ROOT,
-        "%s per arm (--repeats %d, and %d more round%s the budget had room for)",
-        trials(least),
+        "%d to %d usable trials per arm (--repeats %d, and rounds more the budget had room for;"
+            + " it ended the last before %s)",
+        least,
+        most,
         repeats,
-        least - repeats,
-        least - repeats == 1 ? "" : "s");
+        summaries.stream()
+            .filter(s -> s.trials().size() < most)
+            .map(s -> s.scenario().label())
+            .collect(Collectors.joining(", ")));
   }
 
   /** {@code 1 usable trial}, {@code 3 usable trials}. */

@@ -68,6 +68,13 @@ final class TrialSchedule {
     return arms.size();
   }
 
+  /**
+   * Whether every arm has at least {@code n} usable trials (any trials, without re-measurement).
+   */
+  boolean has(int n) {
+    return arms.stream().allMatch(a -> (remeasure ? usable : attempts).get(a) >= n);
+  }
+
   /** Whether {@code arm}'s next trial measures again one that was not usable. */
   boolean remeasuring(Scenario arm) {
     return remeasure && attempts.get(arm) > usable.get(arm);

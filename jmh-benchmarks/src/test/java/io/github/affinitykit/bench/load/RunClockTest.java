@@ -33,16 +33,16 @@ class RunClockTest {
   }
 
   @Test
-  void shouldFitAWholeRoundOnlyWhenTheMeanTrialsAndTheLongestEndWithinTheBudget() {
+  void shouldFitAWholeRoundOnlyWhenEveryTrialOfItAsLongAsTheLongestEndsWithinTheBudget() {
     RunClock c = new RunClock(Duration.ofSeconds(100), Duration.ofSeconds(10), now::get);
     assertThat(c.fitsRound(3)).as("no trial measured yet").isFalse();
     c.trialTook(Duration.ofSeconds(10).toNanos());
     c.trialTook(Duration.ofSeconds(20).toNanos());
 
-    now.set(Duration.ofSeconds(47).toNanos());
-    assertThat(c.fitsRound(3)).as("15 + 15 + 20 s + 3 s fit in 53 s").isTrue();
-    now.set(Duration.ofSeconds(48).toNanos());
-    assertThat(c.fitsRound(3)).as("53 s do not fit in 52 s").isFalse();
+    now.set(Duration.ofSeconds(37).toNanos());
+    assertThat(c.fitsRound(3)).as("3 x 20 s + 3 s fit in 63 s").isTrue();
+    now.set(Duration.ofSeconds(38).toNanos());
+    assertThat(c.fitsRound(3)).as("63 s do not fit in 62 s").isFalse();
   }
 
   @Test
