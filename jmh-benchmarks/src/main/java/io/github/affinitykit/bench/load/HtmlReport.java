@@ -89,7 +89,9 @@ final class HtmlReport {
                 + " msg/s offered (fixed rate, latency from the intended send time)"
             : "maximum throughput",
         o.load().payloadBytes(),
-        Sentences.trials(o.repeats()),
+        (o.search().extend() ? "at least " : "")
+            + Sentences.trials(o.repeats())
+            + (o.search().extend() ? " (rounds more while the budget had room)" : ""),
         SteadyState.RULE,
         o.load().warmup().toMillis() / 1e3,
         o.load().duration().toMillis() / 1e3,

@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param controls whether the A/A and handicapped arms run beside the scenarios
  * @param remeasure whether a trial that was not usable is measured again (not in {@code --quick}: a
  *     smoke run makes no claim that more trials would support)
+ * @param extend whether whole rounds more run while the budget has room, once every arm has its
+ *     usable trials (only for the default {@code --repeats}: a number given is the number run)
  * @param budget the whole run's time: no trial starts that would end after it
  */
 record LoadSearch(
@@ -39,6 +41,7 @@ record LoadSearch(
     Duration idleWindow,
     boolean controls,
     boolean remeasure,
+    boolean extend,
     Duration budget) {
 
   /** Calibration answers within this many CPU% points of the target (of one server CPU each). */
@@ -85,6 +88,7 @@ record LoadSearch(
       Duration slo,
       int probes,
       boolean controls,
+      boolean extend,
       Duration budget) {
     return new LoadSearch(
         calibrate,
@@ -98,6 +102,7 @@ record LoadSearch(
         Duration.ofMillis(quick ? 500 : 1_000),
         controls,
         !quick,
+        extend && !quick,
         budget);
   }
 

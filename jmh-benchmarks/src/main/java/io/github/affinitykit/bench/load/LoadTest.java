@@ -109,7 +109,7 @@ public final class LoadTest {
       throws IOException, InterruptedException {
     TrialSchedule schedule = r.schedule();
     for (Optional<Scenario> next = schedule.next(); ; next = schedule.next()) {
-      if (next.isEmpty() && o.search().remeasure() && r.clock().fitsRound(schedule.arms())) {
+      if (next.isEmpty() && o.search().extend() && r.clock().fitsRound(schedule.arms())) {
         progress.printf(
             "every arm has %s; a round more of every arm fits the budget: %s per arm%n",
             Sentences.trials(schedule.target()), Sentences.trials(schedule.extend()));

@@ -250,6 +250,7 @@ final class LoadTestCommand implements Callable<Integer> {
                     SLO.value(options),
                     probes,
                     !NO_CONTROLS.value(options) && !quick,
+                    REPEATS.value(options) == null, // a number given is the number run
                     budget),
                 server,
                 client,

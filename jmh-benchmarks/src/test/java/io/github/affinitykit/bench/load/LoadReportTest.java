@@ -102,7 +102,7 @@ class LoadReportTest {
             0,
             8,
             1),
-        LoadSearch.of(false, true, 80, Duration.ofMillis(5), 2, true, Duration.ofMinutes(8)),
+        LoadSearch.of(false, true, 80, Duration.ofMillis(5), 2, true, true, Duration.ofMinutes(8)),
         CpuSet.of(1),
         CpuSet.of(0),
         CpuSet.empty(),
