@@ -62,7 +62,8 @@ record Calibration(
    *
    * @param target the CPU% sought
    * @param tolerance the tolerance, CPU% points
-   * @param best the probe every arm then runs at: the nearest warm one to the target
+   * @param best the search's answer, the nearest warm probe to the target: the rate every arm runs
+   *     at unless {@code fit} gives one
    * @param probes every probe, in order
    * @param stop why the search ended
    * @param fit the refinement's fit through the probes around the target ({@link

@@ -100,9 +100,9 @@ public final class LoadTest {
       Path log, long rate, Handicap handicap, RunClock clock, TrialSchedule schedule) {}
 
   /**
-   * Runs the schedule's trials into {@code trials}, then (unless {@code --quick}) whole rounds more
-   * while the budget has room for one; false if the budget ended it before every arm had the usable
-   * trials asked for.
+   * Runs the schedule's trials into {@code trials}, then (with the default {@code --repeats})
+   * rounds more while the budget has room for one; false if the budget ended it before every arm
+   * had the usable trials asked for.
    */
   private static boolean runTrials(
       LoadTestOptions o, Run r, List<Trial> trials, PrintStream progress)

@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description =
         "The gateway load test: calibrates the rate at which the warmed unpinned gateway uses ~80%%"
-            + " of its server CPUs, runs every scenario and two controls at it (a fresh gateway"
+            + " of its server CPUs (a search, then a fit through probes on fresh gateways), runs every scenario and two controls at it (a fresh gateway"
             + " per trial, warmed to steady state, then a capacity ramp), measures again every"
             + " trial that was not warm or was disturbed, prints the verdict; at most --budget"
             + " (8 minutes, --quick 2).",
@@ -108,7 +108,8 @@ final class LoadTestCommand implements Callable<Integer> {
               REPEATS,
               "N",
               "usable trials per arm, interleaved; a trial not warm or disturbed is measured"
-                  + " again (default 3, quick 1)"),
+                  + " again (default 3, and whole rounds more while the budget has room for one;"
+                  + " quick 1)"),
           option(CONNECTIONS, "N", 50, "WebSocket connections (default ${DEFAULT-VALUE})"),
           option(
               RATE,

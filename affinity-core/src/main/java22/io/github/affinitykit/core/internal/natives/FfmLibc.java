@@ -83,7 +83,8 @@ final class FfmLibc implements ThreadCalls, FileCalls {
    */
   static FfmLibc load(LinuxAbi abi) throws ReflectiveOperationException {
     if (ADDRESS.byteSize() != 8) {
-      throw new UnsupportedOperationException("address size " + ADDRESS.byteSize() + " (need 8)");
+      throw new UnsupportedOperationException(
+          "address size: " + ADDRESS.byteSize() + " bytes (expected: 8, a 64-bit JVM)");
     }
     return new FfmLibc(abi);
   }
