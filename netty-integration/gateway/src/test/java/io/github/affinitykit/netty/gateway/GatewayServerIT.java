@@ -68,6 +68,22 @@ class GatewayServerIT {
     assertThat(bin.bytes()).containsExactly(1, 2, 3);
   }
 
+  @Test
+  void shouldDoTheConfiguredWorkOnEveryMessageBeforeEchoingIt() throws Exception {
+    GatewayServer s = h.start("--pin", "none", "--work-ns", "10000000"); // 10 ms a message
+    WsClient c = h.connect(s, "/ws");
+
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 3; i++) {
+      c.sendText("m" + i);
+    }
+    for (int i = 0; i < 3; i++) {
+      assertThat(c.next().body()).isEqualTo("m" + i);
+    }
+    // one connection, one loop: the three are handled one after another, 10 ms of work each
+    assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(30_000_000L);
+  }
+
   @ParameterizedTest(name = "pin:business threads:transport {0}")
   @ValueSource(
       strings = {
