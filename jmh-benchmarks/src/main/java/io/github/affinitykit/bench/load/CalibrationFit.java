@@ -1,6 +1,7 @@
 package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.bench.load.Calibration.Point;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.math3.distribution.TDistribution;
@@ -43,7 +44,9 @@ record CalibrationFit(Outcome outcome, int n, double exponent, long rate, long l
     NO_RISE,
     /** Fewer than {@link #MIN_PROBES} usable probes, or all at one rate. */
     TOO_FEW,
-    /** No refinement ran (the budget, or the search did not land near the target). */
+    /** The search ended more than twice its tolerance from the target: nothing to refine there. */
+    NOT_NEAR,
+    /** No refinement ran ({@code --quick}, or a search not refined). */
     NOT_RUN
   }
 
@@ -60,8 +63,8 @@ record CalibrationFit(Outcome outcome, int n, double exponent, long rate, long l
     int n = probes.size();
     double[] x = probes.stream().mapToDouble(p -> Math.log(p.rate())).toArray();
     double[] y = probes.stream().mapToDouble(p -> Math.log(p.cpuPercent())).toArray();
-    double mx = mean(x);
-    double my = mean(y);
+    double mx = Arrays.stream(x).average().orElse(Double.NaN);
+    double my = Arrays.stream(y).average().orElse(Double.NaN);
     double sxx = 0;
     double sxy = 0;
     for (int i = 0; i < n; i++) {
@@ -83,8 +86,8 @@ record CalibrationFit(Outcome outcome, int n, double exponent, long rate, long l
       return new CalibrationFit(Outcome.NO_RISE, n, b, 0, 0, 0);
     }
     double xs = mx + (Math.log(targetPercent) - my) / b;
-    double lo = min(x);
-    double hi = max(x);
+    double lo = Arrays.stream(x).min().orElse(Double.NaN);
+    double hi = Arrays.stream(x).max().orElse(Double.NaN);
     boolean inside = xs >= lo && xs <= hi;
     double at = Math.max(lo, Math.min(hi, xs));
     double half = t * s / b * Math.sqrt(1.0 / n + (at - mx) * (at - mx) / sxx);
@@ -133,31 +136,10 @@ record CalibrationFit(Outcome outcome, int n, double exponent, long rate, long l
                   + " search's probe is used",
               n,
               MIN_PROBES);
+      case NOT_NEAR ->
+          "no fit: the search ended more than twice its tolerance from the target, where the"
+              + " curve's local shape says nothing about the target's; the search's probe is used";
       case NOT_RUN -> "no fit: the refinement did not run; the search's probe is used";
     };
-  }
-
-  private static double mean(double[] v) {
-    double s = 0;
-    for (double d : v) {
-      s += d;
-    }
-    return s / v.length;
-  }
-
-  private static double min(double[] v) {
-    double m = Double.POSITIVE_INFINITY;
-    for (double d : v) {
-      m = Math.min(m, d);
-    }
-    return m;
-  }
-
-  private static double max(double[] v) {
-    double m = Double.NEGATIVE_INFINITY;
-    for (double d : v) {
-      m = Math.max(m, d);
-    }
-    return m;
   }
 }

@@ -26,7 +26,10 @@ import java.util.function.LongSupplier;
  */
 record CalibrationRefinement(int rounds, long budgetNs) {
   /** The rates probed, as multiples of the search's answer. */
-  static final double[] LADDER = {0.85, 1.0, 1.15};
+  private static final double[] LADDER = {0.85, 1.0, 1.15};
+
+  /** Probes a round of the ladder takes. */
+  static final int RUNGS = LADDER.length;
 
   /** Validates. */
   CalibrationRefinement {
@@ -49,8 +52,17 @@ record CalibrationRefinement(int rounds, long budgetNs) {
         best.steady()
             && best.keptUp()
             && Math.abs(best.cpuPercent() - searched.target()) <= 2 * searched.tolerance();
-    if (rounds == 0 || !near) {
+    if (rounds == 0) {
       return searched;
+    }
+    if (!near) {
+      return new Result(
+          searched.target(),
+          searched.tolerance(),
+          best,
+          searched.probes(),
+          searched.stop(),
+          CalibrationFit.none(CalibrationFit.Outcome.NOT_NEAR));
     }
     List<Point> ladder = new ArrayList<>();
     long began = clock.getAsLong();

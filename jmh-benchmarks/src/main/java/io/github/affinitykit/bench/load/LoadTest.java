@@ -203,7 +203,7 @@ public final class LoadTest {
         new CalibrationProgress(
             progress,
             c,
-            s.calibrationProbes() + s.refinement().rounds() * CalibrationRefinement.LADDER.length,
+            s.calibrationProbes() + s.refinement().rounds() * CalibrationRefinement.RUNGS,
             () -> clock.left(schedule.missing()));
     Calibration.Result searched;
     try (GatewayDriver gw =

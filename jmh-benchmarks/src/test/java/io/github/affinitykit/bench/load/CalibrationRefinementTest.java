@@ -77,7 +77,8 @@ class CalibrationRefinementTest {
         new CalibrationRefinement(0, 60 * SECOND).refine(searched(near, near), warm(), clock::get);
 
     assertThat(probed).isEmpty();
-    assertThat(r.fit().outcome()).isEqualTo(Outcome.NOT_RUN);
+    assertThat(r.fit().outcome()).isEqualTo(Outcome.NOT_NEAR);
+    assertThat(r.describe()).contains("more than twice its tolerance from the target");
     assertThat(r.rate()).isEqualTo(55_000);
     assertThat(none.fit().outcome()).isEqualTo(Outcome.NOT_RUN);
     assertThat(none.describe()).contains("no fit: the refinement did not run");

@@ -65,7 +65,9 @@ final class DoctorRun {
       host = HostCpus.diagnose(root);
       pool = host.pool();
     } catch (RuntimeException e) {
-      return OptionalInt.empty(); // the command line words it
+      // the command line words it, probing a backend of its own; this probe is a daemon thread
+      // that ends by itself (the backend's load is idempotent)
+      return OptionalInt.empty();
     }
     AffinityBackend backend = joined(probing);
     out.print(report(host, root, p.get().json(), backend));
