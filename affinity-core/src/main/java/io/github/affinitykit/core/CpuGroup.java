@@ -40,7 +40,7 @@ import java.util.stream.IntStream;
  * bound from the thread it pins and may be closed or read from any thread.
  */
 public final class CpuGroup implements AutoCloseable {
-  private final Optional<AffinityKit> kit;
+  private final AffinityKit kit;
   private final String name;
   private final CpuSet pool;
   private final List<Integer> cpus;
@@ -48,7 +48,7 @@ public final class CpuGroup implements AutoCloseable {
   private final Optional<String> unpinned;
   private final CpuSet unpinnedMask;
   private final boolean isolate;
-  private final Optional<Planner> planner;
+  private final Planner planner;
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
   private final Map<Integer, ReservationResult> refused = new TreeMap<>();
@@ -67,21 +67,12 @@ public final class CpuGroup implements AutoCloseable {
     this.unpinned = s.unpinned();
     this.unpinnedMask = s.unpinnedMask();
     this.isolate = s.isolate();
-    this.planner = kit.map(k -> new Planner(k.host().topology(), pool, s.placements()));
+    this.planner = new Planner(kit.host().topology(), pool, s.placements());
   }
 
   /** Returns a builder of a group named {@code name} (members are named by the caller). */
   public static CpuGroupBuilder builder(AffinityKit kit, String name) {
-    return new CpuGroupBuilder(Optional.of(Objects.requireNonNull(kit, "kit")), name);
-  }
-
-  /**
-   * Returns a group that pins nothing and needs no kit: every seat is {@link LeaseStatus#UNPINNED}
-   * with {@code reason}, and binding leaves the thread's mask as it is.
-   */
-  public static CpuGroup unpinned(String name, String reason) {
-    Objects.requireNonNull(reason, "reason");
-    return new CpuGroupBuilder(Optional.empty(), name).unpinned(reason).build();
+    return new CpuGroupBuilder(Objects.requireNonNull(kit, "kit"), name);
   }
 
   /** Returns the group's name. */
@@ -134,17 +125,16 @@ public final class CpuGroup implements AutoCloseable {
     if (unpinned.isPresent()) {
       return unpinned.get();
     }
-    AffinityKit k = kit.orElseThrow();
     CpuSet live = CpuSet.of(held.keySet().stream().mapToInt(Integer::intValue).toArray());
     CpuSet busy = CpuSet.empty();
     List<ReservationResult> failures = new ArrayList<>();
     while (true) {
-      Planner.Choice c = planner.orElseThrow().next(live, busy);
+      Planner.Choice c = planner.next(live, busy);
       if (!c.found()) {
         String placement = pool.minus(busy).minus(live).isEmpty() ? "" : c.reason();
         return runOut(member, RunOutReason.of(pool, live, placement, failures));
       }
-      ReservationResult r = k.reservations().tryReserve(c.cpu());
+      ReservationResult r = kit.reservations().tryReserve(c.cpu());
       if (r.isReserved()) {
         return hold(member, r.orElseThrow(), c.reason());
       }
@@ -174,13 +164,12 @@ public final class CpuGroup implements AutoCloseable {
     if (unpinned.isPresent()) {
       return unpinned.get();
     }
-    AffinityKit k = kit.orElseThrow();
-    CpuGroupBuilder.checkReachable(name, "cpu", CpuSet.of(cpu), k.host().reachable());
+    CpuGroupBuilder.checkReachable(name, "cpu", CpuSet.of(cpu), kit.host().reachable());
     if (held.containsKey(cpu)) {
       load.merge(cpu, 1, Integer::sum);
       return add(member, cpu, LeaseStatus.SHARED, "explicit cpu " + cpu + ", shared");
     }
-    ReservationResult r = k.reservations().tryReserve(cpu);
+    ReservationResult r = kit.reservations().tryReserve(cpu);
     if (r.isReserved()) {
       return hold(member, r.orElseThrow(), "explicit cpu " + cpu);
     }
@@ -217,8 +206,7 @@ public final class CpuGroup implements AutoCloseable {
       throw new IllegalArgumentException(name + ": members: 0 (expected: > 0)");
     }
     if (!cpus.isEmpty() && unpinned.isEmpty()) {
-      CpuGroupBuilder.checkExplicit(
-          name, cpus, members.size(), kit.orElseThrow().host().reachable());
+      CpuGroupBuilder.checkExplicit(name, cpus, members.size(), kit.host().reachable());
     }
     List<Seat> seats = new ArrayList<>();
     try {
@@ -242,7 +230,7 @@ public final class CpuGroup implements AutoCloseable {
     if (unpinned.isPresent()) {
       return Optional.of(add(member, -1, LeaseStatus.UNPINNED, unpinned.get()));
     }
-    AffinityBackend backend = kit.orElseThrow().backend();
+    AffinityBackend backend = kit.backend();
     if (!backend.isSupported()) {
       return Optional.of(add(member, -1, LeaseStatus.UNSUPPORTED, backend.reason()));
     }
@@ -253,7 +241,7 @@ public final class CpuGroup implements AutoCloseable {
     held.put(r.cpu(), r);
     load.put(r.cpu(), 1);
     refused.remove(r.cpu());
-    planner.orElseThrow().placed(r.cpu());
+    planner.placed(r.cpu());
     return add(member, r.cpu(), LeaseStatus.PINNED, why);
   }
 
@@ -283,7 +271,7 @@ public final class CpuGroup implements AutoCloseable {
     return seat;
   }
 
-  Optional<AffinityKit> kit() {
+  AffinityKit kit() {
     return kit;
   }
 
@@ -311,12 +299,8 @@ public final class CpuGroup implements AutoCloseable {
 
   /** Isolates {@code cpus} once, if the group was asked to ({@link CpuGroupBuilder#isolate}). */
   private void isolateOnce(CpuSet cpus) {
-    if (isolate
-        && isolation.isEmpty()
-        && kit.isPresent()
-        && unpinned.isEmpty()
-        && !cpus.isEmpty()) {
-      isolation = Optional.of(kit.get().isolate(cpus));
+    if (isolate && isolation.isEmpty() && unpinned.isEmpty() && !cpus.isEmpty()) {
+      isolation = Optional.of(kit.isolate(cpus));
     }
   }
 

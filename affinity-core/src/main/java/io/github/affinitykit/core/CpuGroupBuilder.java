@@ -29,7 +29,7 @@ import net.openhft.affinity.AffinityStrategy;
  * <p>Thread safety: not thread-safe; build on one thread.
  */
 public final class CpuGroupBuilder {
-  private final Optional<AffinityKit> kit;
+  private final AffinityKit kit;
   private final String name;
   private Optional<CpuSet> pool = Optional.empty();
   private List<Placement> placements = List.of(Placement.ANY);
@@ -41,7 +41,7 @@ public final class CpuGroupBuilder {
 
   /** What {@link #build()} hands the group: every option, resolved against the kit. */
   record Settings(
-      Optional<AffinityKit> kit,
+      AffinityKit kit,
       String name,
       CpuSet pool,
       List<Placement> placements,
@@ -51,7 +51,7 @@ public final class CpuGroupBuilder {
       CpuSet unpinnedMask,
       boolean isolate) {}
 
-  CpuGroupBuilder(Optional<AffinityKit> kit, String name) {
+  CpuGroupBuilder(AffinityKit kit, String name) {
     this.kit = kit;
     this.name = Objects.requireNonNull(name, "name");
   }
@@ -142,13 +142,10 @@ public final class CpuGroupBuilder {
    *     this process may not use
    */
   public CpuGroup build() {
-    kit.ifPresent(
-        k -> {
-          CpuSet reachable = k.host().reachable();
-          checkReachable(name, "pool", resolvedPool(), reachable);
-          checkReachable(name, "unpinnedMask", resolvedMask(), reachable);
-          checkExplicit(name, cpus, cpus.size(), reachable);
-        });
+    CpuSet reachable = kit.host().reachable();
+    checkReachable(name, "pool", resolvedPool(), reachable);
+    checkReachable(name, "unpinnedMask", resolvedMask(), reachable);
+    checkExplicit(name, cpus, cpus.size(), reachable);
     return new CpuGroup(
         new Settings(
             kit,
@@ -192,14 +189,14 @@ public final class CpuGroupBuilder {
     }
   }
 
-  /** The pool: as set, else the kit's; empty without a kit. */
+  /** The pool: as set, else the kit's. */
   private CpuSet resolvedPool() {
-    return kit.map(k -> pool.orElse(k.pool().cpus())).orElse(CpuSet.empty());
+    return pool.orElseGet(() -> kit.pool().cpus());
   }
 
-  /** The unpinned mask: as set, else every CPU this process may use; empty without a kit. */
+  /** The unpinned mask: as set, else every CPU this process may use. */
   private CpuSet resolvedMask() {
-    return unpinnedMask.orElseGet(() -> kit.map(CpuGroupBuilder::general).orElse(CpuSet.empty()));
+    return unpinnedMask.orElseGet(() -> general(kit));
   }
 
   /**

@@ -3,7 +3,6 @@ package io.github.affinitykit.core;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +19,6 @@ import java.util.function.Supplier;
  * called from any thread. {@link #close()} is idempotent.
  */
 public final class Seat implements AutoCloseable {
-  private static final AffinityBackend OFF = new NoopAffinityBackend("pinning off");
 
   private final CpuGroup group;
   private final int index;
@@ -181,7 +179,7 @@ public final class Seat implements AutoCloseable {
   }
 
   private CpuLease bind(Runnable onClose) {
-    Optional<AffinityKit> kit = group.kit();
+    AffinityKit kit = group.kit();
     boolean open;
     synchronized (group) { // CpuGroup.close() frees idle seats under this lock: bound or closed
       bindings.incrementAndGet();
@@ -189,19 +187,19 @@ public final class Seat implements AutoCloseable {
     }
     starts.incrementAndGet();
     thread = Thread.currentThread().getName();
-    AffinityBackend backend = kit.map(AffinityKit::backend).orElse(OFF);
+    AffinityBackend backend = kit.backend();
     try {
       tid = threadId(backend);
-      if (!open || kit.isEmpty()) {
-        return new CpuLease(this, kit, tid, -1, CpuSet.empty(), onClose);
+      if (!open) {
+        return new CpuLease(this, Optional.of(kit), tid, -1, CpuSet.empty(), onClose);
       }
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
-        return pin(kit.get(), tid, onClose);
+        return pin(kit, tid, onClose);
       }
       CpuSet before = confine(backend, group.unpinnedMask());
       status = planned;
       reason = plannedReason;
-      return new CpuLease(this, kit, tid, -1, before, onClose);
+      return new CpuLease(this, Optional.of(kit), tid, -1, before, onClose);
     } catch (RuntimeException e) {
       status = LeaseStatus.FAILED;
       reason = "pinning failed: " + e;

@@ -341,7 +341,7 @@ class CpuGroupTest {
 
   @Test
   void shouldPinNothingAndLeaveMasksAloneWhenOff() {
-    CpuGroup g = CpuGroup.unpinned("off", "pinning off");
+    CpuGroup g = kit().group("off").unpinned("pinning off").unpinnedMask(CpuSet.empty()).build();
 
     Seat seat = g.join();
     try (CpuLease lease = seat.bind()) {
@@ -488,7 +488,7 @@ class CpuGroupTest {
 
   @Test
   void shouldReportWhetherTheGroupIsOff() {
-    assertThat(CpuGroup.unpinned("u", "off").isUnpinned()).isTrue();
+    assertThat(kit().group("u").unpinned("off").build().isUnpinned()).isTrue();
     assertThat(kit().group("k").build().isUnpinned()).isFalse();
   }
 

@@ -95,8 +95,8 @@ public final class PinnedDisruptorBuilder<T> {
 
   /**
    * The group the Disruptor's threads are members of, instead of {@code defaultGroup(kit,
-   * "disruptor")} ({@link #defaultGroup}); its name names the threads. {@link Pinning#NONE} makes
-   * it pin nothing.
+   * "disruptor")} ({@link #defaultGroup}); its name names the threads. {@link Pinning#UNPINNED}
+   * makes it pin nothing.
    */
   public PinnedDisruptorBuilder<T> group(CpuGroupBuilder group) {
     this.group = Objects.requireNonNull(group, "group");
@@ -138,8 +138,8 @@ public final class PinnedDisruptorBuilder<T> {
    * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
    */
   public PinnedDisruptor<T> build() {
-    if (pinning == Pinning.NONE) {
-      group.unpinned("pinning NONE");
+    if (pinning == Pinning.UNPINNED) {
+      group.unpinned("pinning: unpinned");
     }
     ConsumerThreads threads = ConsumerThreads.seat(group.build(), pinning, consumers);
     try {

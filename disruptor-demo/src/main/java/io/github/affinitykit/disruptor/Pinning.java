@@ -6,8 +6,11 @@ package io.github.affinitykit.disruptor;
  * <p>Thread safety: immutable.
  */
 public enum Pinning {
-  /** Nothing is pinned: the scheduler places producer and consumers. */
-  NONE,
+  /**
+   * Nothing is pinned: the scheduler places producer and consumers (the group is built {@code
+   * unpinned}).
+   */
+  UNPINNED,
   /** Each consumer (event processor thread) is pinned; the producer runs where it likes. */
   CONSUMERS,
   /**

@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <ol>
  *   <li>{@link WaitKind#BUSY_SPIN} when every consumer owns an exclusive core (core's {@link
- *       WaitRule}, shared with the Netty loops' idle policy: {@link CpuOwnership#ISOLATED_CORE}:
+ *       WaitRule}, shared with the Netty loops' wait policy: {@link CpuOwnership#ISOLATED_CORE}:
  *       its whole physical core isolated; or {@link CpuOwnership#AUDITED_EXCLUSIVE}: alone on its
  *       core and audited EXCLUSIVE after the rest of the JVM was confined elsewhere) <em>and</em>
  *       the producer keeps a core of its own (pinned alone on a core, or unpinned with at least one

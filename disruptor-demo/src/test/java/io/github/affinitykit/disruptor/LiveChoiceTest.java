@@ -40,7 +40,8 @@ class LiveChoiceTest {
     assertThat(advise(host, Pinning.ALL, 3, everything).strategy()).isEqualTo(WaitKind.SLEEPING);
     assertThat(advise(host, Pinning.CONSUMERS, 3, everything).strategy())
         .isEqualTo(WaitKind.SLEEPING);
-    assertThat(advise(host, Pinning.NONE, 1, everything).strategy()).isEqualTo(WaitKind.SLEEPING);
+    assertThat(advise(host, Pinning.UNPINNED, 1, everything).strategy())
+        .isEqualTo(WaitKind.SLEEPING);
   }
 
   @Test

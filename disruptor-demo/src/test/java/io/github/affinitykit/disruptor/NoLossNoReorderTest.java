@@ -65,7 +65,7 @@ class NoLossNoReorderTest {
     PinnedDisruptor<TestEvent> pd =
         PinnedDisruptor.builder(kit(), TestEvent::new)
             .consumers(stages)
-            .pinning(Pinning.NONE)
+            .pinning(Pinning.UNPINNED)
             .waitStrategy(kind)
             .build();
 

@@ -49,8 +49,8 @@ final class TestAssignments {
             host, new RecordingAffinityBackend(host.reachable()), CpuReservations.inDirectory(dir));
     busy.forEach(c -> kit.reservations().tryReserve(c));
     CpuGroupBuilder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
-    if (pinning == Pinning.NONE) {
-      g.unpinned("pinning NONE");
+    if (pinning == Pinning.UNPINNED) {
+      g.unpinned("pinning: unpinned");
     }
     return ConsumerThreads.seat(g.build(), pinning, consumers).layout(pinning);
   }

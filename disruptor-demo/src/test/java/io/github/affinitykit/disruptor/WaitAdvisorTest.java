@@ -154,7 +154,7 @@ class WaitAdvisorTest {
 
   @Test
   void shouldBackOffForUnpinnedConsumers() {
-    WaitChoice c = advise(E5, Pinning.NONE, 3, "19-23", "19-23");
+    WaitChoice c = advise(E5, Pinning.UNPINNED, 3, "19-23", "19-23");
 
     assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
     assertThat(c.consumers())

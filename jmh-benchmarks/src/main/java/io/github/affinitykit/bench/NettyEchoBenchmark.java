@@ -66,7 +66,7 @@ public class NettyEchoBenchmark {
   private static final int SIZE = 32;
 
   /** Where the server's event loops run. */
-  @Param({"none", "pinned", "exclusive"})
+  @Param({"unpinned", "pinned", "exclusive"})
   public String pin;
 
   private EventLoopGroup server;
@@ -93,7 +93,7 @@ public class NettyEchoBenchmark {
     ThreadFactory serverThreads =
         tagged("server", new DefaultThreadFactory("echo-server"), backend, all);
     server =
-        pin.equals("none")
+        pin.equals("unpinned")
             ? new MultiThreadIoEventLoopGroup(1, serverThreads, NioIoHandler.newFactory())
             : PinnedIoEventLoopGroup.create(
                 1,

@@ -101,7 +101,7 @@ public final class PinnedServerGroups implements AutoCloseable {
   }
 
   /**
-   * Decides the workers' idle policy again with {@code audit}'s verdicts: under {@link
+   * Decides the workers' wait policy again with {@code audit}'s verdicts: under {@link
    * WaitPolicy#AUTO} a worker alone on its core spins (then blocks) only where the audit found its
    * CPU EXCLUSIVE (or its whole core is isolated). Run the audit once the loops have started and
    * the rest of the JVM is confined elsewhere ({@code JvmThreads.confine}); the audit counts this

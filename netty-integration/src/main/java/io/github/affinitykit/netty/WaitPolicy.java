@@ -54,6 +54,6 @@ public enum WaitPolicy {
       }
     }
     throw new IllegalArgumentException(
-        "idle policy: " + name + " (expected: block, spin-then-block, busy-poll or auto)");
+        "wait policy: " + name + " (expected: block, spin-then-block, busy-poll or auto)");
   }
 }

@@ -21,7 +21,7 @@ public record WaitReport(WaitPolicy requested, SpinLimit limit, List<LoopWait> l
     loops = List.copyOf(loops);
   }
 
-  /** Returns the report of groups built without an idle policy: Netty's default, blocking. */
+  /** Returns the report of groups built without an wait policy: Netty's default, blocking. */
   public static WaitReport blocking() {
     return new WaitReport(WaitPolicy.BLOCK, SpinLimit.DEFAULT, List.of());
   }
@@ -31,9 +31,9 @@ public record WaitReport(WaitPolicy requested, SpinLimit limit, List<LoopWait> l
     return loops.stream().allMatch(LoopWait::honoured);
   }
 
-  /** Returns one line: {@code idle policy spin-then-block, spin limit 50us}. */
+  /** Returns one line: {@code wait policy spin-then-block, spin limit 50us}. */
   public String headline() {
-    return "idle policy "
+    return "wait policy "
         + requested.cliName()
         + (requested == WaitPolicy.BLOCK || requested == WaitPolicy.BUSY_POLL
             ? ""

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The worker loops' idle policy in a server's groups: the strategies Netty asked for, the request,
+ * The worker loops' wait policy in a server's groups: the strategies Netty asked for, the request,
  * and the decision in force (made when the groups are built, made again after an audit).
  *
  * <p>Thread safety: {@link #decide} is synchronized; {@link #report()} may be read from any thread.

@@ -246,7 +246,7 @@ class PinnedIoEventLoopGroupTest {
 
   @Test
   void shouldReportButNotPinWhenPinningIsOff() throws Exception {
-    PinnedIoEventLoopGroup g = group(Transport.NIO, CpuGroup.unpinned("loop", "off"), 1);
+    PinnedIoEventLoopGroup g = group(Transport.NIO, kit.group("loop").unpinned("off").build(), 1);
     Probe p = Probe.on(loops(g).get(0));
     LoopAssignment a = g.assignments().get(0);
     assertThat(a.status()).isEqualTo(LeaseStatus.UNPINNED);

@@ -106,6 +106,6 @@ class WaitDeciderTest {
     WaitReport r = new WaitReport(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.DEFAULT, List.of(asked));
     assertThat(r.headline())
         .isEqualTo(
-            "idle policy spin-then-block, spin limit 50us, NOT HONOURED on every loop (see below)");
+            "wait policy spin-then-block, spin limit 50us, NOT HONOURED on every loop (see below)");
   }
 }

@@ -110,7 +110,7 @@ class WaitSelectStrategyTest {
     assertThat(WaitPolicy.parse("BUSY_POLL")).isEqualTo(WaitPolicy.BUSY_POLL);
     assertThat(WaitPolicy.SPIN_THEN_BLOCK.cliName()).isEqualTo("spin-then-block");
     assertThatThrownBy(() -> WaitPolicy.parse("spin"))
-        .hasMessage("idle policy: spin (expected: block, spin-then-block, busy-poll or auto)");
+        .hasMessage("wait policy: spin (expected: block, spin-then-block, busy-poll or auto)");
     assertThat(SpinLimit.parse("50us")).isEqualTo(SpinLimit.DEFAULT);
     assertThat(SpinLimit.parse("2ms").amount()).isEqualTo(2_000_000);
     assertThat(SpinLimit.parse("200polls")).isEqualTo(SpinLimit.ofPolls(200));

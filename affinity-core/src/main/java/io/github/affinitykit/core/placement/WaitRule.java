@@ -10,7 +10,7 @@ import java.util.Objects;
  * only on a CPU proven exclusive, i.e. its whole physical core isolated, or an exclusivity audit
  * ({@link CpuAudit}) called it EXCLUSIVE. Anywhere else a spinning thread takes the CPU from
  * whatever else runs there (the producer it waits for, a kernel thread, another process) until the
- * end of a time slice. The Disruptor's wait advisor and the Netty loops' idle policy both ask this
+ * end of a time slice. The Disruptor's wait advisor and the Netty loops' wait policy both ask this
  * rule; each checks first that no other thread of its own is placed on the same core.
  *
  * <p>Thread safety: stateless; safe for concurrent use.

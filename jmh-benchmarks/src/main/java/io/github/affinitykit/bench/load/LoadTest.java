@@ -169,12 +169,12 @@ public final class LoadTest {
   private static List<Scenario> runnable(LoadTestOptions o, List<String> notes) throws IOException {
     List<Scenario> out = new ArrayList<>(Scenario.arms(o.scenarios(), o.search().controls()));
     if (out.contains(Scenario.PINNED_SPIN)
-        && !GatewayProcess.hasOption(o.gateway(), "--idle-policy")) {
+        && !GatewayProcess.hasOption(o.gateway(), "--wait-policy")) {
       out.remove(Scenario.PINNED_SPIN);
       notes.add(
           "pinned-spin: left out: the gateway ("
               + o.gateway().describe()
-              + ") has no --idle-policy option (expected: a gateway with idle policies)");
+              + ") has no --wait-policy option (expected: a gateway with wait policies)");
     }
     if (out.isEmpty()) {
       throw new IOException("--scenarios: " + o.scenarios() + " (expected: one this gateway runs)");

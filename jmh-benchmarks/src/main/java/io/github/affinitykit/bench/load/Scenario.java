@@ -32,12 +32,12 @@ public enum Scenario {
   EXCLUSIVE,
   /**
    * Pinned loops that spin for a bounded time before blocking ({@code --pin pinned
-   * --idle-policy=spin-then-block}): fewer wake-ups, some CPU burnt while idle.
+   * --wait-policy=spin-then-block}): fewer wake-ups, some CPU burnt while idle.
    */
   PINNED_SPIN;
 
   /** The gateway option that makes the loops spin before they block. */
-  static final String SPIN_THEN_BLOCK = "--idle-policy=spin-then-block";
+  static final String SPIN_THEN_BLOCK = "--wait-policy=spin-then-block";
 
   /** The name on the command line and in reports: {@code pinned-spin}. */
   String label() {
@@ -101,7 +101,7 @@ public enum Scenario {
     if (this == EXCLUSIVE) {
       return isolate ? "isolated" : "exclusive";
     }
-    return pinned() ? "pinned" : "none";
+    return pinned() ? "pinned" : "unpinned";
   }
 
   /** Parses a comma-separated list of scenario names, any case; controls are not scenarios. */

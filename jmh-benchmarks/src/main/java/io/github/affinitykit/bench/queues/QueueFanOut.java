@@ -56,7 +56,7 @@ final class QueueFanOut implements FanOut {
     producerIdle = idle.map(Supplier::get).orElse(null);
     taken = new AtomicLongArray(consumers);
     factory =
-        pinning == Pinning.NONE
+        pinning == Pinning.UNPINNED
             ? Optional.empty()
             : Optional.of(
                 PinnedThreadFactory.builder(

@@ -78,7 +78,7 @@ public class QueueVsDisruptorBenchmark {
   public int consumers;
 
   /** What is pinned: none, consumers, all. */
-  @Param({"none", "consumers", "all"})
+  @Param({"unpinned", "consumers", "all"})
   public String pin;
 
   private FanOut fanOut;

@@ -20,7 +20,7 @@ class ScenarioTest {
     assertThat(command(Scenario.TASKSET, dir)).startsWith("taskset", "-c", "2-3", "java");
     List<String> unpinned = command(Scenario.UNPINNED, dir);
     assertThat(unpinned.get(0)).isEqualTo("java");
-    assertThat(unpinned).contains("-Djava.io.tmpdir=" + dir, "none");
+    assertThat(unpinned).contains("-Djava.io.tmpdir=" + dir, "unpinned");
     assertThat(command(Scenario.UNPINNED_AA, dir)).isEqualTo(unpinned);
   }
 
@@ -37,7 +37,7 @@ class ScenarioTest {
             "1234",
             "--pin",
             "pinned",
-            "--idle-policy=spin-then-block",
+            "--wait-policy=spin-then-block",
             "--workers",
             "2");
     assertThat(Scenario.parseList("Pinned-Spin,pinned_spin"))
@@ -58,7 +58,7 @@ class ScenarioTest {
             "--port",
             "1234",
             "--pin",
-            "none")
+            "unpinned")
         .doesNotContain("taskset");
     assertThat(HandicappedGateway.describe(0.16)).isEqualTo("a thread burning 16% of a CPU");
     assertThat(HandicappedGateway.describe(1.28))
@@ -75,7 +75,7 @@ class ScenarioTest {
             Scenario.HANDICAPPED.command(
                 gw, 1, CpuSet.of(1), CpuSet.empty(), dir, h, false, List.of()))
         .containsSubsequence(
-            GatewayLaunch.MAIN, "--work-ns", "1663", "--port", "1", "--pin", "none")
+            GatewayLaunch.MAIN, "--work-ns", "1663", "--port", "1", "--pin", "unpinned")
         .doesNotContain(HandicappedGateway.class.getName());
     assertThat(h.describe())
         .isEqualTo("1,663 ns of work per message (16% of a CPU at the run's rate)");

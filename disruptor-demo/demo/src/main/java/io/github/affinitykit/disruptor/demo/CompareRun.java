@@ -59,7 +59,7 @@ final class CompareRun {
         new CompareOptions(perRun, 200, o.rate(), 0, o.ringSize(), List.of(), List.of(), List.of());
     for (int consumers : new int[] {1, 3}) {
       for (Contender c : o.contenders()) {
-        new CompareRunner(kit, w).run(c, consumers, Pinning.NONE);
+        new CompareRunner(kit, w).run(c, consumers, Pinning.UNPINNED);
       }
     }
   }

@@ -73,7 +73,7 @@ final class CompareTable {
       Optional<Comparison> d =
           best(
               results,
-              r -> r.consumers() == shape && isDisruptor(r) && r.pinning() != Pinning.NONE);
+              r -> r.consumers() == shape && isDisruptor(r) && r.pinning() != Pinning.UNPINNED);
       Optional<Comparison> q = best(results, r -> r.consumers() == shape && !isDisruptor(r));
       if (d.isPresent() && q.isPresent()) {
         sb.append(
@@ -98,7 +98,7 @@ final class CompareTable {
   static String placements(List<Comparison> results) {
     Map<String, List<String>> seen = new LinkedHashMap<>();
     for (Comparison r : results) {
-      if (r.pinning() != Pinning.NONE) {
+      if (r.pinning() != Pinning.UNPINNED) {
         String kind = isDisruptor(r) ? "disruptor" : "queues";
         String key = r.shape() + " pinning " + r.pinning().name().toLowerCase(Locale.ROOT);
         seen.putIfAbsent(key + ", " + kind, r.assignments());

@@ -46,7 +46,7 @@ final class DemoFlags {
 
   /** The row of {@code --pinning}. */
   static Row<String> pinning() {
-    return list(PINNING, "none,consumers,all", "none,consumers,all (all three)");
+    return list(PINNING, "unpinned,consumers,all", "unpinned,consumers,all (all three)");
   }
 
   /** A row of a whole number of something, {@code N}; absent = the command's default. */

@@ -105,7 +105,7 @@ public final class DemoMain {
     DemoOptions w = new DemoOptions(perRun, 1_000, o.rate(), 1, 0, o.ringSize(), 0, List.of());
     for (int consumers : new int[] {1, 3}) {
       for (WaitKind k : new WaitKind[] {WaitKind.SLEEPING, WaitKind.BLOCKING}) {
-        new ScenarioRunner(kit, w).run(new Scenario(consumers, Pinning.NONE, Optional.of(k)));
+        new ScenarioRunner(kit, w).run(new Scenario(consumers, Pinning.UNPINNED, Optional.of(k)));
       }
     }
   }

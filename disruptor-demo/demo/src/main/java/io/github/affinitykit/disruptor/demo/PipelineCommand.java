@@ -132,7 +132,7 @@ abstract sealed class PipelineCommand<O> implements Callable<Integer>
     return out;
   }
 
-  /** Returns the pinnings of {@code --pinning}, such as {@code none,consumers,all}. */
+  /** Returns the pinnings of {@code --pinning}, such as {@code unpinned,consumers,all}. */
   final List<Pinning> pinnings() {
     String pinnings = value(DemoFlags.PINNING);
     List<Pinning> out = new ArrayList<>();
@@ -140,7 +140,7 @@ abstract sealed class PipelineCommand<O> implements Callable<Integer>
       try {
         out.add(Pinning.valueOf(p.strip().toUpperCase(Locale.ROOT)));
       } catch (IllegalArgumentException e) {
-        throw badValue(DemoFlags.PINNING, pinnings, "none, consumers or all");
+        throw badValue(DemoFlags.PINNING, pinnings, "unpinned, consumers or all");
       }
     }
     return out;

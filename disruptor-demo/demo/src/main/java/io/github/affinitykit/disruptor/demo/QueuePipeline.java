@@ -42,7 +42,7 @@ final class QueuePipeline implements Pipeline {
     this.tids = new AtomicIntegerArray(consumers);
     this.running = new CountDownLatch(consumers);
     this.factory =
-        pinning == Pinning.NONE
+        pinning == Pinning.UNPINNED
             ? Optional.empty()
             : Optional.of(
                 PinnedThreadFactory.builder(

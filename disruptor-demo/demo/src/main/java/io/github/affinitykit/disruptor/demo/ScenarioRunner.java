@@ -39,7 +39,7 @@ final class ScenarioRunner {
             .ringSize(o.ringSize())
             .group(PinnedDisruptorBuilder.defaultGroup(kit, "demo"));
     s.strategy().ifPresent(b::waitStrategy);
-    if (s.strategy().isEmpty() && o.auditMs() > 0 && s.pinning() != Pinning.NONE) {
+    if (s.strategy().isEmpty() && o.auditMs() > 0 && s.pinning() != Pinning.UNPINNED) {
       b.auditExclusivity(Duration.ofMillis(o.auditMs()));
     }
     PinnedDisruptor<DemoEvent> pd = b.build();

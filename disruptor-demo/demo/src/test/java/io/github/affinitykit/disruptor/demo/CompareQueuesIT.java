@@ -41,7 +41,7 @@ class CompareQueuesIT {
             0,
             64,
             List.of(1, 3),
-            List.of(Pinning.NONE, Pinning.CONSUMERS, Pinning.ALL),
+            List.of(Pinning.UNPINNED, Pinning.CONSUMERS, Pinning.ALL),
             List.of(Contender.values()));
     List<Comparison> rows = new ArrayList<>();
 
@@ -66,7 +66,7 @@ class CompareQueuesIT {
       assertThat(r.cpus().split("[/,]")).as(row).hasSize(1 + r.consumers());
       assertThat(r.ranOn().split("[/,]")).as(row).hasSize(1 + r.consumers());
       assertThat(r.assignments()).as(row).isNotEmpty();
-      if (r.pinning() == Pinning.NONE) {
+      if (r.pinning() == Pinning.UNPINNED) {
         assertThat(r.cpus()).as(row).doesNotContainPattern("[0-9]");
       }
     }

@@ -53,9 +53,9 @@ class CompareQueuesTest {
 
   @Test
   void shouldPrintTheRatioOfTheBestPinnedDisruptorToTheBestQueueBesideLmax() {
-    Comparison queue = comparison(Contender.AGRONA_SPIN, Pinning.NONE, 10e6);
+    Comparison queue = comparison(Contender.AGRONA_SPIN, Pinning.UNPINNED, 10e6);
     Comparison slowQueue = comparison(Contender.ABQ, Pinning.CONSUMERS, 2e6);
-    Comparison unpinned = comparison(Contender.DISRUPTOR_BUSY_SPIN, Pinning.NONE, 90e6);
+    Comparison unpinned = comparison(Contender.DISRUPTOR_BUSY_SPIN, Pinning.UNPINNED, 90e6);
     Comparison pinned = comparison(Contender.DISRUPTOR_YIELDING, Pinning.CONSUMERS, 25e6);
 
     String ratios = CompareTable.ratios(List.of(queue, slowQueue, unpinned, pinned));
@@ -63,7 +63,7 @@ class CompareQueuesTest {
     assertThat(ratios)
         .startsWith(
             "- 1P→1C: Disruptor pinned (disruptor-yielding, consumers) 25.00 Mev/s ÷ best queue"
-                + " (agrona-spin, none) 10.00 Mev/s = 2.50×\n")
+                + " (agrona-spin, unpinned) 10.00 Mev/s = 2.50×\n")
         .contains("160.4M ÷ 20.9M", "7.7×");
   }
 
@@ -93,7 +93,7 @@ class CompareQueuesTest {
     return new Comparison(
         Contender.ABQ,
         consumers,
-        Pinning.NONE,
+        Pinning.UNPINNED,
         "*/*",
         "0/1",
         List.of(),

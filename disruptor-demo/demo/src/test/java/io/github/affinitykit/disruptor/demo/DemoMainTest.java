@@ -65,7 +65,8 @@ class DemoMainTest {
     assertOneLine(run("--rate", "0"), "--rate: 0 (expected: an integer >= 1)");
     assertOneLine(run("--rate", "fast"), "--rate: fast (expected: an integer)");
     assertOneLine(run("--ring", "1000"), "--ring: 1000 (expected: a power of two");
-    assertOneLine(run("--pinning", "some"), "--pinning: some (expected: none, consumers or all)");
+    assertOneLine(
+        run("--pinning", "some"), "--pinning: some (expected: unpinned, consumers or all)");
     assertOneLine(run("--shapes", "1,x"), "--shapes: 1,x (expected: consumer counts >= 1");
     assertOneLine(
         run("--strategies", "sleeping,nap"),

@@ -57,7 +57,7 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<Integer> PORT = key("--port", int.class);
   private static final Key<Transport> TRANSPORT = key("--transport", Transport.class);
   private static final Key<PinMode> PIN = key("--pin", PinMode.class);
-  private static final Key<WaitPolicy> IDLE_POLICY = key("--idle-policy", WaitPolicy.class);
+  private static final Key<WaitPolicy> WAIT_POLICY = key("--wait-policy", WaitPolicy.class);
   private static final Key<SpinLimit> SPIN_LIMIT = key("--spin-limit", SpinLimit.class);
   private static final Key<Integer> WORKERS = key("--workers", Integer.class);
   private static final Key<Long> WORK_NS = key("--work-ns", long.class);
@@ -86,17 +86,17 @@ final class GatewayCommand implements Callable<Integer> {
               PIN,
               "MODE",
               DEFAULTS.pin(),
-              "none | pinned | exclusive | isolated (default pinned); exclusive also confines"
+              "unpinned | pinned | exclusive | isolated (default pinned); exclusive also confines"
                   + " every other JVM thread to the housekeeping CPUs; isolated also isolates the"
                   + " workers' CPUs from the rest of the machine at runtime (root; undone at stop)"),
           option(
-                  IDLE_POLICY,
+                  WAIT_POLICY,
                   "P",
-                  DEFAULTS.idlePolicy(),
+                  DEFAULTS.waitPolicy(),
                   "how worker loops wait when idle: block | spin-then-block | busy-poll | auto"
                       + " (default block); auto spins only on a CPU proven exclusive (audited"
                       + " with --pin exclusive or isolated)")
-              .converter(new IdlePolicyName()),
+              .converter(new WaitPolicyName()),
           option(
                   SPIN_LIMIT,
                   "L",
@@ -223,7 +223,7 @@ final class GatewayCommand implements Callable<Integer> {
                 highWaterMark,
                 DRAIN_TIMEOUT.value(options),
                 requestTimeout,
-                IDLE_POLICY.value(options),
+                WAIT_POLICY.value(options),
                 SPIN_LIMIT.value(options),
                 workNs));
   }
@@ -245,7 +245,7 @@ final class GatewayCommand implements Callable<Integer> {
   }
 
   /** {@link WaitPolicy#parse}: {@code block}, {@code spin-then-block}, ... in any case. */
-  static final class IdlePolicyName implements ITypeConverter<WaitPolicy> {
+  static final class WaitPolicyName implements ITypeConverter<WaitPolicy> {
     @Override
     public WaitPolicy convert(String value) {
       return WaitPolicy.parse(value);

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  * @param host the address to bind ({@code 127.0.0.1} by default)
  * @param port the TCP port; 0 picks a free one
  * @param transport the Netty transport; AUTO takes io_uring, else epoll, else NIO
- * @param pin none, pinned, or exclusive
+ * @param pin unpinned, pinned, exclusive or isolated
  * @param workers worker loops; empty = one per pool CPU but the boss's (at least 1)
  * @param businessThreads business executor threads running the WebSocket handlers; 0 = none
  * @param maxFrameBytes the largest WebSocket message accepted; a larger one is closed with 1009
@@ -25,7 +25,7 @@ import java.util.OptionalInt;
  * @param drainTimeout how long shutdown waits for clients to answer the 1001 close
  * @param requestTimeout an HTTP request (a WebSocket handshake too) not read whole within this long
  *     of its first byte (or of the connection opening) gets 408 and the connection is closed
- * @param idlePolicy how the worker loops wait when idle; AUTO spins only on a CPU proven exclusive
+ * @param waitPolicy how the worker loops wait when idle; AUTO spins only on a CPU proven exclusive
  *     (in {@link PinMode#EXCLUSIVE} the workers' CPUs are audited at start)
  * @param spinLimit how long a spin-then-block loop polls after its last work before it blocks
  * @param workNs CPU work per echoed message, in ns, before the echo (a stand-in for an
@@ -45,7 +45,7 @@ public record GatewayConfig(
     int highWaterMark,
     Duration drainTimeout,
     Duration requestTimeout,
-    WaitPolicy idlePolicy,
+    WaitPolicy waitPolicy,
     SpinLimit spinLimit,
     long workNs) {
 
@@ -83,7 +83,7 @@ public record GatewayConfig(
     Objects.requireNonNull(idleTimeout, "idleTimeout");
     Objects.requireNonNull(drainTimeout, "drainTimeout");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
-    Objects.requireNonNull(idlePolicy, "idlePolicy");
+    Objects.requireNonNull(waitPolicy, "waitPolicy");
     Objects.requireNonNull(spinLimit, "spinLimit");
     check(workNs >= 0 && workNs <= MAX_WORK_NS, "work-ns", workNs, "0.." + MAX_WORK_NS);
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");

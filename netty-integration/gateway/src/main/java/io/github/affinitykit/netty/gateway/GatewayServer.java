@@ -77,7 +77,7 @@ public final class GatewayServer implements AutoCloseable {
   /**
    * Starts the gateway with {@code kit}'s pool and reservations: builds and pins the groups, starts
    * every loop, binds, and in {@link PinMode#EXCLUSIVE} confines the rest of the JVM to the
-   * housekeeping CPUs (re-swept every second) and, with idle policy AUTO, audits the workers' CPUs
+   * housekeeping CPUs (re-swept every second) and, with wait policy AUTO, audits the workers' CPUs
    * (half a second) so that a worker spins only where the audit found its CPU EXCLUSIVE.
    *
    * @throws IllegalStateException if the transport cannot load, the bind fails, or exclusive mode
@@ -102,14 +102,14 @@ public final class GatewayServer implements AutoCloseable {
         PinnedServerGroups.builder(kit)
             .transport(config.transport())
             .businessThreads(config.businessThreads())
-            .waitPolicy(config.idlePolicy())
+            .waitPolicy(config.waitPolicy())
             .spinLimit(config.spinLimit());
     config.workers().ifPresent(b::workers);
     if (config.pin() == PinMode.ISOLATED) { // the default worker group, isolated at runtime
       b.workerGroup(
           kit.group("worker").placements(Placement.DIFFERENT_CORE, Placement.ANY).isolate(true));
     }
-    if (config.pin() == PinMode.NONE) { // the same groups, unpinned, reported
+    if (config.pin() == PinMode.UNPINNED) { // the same groups, unpinned, reported
       b.workerGroup(kit.group("worker").unpinned("off"))
           .businessGroup(kit.group("business").unpinned("off"))
           .bossGroup(kit.group("boss").unpinned("off"));
@@ -150,7 +150,7 @@ public final class GatewayServer implements AutoCloseable {
       JvmThreads jvm = new JvmThreads(kit);
       confined = Optional.of(jvm.confine());
       sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
-      if (config.idlePolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
+      if (config.waitPolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
         groups.applyAudit(kit.audit(pinnedWorkerCpus(groups), AUDIT_WINDOW));
       }
     }

@@ -9,7 +9,7 @@ import java.util.Locale;
  */
 public enum PinMode {
   /** Nothing is pinned: the OS places every thread (where each loop ran is still reported). */
-  NONE,
+  UNPINNED,
   /** Boss, workers and business threads pinned to planned CPUs of the pool. */
   PINNED,
   /**

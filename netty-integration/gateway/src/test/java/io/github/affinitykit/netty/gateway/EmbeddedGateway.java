@@ -41,7 +41,7 @@ final class EmbeddedGateway implements AutoCloseable {
           "127.0.0.1",
           0,
           Transport.NIO,
-          PinMode.NONE,
+          PinMode.UNPINNED,
           OptionalInt.of(1),
           0,
           MAX_FRAME_BYTES,

@@ -50,7 +50,7 @@ class GatewayBadInputIT {
 
   @Test
   void shouldCloseWith1009AfterEchoingWhatCameBeforeAnOversizedFrame() throws Exception {
-    GatewayServer s = h.start("--pin", "none", "--max-frame-bytes", "1024");
+    GatewayServer s = h.start("--pin", "unpinned", "--max-frame-bytes", "1024");
     WsClient c = h.connect(s, "/ws");
 
     c.sendText("small");
@@ -65,7 +65,7 @@ class GatewayBadInputIT {
 
   @Test
   void shouldCloseWith1009WhenAFragmentedMessageGrowsTooBig() throws Exception {
-    GatewayServer s = h.start("--pin", "none", "--max-frame-bytes", "1024");
+    GatewayServer s = h.start("--pin", "unpinned", "--max-frame-bytes", "1024");
     WsClient c = h.connect(s, "/ws");
 
     c.send(new TextWebSocketFrame(false, 0, "a".repeat(800)));
@@ -77,7 +77,7 @@ class GatewayBadInputIT {
 
   @Test
   void shouldAnswer400ToAMalformedHandshakeOrRequest() throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     Http.Response noKey =
         Http.raw(
             s.port(),
@@ -99,7 +99,7 @@ class GatewayBadInputIT {
 
   @Test
   void shouldAnswer404ToAnUnknownPath() throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     WsClient c = WsClient.attempt(h.clients, s.port(), "/nope");
     assertThatThrownBy(() -> c.handshake.get(20, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
@@ -111,7 +111,7 @@ class GatewayBadInputIT {
 
   @Test
   void shouldCloseAnIdleConnectionWith1001() throws Exception {
-    GatewayServer s = h.start("--pin", "none", "--idle-timeout", "300ms");
+    GatewayServer s = h.start("--pin", "unpinned", "--idle-timeout", "300ms");
     WsClient c = h.connect(s, "/ws");
 
     assertThat(c.awaitClose()).isEqualTo(new WsClient.Close(1001, "idle timeout"));
@@ -140,7 +140,7 @@ class GatewayBadInputIT {
         h.start(
             events,
             "--pin",
-            "none",
+            "unpinned",
             "--low-water-mark",
             "16384",
             "--high-water-mark",
@@ -206,7 +206,8 @@ class GatewayBadInputIT {
           }
         };
     GatewayServer s =
-        h.start(events, "--pin", "none", "--low-water-mark", "16384", "--high-water-mark", "32768");
+        h.start(
+            events, "--pin", "unpinned", "--low-water-mark", "16384", "--high-water-mark", "32768");
     WsClient talker = h.connect(s, "/room");
     WsClient sleeper =
         WsClient.connect(

@@ -101,27 +101,27 @@ class GatewayCommandTest {
     assertThat(GatewayConfig.DEFAULTS.pin()).isEqualTo(PinMode.PINNED);
     assertThat(GatewayHarness.config("--idle-timeout", "2m").idleTimeout())
         .isEqualTo(Duration.ofMinutes(2));
-    assertThat(GatewayHarness.config("--transport", "iouring", "--pin", "NONE"))
+    assertThat(GatewayHarness.config("--transport", "iouring", "--pin", "UNPINNED"))
         .extracting(GatewayConfig::transport, GatewayConfig::pin)
-        .containsExactly(Transport.IO_URING, PinMode.NONE);
+        .containsExactly(Transport.IO_URING, PinMode.UNPINNED);
     assertThat(GatewayHarness.config("--drain-timeout", "0s").drainTimeout()).isZero();
   }
 
   @Test
-  void shouldParseTheIdlePolicyAndSpinLimitAsTheLoadTestPassesThem() {
+  void shouldParseTheWaitPolicyAndSpinLimitAsTheLoadTestPassesThem() {
     GatewayConfig c =
-        GatewayHarness.config("--idle-policy=spin-then-block", "--spin-limit", "200polls");
+        GatewayHarness.config("--wait-policy=spin-then-block", "--spin-limit", "200polls");
 
-    assertThat(c.idlePolicy()).isEqualTo(WaitPolicy.SPIN_THEN_BLOCK);
+    assertThat(c.waitPolicy()).isEqualTo(WaitPolicy.SPIN_THEN_BLOCK);
     assertThat(c.spinLimit()).isEqualTo(SpinLimit.ofPolls(200));
-    assertThat(GatewayConfig.DEFAULTS.idlePolicy()).isEqualTo(WaitPolicy.BLOCK);
+    assertThat(GatewayConfig.DEFAULTS.waitPolicy()).isEqualTo(WaitPolicy.BLOCK);
     assertThat(GatewayConfig.DEFAULTS.spinLimit()).isEqualTo(SpinLimit.DEFAULT);
-    assertThat(GatewayHarness.config("--idle-policy", "BUSY_POLL", "--spin-limit=1ms"))
-        .extracting(GatewayConfig::idlePolicy, GatewayConfig::spinLimit)
+    assertThat(GatewayHarness.config("--wait-policy", "BUSY_POLL", "--spin-limit=1ms"))
+        .extracting(GatewayConfig::waitPolicy, GatewayConfig::spinLimit)
         .containsExactly(WaitPolicy.BUSY_POLL, SpinLimit.parse("1000us"));
     assertOneLine(
-        "--idle-policy: spin (expected: one of BLOCK, SPIN_THEN_BLOCK, BUSY_POLL, AUTO)",
-        "--idle-policy=spin");
+        "--wait-policy: spin (expected: one of BLOCK, SPIN_THEN_BLOCK, BUSY_POLL, AUTO)",
+        "--wait-policy=spin");
     assertOneLine(
         "--spin-limit: 5 (expected: a positive integer with ns, us, ms, s or polls)",
         "--spin-limit",
@@ -140,7 +140,7 @@ class GatewayCommandTest {
     assertOneLine(
         "--drain-timeout: -1s (expected: " + DurationConverter.RULE + ")", "--drain-timeout=-1s");
     assertOneLine(
-        "--pin: sideways (expected: one of NONE, PINNED, EXCLUSIVE, ISOLATED)",
+        "--pin: sideways (expected: one of UNPINNED, PINNED, EXCLUSIVE, ISOLATED)",
         "--pin",
         "sideways");
     assertOneLine(
@@ -169,7 +169,7 @@ class GatewayCommandTest {
     for (String bad : List.of("abc", "5-1")) {
       System.setProperty("affinitykit.pool", bad);
       try {
-        run(this::kit, "--port", "0", "--pin", "none")
+        run(this::kit, "--port", "0", "--pin", "unpinned")
             .assertUsageError("-Daffinitykit.pool: cpu list \"" + bad + "\": at position 0: ");
       } finally {
         System.clearProperty("affinitykit.pool");
@@ -203,7 +203,7 @@ class GatewayCommandTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       String port = String.valueOf(taken.getLocalPort());
 
-      CliRun r = run(this::kit, "--port", port, "--pin", "none", "--transport", "nio");
+      CliRun r = run(this::kit, "--port", port, "--pin", "unpinned", "--transport", "nio");
 
       assertThat(r.status()).as(r.err()).isEqualTo(GatewayMain.EXIT_UNAVAILABLE);
       assertThat(r.err()).startsWith("gateway: cannot listen on 127.0.0.1:" + port + ": ");

@@ -50,7 +50,7 @@ class GatewayFloodIT {
             "--port",
             "0",
             "--pin",
-            "none",
+            "unpinned",
             "--high-water-mark",
             String.valueOf(HIGH),
             "--drain-timeout",

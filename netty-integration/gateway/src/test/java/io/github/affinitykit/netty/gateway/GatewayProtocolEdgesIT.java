@@ -48,7 +48,7 @@ class GatewayProtocolEdgesIT {
   @ValueSource(
       strings = {"abc", "", "AAAAAAAAAAAAAAAAAAAAAA==x", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"})
   void shouldAnswer400WhenTheWebSocketKeyIsNotBase64Of16Bytes(String key) throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     Http.Response r =
         Http.raw(
             s.port(),
@@ -64,7 +64,7 @@ class GatewayProtocolEdgesIT {
   @ParameterizedTest
   @ValueSource(strings = {"/ws", "/room"})
   void shouldSendExactlyOneCloseFrameWhenATextFrameIsNotUtf8(String path) throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     try (RawWs c = RawWs.open(s.port(), path, 65536)) {
       ByteArrayOutputStream frames = new ByteArrayOutputStream();
       frames.writeBytes(RawWs.frame(RawWs.TEXT, true, new byte[] {'a', (byte) 0xFF, 'b'}));
@@ -84,7 +84,7 @@ class GatewayProtocolEdgesIT {
 
   @Test
   void shouldCountOnlyThe1007ItWroteWhenUtf8IsBrokenAcrossFragments() throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     try (RawWs c = RawWs.open(s.port(), "/ws", 65536)) {
       ByteArrayOutputStream frames = new ByteArrayOutputStream();
       frames.writeBytes(RawWs.frame(RawWs.TEXT, false, new byte[] {'a', (byte) 0xE2, (byte) 0x82}));
@@ -128,7 +128,8 @@ class GatewayProtocolEdgesIT {
 
   @Test
   void shouldCloseRequestsAndHandshakesTrickledAByteAtATime() throws Exception {
-    GatewayServer s = h.start("--pin", "none", "--idle-timeout", "3s", "--request-timeout", "1s");
+    GatewayServer s =
+        h.start("--pin", "unpinned", "--idle-timeout", "3s", "--request-timeout", "1s");
     String[] requests = {
       "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + "p".repeat(200) + "\r\n\r\n",
       "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -182,7 +183,7 @@ class GatewayProtocolEdgesIT {
   @Test
   void shouldStopAnsweringPipelinedRequestsThatAreNotRead() throws Exception {
     GatewayServer s =
-        h.start("--pin", "none", "--low-water-mark", "16384", "--high-water-mark", "32768");
+        h.start("--pin", "unpinned", "--low-water-mark", "16384", "--high-water-mark", "32768");
     String one = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     int n = 2000;
     try (Socket so = new Socket()) {

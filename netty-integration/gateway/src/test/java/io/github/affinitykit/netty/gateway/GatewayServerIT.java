@@ -54,7 +54,7 @@ class GatewayServerIT {
 
   @Test
   void shouldEchoTextAndBinaryFrames() throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     WsClient c = h.connect(s, "/ws");
 
     c.sendText("hello");
@@ -70,7 +70,7 @@ class GatewayServerIT {
 
   @Test
   void shouldDoTheConfiguredWorkOnEveryMessageBeforeEchoingIt() throws Exception {
-    GatewayServer s = h.start("--pin", "none", "--work-ns", "10000000"); // 10 ms a message
+    GatewayServer s = h.start("--pin", "unpinned", "--work-ns", "10000000"); // 10 ms a message
     WsClient c = h.connect(s, "/ws");
 
     long t0 = System.nanoTime();
@@ -87,7 +87,7 @@ class GatewayServerIT {
   @ParameterizedTest(name = "pin:business threads:transport {0}")
   @ValueSource(
       strings = {
-        "none:0:auto",
+        "unpinned:0:auto",
         "pinned:0:auto",
         "pinned:1:auto",
         "exclusive:0:auto",
@@ -117,7 +117,7 @@ class GatewayServerIT {
     }
     assertThat(s.metrics().get(GatewayCount.MESSAGES_RECEIVED))
         .isEqualTo((long) connections * messages);
-    if (!m[0].equals("none")) {
+    if (!m[0].equals("unpinned")) {
       assertThat(s.report().loops()).anyMatch(l -> l.status() == LeaseStatus.PINNED);
     }
     if (m[0].equals("exclusive")) {
@@ -127,7 +127,7 @@ class GatewayServerIT {
 
   @Test
   void shouldBroadcastToEveryMemberOfTheRoom() throws Exception {
-    GatewayServer s = h.start("--pin", "none");
+    GatewayServer s = h.start("--pin", "unpinned");
     List<WsClient> members = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       members.add(h.connect(s, "/room"));

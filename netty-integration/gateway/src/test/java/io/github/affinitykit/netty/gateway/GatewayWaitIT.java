@@ -17,10 +17,10 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The gateway's idle policy: echoes on spinning loops, and AUTO decided by a real audit. */
+/** The gateway's wait policy: echoes on spinning loops, and AUTO decided by a real audit. */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
-class GatewayIdleIT {
+class GatewayWaitIT {
   @TempDir Path locks;
   private GatewayHarness h;
 
@@ -38,7 +38,7 @@ class GatewayIdleIT {
   @Test
   void shouldEchoOnSpinThenBlockLoopsAndShowThePolicyInTheReport() throws Exception {
     GatewayServer s =
-        h.start("--pin", "pinned", "--transport", "epoll", "--idle-policy=spin-then-block");
+        h.start("--pin", "pinned", "--transport", "epoll", "--wait-policy=spin-then-block");
     WsClient c = h.connect(s, "/ws");
 
     for (int i = 0; i < 50; i++) {
@@ -51,13 +51,13 @@ class GatewayIdleIT {
     assertThat(r.waits().loops())
         .extracting(LoopWait::mode)
         .containsOnly(WaitPolicy.SPIN_THEN_BLOCK);
-    assertThat(r.toString()).contains("idle policy spin-then-block, spin limit 50us");
+    assertThat(r.toString()).contains("wait policy spin-then-block, spin limit 50us");
   }
 
   @Test
   void shouldLetAnAutoWorkerSpinOnlyWhereTheStartupAuditFoundItsCpuExclusive() {
     assumeTrue(!h.kit.pool().housekeeping().isEmpty(), "exclusive mode needs housekeeping CPUs");
-    GatewayServer s = h.start("--pin", "exclusive", "--transport", "nio", "--idle-policy", "auto");
+    GatewayServer s = h.start("--pin", "exclusive", "--transport", "nio", "--wait-policy", "auto");
 
     AssignmentReport r = s.report();
     for (LoopWait idle : r.waits().loops()) {
