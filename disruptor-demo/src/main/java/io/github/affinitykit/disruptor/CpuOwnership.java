@@ -31,12 +31,20 @@ public enum CpuOwnership {
   /** Not pinned: the scheduler may put it anywhere, next to the producer or other consumers. */
   UNPINNED;
 
-  /** Returns whether the thread has an exclusive core: the only case where spinning is safe. */
+  /**
+   * Returns whether the thread has an exclusive core: the only case where spinning is safe.
+   *
+   * @return true for {@link #ISOLATED_CORE} and {@link #AUDITED_EXCLUSIVE} only
+   */
   public boolean exclusive() {
     return this == ISOLATED_CORE || this == AUDITED_EXCLUSIVE;
   }
 
-  /** Returns whether the thread has a core no other thread of this Disruptor uses. */
+  /**
+   * Returns whether the thread has a core no other thread of this Disruptor uses.
+   *
+   * @return true for {@link #OWN_CORE} and the two exclusive kinds, false for the rest
+   */
   public boolean ownCore() {
     return exclusive() || this == OWN_CORE;
   }

@@ -63,23 +63,42 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
             b.eventFactory(), b.ringSize(), threads, b.producerType(), choice.strategy().create());
   }
 
-  /** Returns a builder of a Disruptor on {@code kit} of events made by {@code events}. */
+  /**
+   * Returns a builder of a Disruptor on {@code kit} of events made by {@code events}.
+   *
+   * @param <T> the event type
+   * @param kit the kit whose pool the threads are planned on; not null
+   * @param events makes the ring's events, one per slot, when the Disruptor is built; not null
+   * @return a new builder with the defaults listed on {@link PinnedDisruptorBuilder}
+   */
   public static <T> PinnedDisruptorBuilder<T> builder(
       AffinityKit kit, com.lmax.disruptor.EventFactory<T> events) {
     return new PinnedDisruptorBuilder<>(kit, events);
   }
 
-  /** Returns the Disruptor, to wire handlers on before {@link #start()}. */
+  /**
+   * Returns the Disruptor, to wire handlers on before {@link #start()}.
+   *
+   * @return the Disruptor, made with {@link #choice()}'s strategy; the same on every call
+   */
   public Disruptor<T> disruptor() {
     return disruptor;
   }
 
-  /** Returns the planned placement of producer and consumers. */
+  /**
+   * Returns the planned placement of producer and consumers.
+   *
+   * @return the plan made at build time; where threads run now: {@link #consumerAssignments()}
+   */
   public PipelineAssignments assignments() {
     return layout;
   }
 
-  /** Returns the wait strategy in use, what placement chose and why, per thread. */
+  /**
+   * Returns the wait strategy in use, what placement chose and why, per thread.
+   *
+   * @return the choice made at build time, overridden if the builder named a strategy
+   */
   public WaitChoice choice() {
     return choice;
   }
@@ -87,12 +106,18 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   /**
    * Returns the runtime isolation of the threads' CPUs, if the builder asked for one: its report
    * says whether it was made, how, and what stays.
+   *
+   * @return the threads' isolation; empty when their group did not ask for one
    */
   public Optional<Isolation> isolation() {
     return threads.isolation();
   }
 
-  /** Returns the exclusivity audit of the consumers' CPUs, if the builder asked for one. */
+  /**
+   * Returns the exclusivity audit of the consumers' CPUs, if the builder asked for one.
+   *
+   * @return the audit run while building; empty unless {@code auditExclusivity} was set
+   */
   public Optional<CpuAudit> audit() {
     return check.audit();
   }
@@ -100,6 +125,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   /**
    * Starts the Disruptor and waits until every consumer thread runs on its CPU.
    *
+   * @return the Disruptor's ring buffer, to publish to
    * @throws IllegalStateException (after halting) if the Disruptor started a different number of
    *     processors than {@code consumers(n)} planned, if they did not all start within the
    *     builder's timeout, or if the placement chose BUSY_SPIN and a consumer did not get its CPU
@@ -143,7 +169,11 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
     return List.copyOf(out);
   }
 
-  /** Returns, after {@link #start()}, each consumer that did not get its planned CPU, and why. */
+  /**
+   * Returns, after {@link #start()}, each consumer that did not get its planned CPU, and why.
+   *
+   * @return one line per such consumer; empty before {@link #start()} or when all got theirs
+   */
   public List<String> placementDeviations() {
     return deviations;
   }
@@ -152,6 +182,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
    * Pins the calling thread (the producer) to its planned CPU, sharing it with consumers planned
    * there. {@link #close()} closes the lease too.
    *
+   * @return the producer's lease; FAILED, with the kernel's reason, if the kernel refused
    * @throws IllegalStateException unless pinning is {@link Pinning#ALL}, or if already pinned
    */
   public CpuLease pinProducer() {
@@ -171,7 +202,11 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
     return lease;
   }
 
-  /** Returns each consumer's assignment (thread, TID, CPU, status, reason), by consumer index. */
+  /**
+   * Returns each consumer's assignment (thread, TID, CPU, status, reason), by consumer index.
+   *
+   * @return a new list of snapshots taken now, one per consumer
+   */
   public List<Assignment> consumerAssignments() {
     List<Assignment> out = new ArrayList<>();
     for (int i = 0; i < layout.consumers().size(); i++) {
@@ -180,7 +215,11 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
     return out;
   }
 
-  /** Returns the kernel thread ids of the consumers (-1 before they run or where unknown). */
+  /**
+   * Returns the kernel thread ids of the consumers (-1 before they run or where unknown).
+   *
+   * @return a new list, one TID per consumer, by consumer index
+   */
   public List<Integer> consumerThreadIds() {
     List<Integer> out = new ArrayList<>();
     for (int i = 0; i < layout.consumers().size(); i++) {

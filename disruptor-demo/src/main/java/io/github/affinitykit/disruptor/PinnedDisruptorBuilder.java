@@ -50,6 +50,10 @@ public final class PinnedDisruptorBuilder<T> {
    * Returns the group a Disruptor's threads form by default, named {@code name}: placements {@link
    * #DEFAULT_PLACEMENTS}, run-out {@link RunOutPolicy#SHARE} (threads left without a CPU share one
    * rather than run anywhere); configure it further and pass it to {@link #group}.
+   *
+   * @param kit the kit whose pool the group draws from; not null
+   * @param name the group's name, which also begins its threads' names
+   * @return a new group builder; nothing is reserved until it is built
    */
   public static CpuGroupBuilder defaultGroup(AffinityKit kit, String name) {
     return kit.group(name).placements(DEFAULT_PLACEMENTS).runOut(RunOutPolicy.SHARE);
@@ -58,6 +62,8 @@ public final class PinnedDisruptorBuilder<T> {
   /**
    * Sets the ring size, a power of two.
    *
+   * @param ringSize the number of slots: a power of two, 1 or more (default 1024)
+   * @return this builder
    * @throws IllegalArgumentException if it is not (checked here, before any CPU is reserved)
    */
   public PinnedDisruptorBuilder<T> ringSize(int ringSize) {
@@ -69,7 +75,12 @@ public final class PinnedDisruptorBuilder<T> {
     return this;
   }
 
-  /** Sets the producer type (default {@link ProducerType#SINGLE}). */
+  /**
+   * Sets the producer type (default {@link ProducerType#SINGLE}).
+   *
+   * @param type {@code SINGLE} for one publishing thread, {@code MULTI} for several; not null
+   * @return this builder
+   */
   public PinnedDisruptorBuilder<T> producerType(ProducerType type) {
     this.producerType = Objects.requireNonNull(type, "type");
     return this;
@@ -78,6 +89,9 @@ public final class PinnedDisruptorBuilder<T> {
   /**
    * Sets how many event processors (threads) the Disruptor will run: exactly as many as the
    * handlers wired before {@link PinnedDisruptor#start()}, in wiring order.
+   *
+   * @param consumers the number of event processors, 1 or more (default 1)
+   * @return this builder
    */
   public PinnedDisruptorBuilder<T> consumers(int consumers) {
     if (consumers < 1) {
@@ -87,7 +101,12 @@ public final class PinnedDisruptorBuilder<T> {
     return this;
   }
 
-  /** Sets which threads are pinned (default {@link Pinning#CONSUMERS}). */
+  /**
+   * Sets which threads are pinned (default {@link Pinning#CONSUMERS}).
+   *
+   * @param pinning which threads are pinned; not null
+   * @return this builder
+   */
   public PinnedDisruptorBuilder<T> pinning(Pinning pinning) {
     this.pinning = Objects.requireNonNull(pinning, "pinning");
     return this;
@@ -97,13 +116,21 @@ public final class PinnedDisruptorBuilder<T> {
    * The group the Disruptor's threads are members of, instead of {@code defaultGroup(kit,
    * "disruptor")} ({@link #defaultGroup}); its name names the threads. {@link Pinning#UNPINNED}
    * makes it pin nothing.
+   *
+   * @param group the threads' CPU group, built by {@link #build()}; not null
+   * @return this builder
    */
   public PinnedDisruptorBuilder<T> group(CpuGroupBuilder group) {
     this.group = Objects.requireNonNull(group, "group");
     return this;
   }
 
-  /** Uses {@code strategy} whatever the placement; {@link WaitChoice} still says what it chose. */
+  /**
+   * Uses {@code strategy} whatever the placement; {@link WaitChoice} still says what it chose.
+   *
+   * @param strategy the wait strategy every consumer gets; not null
+   * @return this builder
+   */
   public PinnedDisruptorBuilder<T> waitStrategy(WaitKind strategy) {
     this.override = Optional.of(Objects.requireNonNull(strategy, "strategy"));
     return this;
@@ -114,6 +141,9 @@ public final class PinnedDisruptorBuilder<T> {
    * the CPUs outside the consumers' cores and audits the consumers' CPUs for {@code window}: a CPU
    * found EXCLUSIVE counts as an exclusive core. {@link PinnedDisruptor#close()} gives the confined
    * threads their masks back. {@code build()} blocks for the window.
+   *
+   * @param window how long the audit watches the consumers' CPUs, > 0
+   * @return this builder
    */
   public PinnedDisruptorBuilder<T> auditExclusivity(Duration window) {
     if (window.isNegative() || window.isZero()) {
@@ -123,7 +153,12 @@ public final class PinnedDisruptorBuilder<T> {
     return this;
   }
 
-  /** Sets how long start and close wait for consumer threads (default 10 s). */
+  /**
+   * Sets how long start and close wait for consumer threads (default 10 s).
+   *
+   * @param timeout the most each of start and close waits, for all consumers together; not null
+   * @return this builder
+   */
   public PinnedDisruptorBuilder<T> timeout(Duration timeout) {
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     return this;
@@ -134,6 +169,7 @@ public final class PinnedDisruptorBuilder<T> {
    * asked, chooses the wait strategy and creates the Disruptor. Nothing runs until {@link
    * PinnedDisruptor#start()}.
    *
+   * @return the Disruptor, its CPUs reserved; close it to free them
    * @throws IllegalArgumentException if the pool is not one this process may use
    * @throws IllegalStateException if a thread finds no CPU and the run-out policy is FAIL
    */

@@ -19,7 +19,14 @@ import java.util.Objects;
  */
 public record PipelineAssignments(
     Pinning pinning, CpuSet pool, Assignment producer, List<Assignment> consumers) {
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param pinning what is pinned; not null
+   * @param pool the CPUs the plan drew from; not null
+   * @param producer the producer's assignment (cpu -1 unless {@code pinning} is ALL); not null
+   * @param consumers one assignment per consumer thread; copied, at least one, no nulls
+   */
   public PipelineAssignments {
     Objects.requireNonNull(pinning, "pinning");
     Objects.requireNonNull(pool, "pool");
@@ -30,17 +37,30 @@ public record PipelineAssignments(
     }
   }
 
-  /** Returns consumer {@code index}'s CPU, or -1 when it is unpinned. */
+  /**
+   * Returns consumer {@code index}'s CPU, or -1 when it is unpinned.
+   *
+   * @param index the consumer's index, 0-based, in thread-creation order
+   * @return a CPU number, or -1 for an unpinned consumer
+   */
   public int consumerCpu(int index) {
     return consumers.get(index).cpu();
   }
 
-  /** Returns the CPUs of the pinned consumers. */
+  /**
+   * Returns the CPUs of the pinned consumers.
+   *
+   * @return each consumer CPU once; empty when no consumer is pinned
+   */
   public CpuSet consumerCpus() {
     return CpuSet.of(consumers.stream().mapToInt(Assignment::cpu).filter(c -> c >= 0).toArray());
   }
 
-  /** Returns every pinned CPU: the consumers' and the producer's. */
+  /**
+   * Returns every pinned CPU: the consumers' and the producer's.
+   *
+   * @return the consumers' CPUs, plus the producer's when it has one; empty when none is pinned
+   */
   public CpuSet cpus() {
     return producer.cpu() >= 0 ? consumerCpus().union(CpuSet.of(producer.cpu())) : consumerCpus();
   }

@@ -13,7 +13,14 @@ import java.util.Objects;
  * @param reason the facts behind {@code ownership}, with CPU numbers
  */
 public record ThreadAssignment(String role, int cpu, CpuOwnership ownership, String reason) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param role {@code producer} or {@code consumer-<n>}; not null
+   * @param cpu the CPU it is pinned to, or -1 when unpinned; never below -1
+   * @param ownership how much of the CPU it has to itself; not null
+   * @param reason the facts behind {@code ownership}, with CPU numbers; not null
+   */
   public ThreadAssignment {
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(ownership, "ownership");

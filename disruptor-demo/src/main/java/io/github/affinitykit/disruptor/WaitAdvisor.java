@@ -51,6 +51,11 @@ public final class WaitAdvisor {
   /**
    * Chooses the wait strategy for {@code layout} on {@code host}; {@code auditedExclusive} are the
    * CPUs an audit found EXCLUSIVE (empty when there was no audit).
+   *
+   * @param host the host's CPU model: topology, isolated and reachable CPUs; not null
+   * @param layout the planned CPUs of the producer and the consumers; not null
+   * @param auditedExclusive the CPUs an audit found EXCLUSIVE; empty without an audit; not null
+   * @return the placement's choice (not overridden), with the reason for each thread
    */
   public static WaitChoice advise(
       HostCpus host, PipelineAssignments layout, CpuSet auditedExclusive) {
@@ -61,6 +66,11 @@ public final class WaitAdvisor {
    * As {@link #advise(HostCpus, PipelineAssignments, CpuSet)}, knowing which CPUs were audited at
    * all, so that a reason can say "the audit found it SHARED" rather than "not audited".
    *
+   * @param host the host's CPU model: topology, isolated and reachable CPUs; not null
+   * @param layout the planned CPUs of the producer and the consumers; not null
+   * @param auditedExclusive the CPUs an audit found EXCLUSIVE; empty without an audit; not null
+   * @param audited every CPU the audit covered; empty without an audit; not null
+   * @return the placement's choice (not overridden), with the reason for each thread
    * @throws IllegalArgumentException if {@code auditedExclusive} is not within {@code audited}
    */
   public static WaitChoice advise(

@@ -24,7 +24,16 @@ public record WaitChoice(
     String reason,
     ThreadAssignment producer,
     List<ThreadAssignment> consumers) {
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param strategy the strategy in use; not null
+   * @param placementChoice what placement alone chose; {@code strategy} unless {@code overridden}
+   * @param overridden whether the user named the strategy
+   * @param reason why placement chose {@code placementChoice}; not null
+   * @param producer where the producer runs; not null
+   * @param consumers where each consumer runs, in thread-creation order; copied, no nulls
+   */
   public WaitChoice {
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(placementChoice, "placementChoice");
@@ -37,12 +46,21 @@ public record WaitChoice(
     }
   }
 
-  /** Returns this choice with {@code strategy} named by the user instead. */
+  /**
+   * Returns this choice with {@code strategy} named by the user instead.
+   *
+   * @param strategy the strategy the user named, even if it is the placement's own; not null
+   * @return a new choice marked overridden; placement's choice, reason and threads are kept
+   */
   public WaitChoice overriddenBy(WaitKind strategy) {
     return new WaitChoice(strategy, placementChoice, true, reason, producer, consumers);
   }
 
-  /** Returns one line: the strategy, and what placement chose and why. */
+  /**
+   * Returns one line: the strategy, and what placement chose and why.
+   *
+   * @return {@code <strategy>: <reason>}, or when overridden, what placement would have chosen
+   */
   public String headline() {
     return overridden
         ? strategy
@@ -54,7 +72,11 @@ public record WaitChoice(
         : strategy + ": " + reason;
   }
 
-  /** Returns a few lines for people: the strategy and reason, then one line per thread. */
+  /**
+   * Returns a few lines for people: the strategy and reason, then one line per thread.
+   *
+   * @return the headline, the producer, then each consumer, every line ending in {@code \n}
+   */
   public String describe() {
     StringBuilder sb = new StringBuilder(headline()).append('\n');
     sb.append("  ").append(producer).append('\n');

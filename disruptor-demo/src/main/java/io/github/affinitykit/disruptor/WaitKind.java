@@ -40,7 +40,11 @@ public enum WaitKind {
    */
   BLOCKING;
 
-  /** Returns a new wait strategy of this kind. */
+  /**
+   * Returns a new wait strategy of this kind.
+   *
+   * @return a fresh instance on each call, never shared between Disruptors
+   */
   public WaitStrategy create() {
     return switch (this) {
       case BUSY_SPIN -> new BusySpinWaitStrategy();
@@ -54,6 +58,8 @@ public enum WaitKind {
    * Returns the kind named {@code name}, case-insensitive, {@code -} or {@code _} between words
    * ({@code busy-spin}, {@code BUSY_SPIN}).
    *
+   * @param name the kind's name; surrounding blanks are ignored; not null
+   * @return the kind named
    * @throws IllegalArgumentException naming the value and the accepted names
    */
   public static WaitKind parse(String name) {

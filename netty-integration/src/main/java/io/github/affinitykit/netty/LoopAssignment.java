@@ -33,7 +33,19 @@ public record LoopAssignment(
     int tid,
     int starts,
     boolean running) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param group the group's name ({@code boss}, {@code worker}, ...); not null
+   * @param index the loop's index in its group, 0-based
+   * @param cpu the CPU it is (or will be) bound to, -1 if none
+   * @param status the seat's {@link LeaseStatus}, e.g. PINNED, FAILED, RELEASED once shut down
+   * @param reason the placement that chose the CPU, or why there is none; not null
+   * @param threadName the running thread's name, empty before it first started; not null
+   * @param tid that thread's kernel id, -1 before it started or where unknown
+   * @param starts how many threads have run this loop so far, 0 before it first started
+   * @param running whether a thread runs the loop at this moment
+   */
   public LoopAssignment {
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(status, "status");
@@ -41,7 +53,14 @@ public record LoopAssignment(
     Objects.requireNonNull(threadName, "threadName");
   }
 
-  /** Returns loop {@code index} of group {@code group} as {@code seat} says now. */
+  /**
+   * Returns loop {@code index} of group {@code group} as {@code seat} says now.
+   *
+   * @param group the group's name the loop is reported under; not null
+   * @param index the loop's index in its group, 0-based
+   * @param seat the loop's seat; {@code running} is its {@link Seat#isBound()}
+   * @return a snapshot: it does not follow the seat's later changes
+   */
   public static LoopAssignment of(String group, int index, Seat seat) {
     return new LoopAssignment(
         group,

@@ -24,7 +24,17 @@ public record LoopWait(
     WaitPolicy mode,
     boolean honoured,
     String reason) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param group the group's name; not null
+   * @param index the loop's index in its group, 0-based
+   * @param cpu the loop's planned CPU, -1 if none
+   * @param requested the policy asked for; not null
+   * @param mode the policy in force; not null, never {@link WaitPolicy#AUTO}
+   * @param honoured false when the transport cannot wait as asked, so the loop blocks instead
+   * @param reason why {@code mode}: the placement rule's facts, or what the transport cannot do
+   */
   public LoopWait {
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(requested, "requested");

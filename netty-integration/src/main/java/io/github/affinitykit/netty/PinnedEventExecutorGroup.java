@@ -33,6 +33,9 @@ public final class PinnedEventExecutorGroup extends MultithreadEventExecutorGrou
    * Creates {@code threads} executors with Netty's {@code DefaultThreadFactory(group.name())}
    * threads, on seats of {@code group} (a fresh group, which this one owns from now on).
    *
+   * @param threads the number of executors (one thread each), > 0
+   * @param group the CPUs to seat them on; closed when the executors terminate, or if this fails
+   * @return the group, every CPU reserved; each executor's thread starts on its first task
    * @throws IllegalArgumentException if {@code threads} is not positive, or {@code group} has
    *     explicit CPUs and {@code threads} is not their number
    * @throws IllegalStateException if an executor gets no CPU and the run-out policy is FAIL
@@ -53,12 +56,20 @@ public final class PinnedEventExecutorGroup extends MultithreadEventExecutorGrou
     return new DefaultEventExecutor(this, PinnedIoEventLoopGroup.bound(args, executor));
   }
 
-  /** Returns the group's name. */
+  /**
+   * Returns the group's name.
+   *
+   * @return the {@code CpuGroup}'s name, also the prefix of its threads' names
+   */
   public String name() {
     return group.name();
   }
 
-  /** Returns where each executor runs, in index order. */
+  /**
+   * Returns where each executor runs, in index order.
+   *
+   * @return a new snapshot per call, one entry per executor
+   */
   public List<LoopAssignment> assignments() {
     return LoopAssignment.of(group.name(), seats);
   }

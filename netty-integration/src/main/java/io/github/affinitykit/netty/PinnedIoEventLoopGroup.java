@@ -69,6 +69,10 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
    * Creates {@code loops} loops with Netty's {@code DefaultThreadFactory(group.name())} threads, on
    * seats of {@code group} (a fresh group, which this one owns from now on).
    *
+   * @param loops the number of loops, > 0
+   * @param factory the transport's handler factory, e.g. {@code NioIoHandler.newFactory()}
+   * @param group the CPUs to seat the loops on; closed when the loops terminate, or if this fails
+   * @return the group, every CPU reserved; each loop's thread starts on its first channel or task
    * @throws IllegalArgumentException if {@code loops} is not positive, or {@code group} has
    *     explicit CPUs and {@code loops} is not their number
    * @throws IllegalStateException if a loop gets no CPU and the run-out policy is FAIL
@@ -83,6 +87,11 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
    * DefaultThreadFactory}, or one making {@code FastThreadLocalThread}s, for Netty's allocator
    * caches), on seats of {@code group}.
    *
+   * @param loops the number of loops, > 0
+   * @param threads makes each loop's thread (again when Netty resumes a loop); not null
+   * @param factory the transport's handler factory, e.g. {@code NioIoHandler.newFactory()}
+   * @param group the CPUs to seat the loops on; closed when the loops terminate, or if this fails
+   * @return the group, every CPU reserved; each loop's thread starts on its first channel or task
    * @throws IllegalArgumentException if {@code loops} is not positive, or {@code group} has
    *     explicit CPUs and {@code loops} is not their number
    * @throws IllegalStateException if a loop gets no CPU and the run-out policy is FAIL
@@ -97,6 +106,12 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
    * chooser}: an {@code AutoScalingEventExecutorChooserFactory} suspends idle loops and resumes
    * them on new threads, which pin themselves to their loop's CPU again.
    *
+   * @param loops the number of loops, > 0
+   * @param threads makes each loop's thread (again when Netty resumes a loop); not null
+   * @param factory the transport's handler factory, e.g. {@code NioIoHandler.newFactory()}
+   * @param chooser picks a loop for each new channel; not null
+   * @param group the CPUs to seat the loops on; closed when the loops terminate, or if this fails
+   * @return the group, every CPU reserved; each loop's thread starts on its first channel or task
    * @throws IllegalArgumentException if {@code loops} is not positive, or {@code group} has
    *     explicit CPUs and {@code loops} is not their number
    * @throws IllegalStateException if a loop gets no CPU and the run-out policy is FAIL
@@ -169,12 +184,20 @@ public final class PinnedIoEventLoopGroup extends MultiThreadIoEventLoopGroup {
     return new SingleThreadIoEventLoop(this, bound(args, executor), factory);
   }
 
-  /** Returns the group's name: its loops are reported as {@code name-0, name-1, ...}. */
+  /**
+   * Returns the group's name: its loops are reported as {@code name-0, name-1, ...}.
+   *
+   * @return the {@code CpuGroup}'s name, e.g. {@code worker}
+   */
   public String name() {
     return group.name();
   }
 
-  /** Returns where each loop runs, in loop order (loop {@code i} is the {@code i}-th child). */
+  /**
+   * Returns where each loop runs, in loop order (loop {@code i} is the {@code i}-th child).
+   *
+   * @return a new snapshot per call, one entry per loop
+   */
   public List<LoopAssignment> assignments() {
     return LoopAssignment.of(group.name(), seats);
   }

@@ -57,32 +57,55 @@ public final class PinnedServerGroups implements AutoCloseable {
 
   /**
    * Returns a builder on {@code kit}: transport AUTO, workers from its pool, no business executor.
+   *
+   * @param kit the kit whose pool and host the groups are planned on; not null
+   * @return a new builder; nothing is reserved until {@link ServerGroupsBuilder#build()}
    */
   public static ServerGroupsBuilder builder(AffinityKit kit) {
     return new ServerGroupsBuilder(kit);
   }
 
-  /** Returns the transport in use, and why. */
+  /**
+   * Returns the transport in use, and why.
+   *
+   * @return the choice made at build time; its {@code transport()} is never {@link Transport#AUTO}
+   */
   public TransportChoice transport() {
     return transport;
   }
 
-  /** Returns the server channel class of the transport, for {@code ServerBootstrap.channel}. */
+  /**
+   * Returns the server channel class of the transport, for {@code ServerBootstrap.channel}.
+   *
+   * @return the io_uring, epoll or NIO server socket channel class
+   */
   public Class<? extends ServerSocketChannel> serverChannel() {
     return transport.transport().serverChannel();
   }
 
-  /** Returns the boss group (accepts connections): one loop. */
+  /**
+   * Returns the boss group (accepts connections): one loop.
+   *
+   * @return the boss group, the same on every call
+   */
   public PinnedIoEventLoopGroup boss() {
     return boss;
   }
 
-  /** Returns the worker group (channel I/O). */
+  /**
+   * Returns the worker group (channel I/O).
+   *
+   * @return the worker group, the same on every call
+   */
   public PinnedIoEventLoopGroup workers() {
     return workers;
   }
 
-  /** Returns the business executor group, if one was asked for. */
+  /**
+   * Returns the business executor group, if one was asked for.
+   *
+   * @return the group; empty when the builder's {@code businessThreads} was 0
+   */
   public Optional<PinnedEventExecutorGroup> business() {
     return business;
   }
@@ -90,12 +113,18 @@ public final class PinnedServerGroups implements AutoCloseable {
   /**
    * Returns where every loop runs now (boss, workers, then business executors) and how the workers
    * wait when idle.
+   *
+   * @return a new snapshot on each call: the transport, every loop, the workers' idle decision
    */
   public AssignmentReport report() {
     return new AssignmentReport(transport, allLoops(), idle.report());
   }
 
-  /** Returns how the worker loops wait when idle, and why (see {@link WaitPolicy}). */
+  /**
+   * Returns how the worker loops wait when idle, and why (see {@link WaitPolicy}).
+   *
+   * @return the decision in force: made at build time, or by the last {@link #applyAudit}
+   */
   public WaitReport waits() {
     return idle.report();
   }
@@ -107,6 +136,7 @@ public final class PinnedServerGroups implements AutoCloseable {
    * the rest of the JVM is confined elsewhere ({@code JvmThreads.confine}); the audit counts this
    * kit's pinned loops as owners. Other policies keep their mode; their reasons are updated.
    *
+   * @param audit this host's CPU verdicts, taken once the loops have started; not null
    * @return the decision now in force
    */
   public WaitReport applyAudit(CpuAudit audit) {
@@ -133,6 +163,8 @@ public final class PinnedServerGroups implements AutoCloseable {
    * Returns the runtime isolation of the workers' CPUs, if their group asked for it ({@link
    * io.github.affinitykit.core.CpuGroupBuilder#isolate}): its report says whether it was made, how,
    * and what stays.
+   *
+   * @return the workers' isolation; empty when their group did not ask for one
    */
   public Optional<Isolation> isolation() {
     return isolation;
@@ -141,6 +173,11 @@ public final class PinnedServerGroups implements AutoCloseable {
   /**
    * Shuts every group down gracefully (Netty's quiet period and timeout); the returned future
    * completes when all have terminated and their CPUs are free.
+   *
+   * @param quiet the quiet period in {@code unit}: a group ends once no task came for this long
+   * @param timeout the most each group waits before it shuts down anyway, in {@code unit}
+   * @param unit the unit of {@code quiet} and {@code timeout}; not null
+   * @return a future completed normally, never exceptionally, once every group has terminated
    */
   public CompletableFuture<Void> shutdownGracefully(long quiet, long timeout, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");

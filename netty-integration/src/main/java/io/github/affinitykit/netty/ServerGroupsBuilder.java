@@ -41,7 +41,12 @@ public final class ServerGroupsBuilder {
     this.businessGroup = kit.group("business").placements(Placement.DIFFERENT_CORE, Placement.ANY);
   }
 
-  /** The transport; default {@link Transport#AUTO} (io_uring, epoll, NIO). */
+  /**
+   * The transport; default {@link Transport#AUTO} (io_uring, epoll, NIO).
+   *
+   * @param transport a concrete transport, or {@link Transport#AUTO}; not null
+   * @return this builder
+   */
   public ServerGroupsBuilder transport(Transport transport) {
     this.transport = Objects.requireNonNull(transport, "transport");
     return this;
@@ -50,6 +55,8 @@ public final class ServerGroupsBuilder {
   /**
    * The number of worker loops.
    *
+   * @param workers the number of worker loops, > 0; default: the worker pool's size - 1, at least 1
+   * @return this builder
    * @throws IllegalArgumentException if not positive
    */
   public ServerGroupsBuilder workers(int workers) {
@@ -63,6 +70,8 @@ public final class ServerGroupsBuilder {
   /**
    * The number of business executor threads; 0 (the default) means none.
    *
+   * @param threads the number of business executor threads, >= 0
+   * @return this builder
    * @throws IllegalArgumentException if negative
    */
   public ServerGroupsBuilder businessThreads(int threads) {
@@ -73,13 +82,23 @@ public final class ServerGroupsBuilder {
     return this;
   }
 
-  /** The worker loops' group (default {@code kit.group("worker")}, DIFFERENT_CORE then ANY). */
+  /**
+   * The worker loops' group (default {@code kit.group("worker")}, DIFFERENT_CORE then ANY).
+   *
+   * @param group the worker loops' CPU group, built by {@link #build()}; not null
+   * @return this builder
+   */
   public ServerGroupsBuilder workerGroup(CpuGroupBuilder group) {
     this.workerGroup = Objects.requireNonNull(group, "group");
     return this;
   }
 
-  /** The business threads' group (default {@code kit.group("business")}, placed as the workers). */
+  /**
+   * The business threads' group (default {@code kit.group("business")}, placed as the workers).
+   *
+   * @param group the business threads' CPU group, built only if there are any; not null
+   * @return this builder
+   */
   public ServerGroupsBuilder businessGroup(CpuGroupBuilder group) {
     this.businessGroup = Objects.requireNonNull(group, "group");
     return this;
@@ -88,6 +107,9 @@ public final class ServerGroupsBuilder {
   /**
    * The boss's group, instead of the default (a CPU of the kit's pool the others left free, else
    * the housekeeping CPUs, whatever the run-out policy).
+   *
+   * @param group the boss loop's CPU group, built by {@link #build()}; not null
+   * @return this builder
    */
   public ServerGroupsBuilder bossGroup(CpuGroupBuilder group) {
     this.bossGroup = Optional.of(Objects.requireNonNull(group, "group"));
@@ -98,13 +120,21 @@ public final class ServerGroupsBuilder {
    * How the worker loops wait when idle (default {@link WaitPolicy#BLOCK}, Netty's own); the boss
    * always blocks. A policy the transport cannot honour is reported in {@link
    * PinnedServerGroups#waits()}, never silently dropped.
+   *
+   * @param policy how idle worker loops wait; not null
+   * @return this builder
    */
   public ServerGroupsBuilder waitPolicy(WaitPolicy policy) {
     this.waitPolicy = Objects.requireNonNull(policy, "policy");
     return this;
   }
 
-  /** The spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}). */
+  /**
+   * The spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK} (default {@link SpinLimit#DEFAULT}).
+   *
+   * @param limit how long an idle worker polls before it blocks; not null
+   * @return this builder
+   */
   public ServerGroupsBuilder spinLimit(SpinLimit limit) {
     this.spinLimit = Objects.requireNonNull(limit, "limit");
     return this;
@@ -114,6 +144,7 @@ public final class ServerGroupsBuilder {
    * Chooses the transport, plans and reserves every CPU (boss, workers, business), and creates the
    * groups. Nothing runs until channels register.
    *
+   * @return the groups, every CPU reserved; close them to free the CPUs
    * @throws IllegalStateException if a concrete transport cannot load here, or a run-out policy
    *     FAIL is hit
    * @throws IllegalArgumentException if explicit CPUs or the pool are not usable here

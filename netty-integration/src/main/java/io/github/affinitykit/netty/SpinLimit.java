@@ -22,7 +22,13 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
   /** 50 µs. */
   public static final SpinLimit DEFAULT = ofTime(Duration.ofNanos(50_000));
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param amount nanoseconds or polls, > 0
+   * @param unit what {@code amount} counts; not null
+   * @throws IllegalArgumentException if {@code amount} is not positive
+   */
   public SpinLimit {
     Objects.requireNonNull(unit, "unit");
     if (amount <= 0) {
@@ -30,12 +36,22 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
     }
   }
 
-  /** Spin for {@code time} after the last work. */
+  /**
+   * Spin for {@code time} after the last work.
+   *
+   * @param time the spin time, at least 1 ns; not null
+   * @return a limit in {@link Unit#NANOS}
+   */
   public static SpinLimit ofTime(Duration time) {
     return new SpinLimit(time.toNanos(), Unit.NANOS);
   }
 
-  /** Spin for {@code polls} empty polls after the last work. */
+  /**
+   * Spin for {@code polls} empty polls after the last work.
+   *
+   * @param polls the number of empty polls, > 0
+   * @return a limit in {@link Unit#POLLS}
+   */
   public static SpinLimit ofPolls(long polls) {
     return new SpinLimit(polls, Unit.POLLS);
   }
@@ -44,6 +60,8 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
    * Parses {@code <n>ns}, {@code <n>us} (or {@code µs}), {@code <n>ms}, {@code <n>s} or {@code
    * <n>polls}, n a positive integer.
    *
+   * @param text the limit, e.g. {@code 50us}; case and surrounding blanks are ignored; not null
+   * @return the limit, a time in {@link Unit#NANOS} ({@code 1ms} is 1,000,000 ns)
    * @throws IllegalArgumentException naming the value and the grammar
    */
   public static SpinLimit parse(String text) {

@@ -42,6 +42,8 @@ public enum Transport {
    * available. The native transports are optional dependencies: when one's jar is missing (or has
    * another platform's classifier), the reason says which artifact to add, e.g. {@code add
    * netty-transport-native-epoll with your classifier (linux-x86_64, linux-aarch_64)}.
+   *
+   * @return one line saying why; empty when the transport loads here
    */
   public Optional<String> unavailability() {
     try {
@@ -78,6 +80,7 @@ public enum Transport {
   /**
    * Returns a new handler factory for this transport's loops.
    *
+   * @return a factory with Netty's defaults: its loops block when idle
    * @throws IllegalStateException for {@link #AUTO}: choose first
    */
   public IoHandlerFactory handlerFactory() {
@@ -93,6 +96,8 @@ public enum Transport {
    * Returns a new handler factory whose loops wait as {@code idle} decides (NIO, epoll); for a
    * transport without the hook (see {@link #idleUnsupported()}) the plain factory: its loops block.
    *
+   * @param idle makes each loop's strategy, e.g. a {@link WaitSelectStrategyFactory}; not null
+   * @return a new factory; io_uring's ignores {@code idle}
    * @throws IllegalStateException for {@link #AUTO}: choose first
    */
   public IoHandlerFactory handlerFactory(SelectStrategyFactory idle) {
@@ -108,6 +113,8 @@ public enum Transport {
   /**
    * Returns why this transport's loops cannot wait other than by blocking, or empty when Netty
    * gives it a {@code SelectStrategy} hook (NIO, epoll).
+   *
+   * @return the reason for {@link #IO_URING}; empty for the others, {@link #AUTO} included
    */
   public Optional<String> idleUnsupported() {
     return this == IO_URING
@@ -120,6 +127,7 @@ public enum Transport {
   /**
    * Returns the server channel class for {@code ServerBootstrap.channel(...)}.
    *
+   * @return this transport's {@code ServerSocketChannel} implementation
    * @throws IllegalStateException for {@link #AUTO}: choose first
    */
   public Class<? extends ServerSocketChannel> serverChannel() {
@@ -134,6 +142,7 @@ public enum Transport {
   /**
    * Returns the client channel class for {@code Bootstrap.channel(...)}.
    *
+   * @return this transport's {@code SocketChannel} implementation
    * @throws IllegalStateException for {@link #AUTO}: choose first
    */
   public Class<? extends SocketChannel> socketChannel() {
@@ -149,6 +158,8 @@ public enum Transport {
    * Parses {@code auto}, {@code io_uring} (or {@code iouring}), {@code epoll}, {@code nio}, in any
    * case.
    *
+   * @param name the name, {@code -} or {@code _} between words, blanks around ignored; not null
+   * @return the transport named
    * @throws IllegalArgumentException naming the value and the accepted names
    */
   public static Transport parse(String name) {

@@ -15,7 +15,13 @@ import java.util.function.Function;
  * @param reason one line: {@code io_uring available}, or {@code io_uring: <cause>; epoll available}
  */
 public record TransportChoice(Transport requested, Transport transport, String reason) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param requested what was asked for; not null
+   * @param transport what is used; not null, never {@link Transport#AUTO}
+   * @param reason one line saying why; not null
+   */
   public TransportChoice {
     Objects.requireNonNull(requested, "requested");
     Objects.requireNonNull(transport, "transport");
@@ -29,6 +35,8 @@ public record TransportChoice(Transport requested, Transport transport, String r
    * Chooses the transport for {@code requested}: AUTO takes io_uring, else epoll, else NIO, and
    * says why each better one was skipped.
    *
+   * @param requested a concrete transport, or {@link Transport#AUTO}; not null
+   * @return the choice; for a concrete transport, that transport
    * @throws IllegalStateException if a concrete transport was asked for and cannot load, with the
    *     reason
    */

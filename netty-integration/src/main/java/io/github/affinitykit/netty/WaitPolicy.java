@@ -35,7 +35,11 @@ public enum WaitPolicy {
    */
   AUTO;
 
-  /** Returns the command-line name: {@code block}, {@code spin-then-block}, ... */
+  /**
+   * Returns the command-line name: {@code block}, {@code spin-then-block}, ...
+   *
+   * @return the constant's name in lower case, {@code -} between words; {@link #parse} reads it
+   */
   public String cliName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
@@ -44,6 +48,8 @@ public enum WaitPolicy {
    * Parses {@code block}, {@code spin-then-block}, {@code busy-poll} or {@code auto}, in any case,
    * with {@code -} or {@code _} between words.
    *
+   * @param name the policy's name; surrounding blanks are ignored; not null
+   * @return the policy named
    * @throws IllegalArgumentException naming the value and the accepted names
    */
   public static WaitPolicy parse(String name) {

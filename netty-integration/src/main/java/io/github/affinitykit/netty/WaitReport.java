@@ -14,24 +14,42 @@ import java.util.Objects;
  * @param loops one entry per worker loop, in loop order
  */
 public record WaitReport(WaitPolicy requested, SpinLimit limit, List<LoopWait> loops) {
-  /** Copies. */
+  /**
+   * Copies.
+   *
+   * @param requested the policy asked for; not null
+   * @param limit the spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK}; not null
+   * @param loops one entry per worker loop, in loop order; copied, no nulls
+   */
   public WaitReport {
     Objects.requireNonNull(requested, "requested");
     Objects.requireNonNull(limit, "limit");
     loops = List.copyOf(loops);
   }
 
-  /** Returns the report of groups built without an wait policy: Netty's default, blocking. */
+  /**
+   * Returns the report of groups built without a wait policy: Netty's default, blocking.
+   *
+   * @return policy {@link WaitPolicy#BLOCK}, {@link SpinLimit#DEFAULT}, and no loops
+   */
   public static WaitReport blocking() {
     return new WaitReport(WaitPolicy.BLOCK, SpinLimit.DEFAULT, List.of());
   }
 
-  /** Returns whether every loop waits as asked. */
+  /**
+   * Returns whether every loop waits as asked.
+   *
+   * @return false if any loop blocks instead; true when there are no loops
+   */
   public boolean honoured() {
     return loops.stream().allMatch(LoopWait::honoured);
   }
 
-  /** Returns one line: {@code wait policy spin-then-block, spin limit 50us}. */
+  /**
+   * Returns one line: {@code wait policy spin-then-block, spin limit 50us}.
+   *
+   * @return the policy, its spin limit unless BLOCK or BUSY_POLL, and a warning if not honoured
+   */
   public String headline() {
     return "wait policy "
         + requested.cliName()

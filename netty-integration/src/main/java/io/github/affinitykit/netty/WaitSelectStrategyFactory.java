@@ -39,6 +39,10 @@ public final class WaitSelectStrategyFactory implements SelectStrategyFactory {
   /**
    * Strategies for {@code policy} with {@code limit}; {@link WaitPolicy#AUTO} starts every loop
    * blocking until a decision is set.
+   *
+   * @param policy the mode of every loop it makes; not null
+   * @param limit the spin limit of {@link WaitPolicy#SPIN_THEN_BLOCK}; not null
+   * @return a new factory that has made no strategy yet
    */
   public static WaitSelectStrategyFactory of(WaitPolicy policy, SpinLimit limit) {
     return new WaitSelectStrategyFactory(
@@ -57,12 +61,20 @@ public final class WaitSelectStrategyFactory implements SelectStrategyFactory {
     return s;
   }
 
-  /** Returns the spin limit of every loop. */
+  /**
+   * Returns the spin limit of every loop.
+   *
+   * @return the limit given to {@link #of}
+   */
   public SpinLimit limit() {
     return limit;
   }
 
-  /** Returns how many strategies (loops) were created. */
+  /**
+   * Returns how many strategies (loops) were created.
+   *
+   * @return 0 until a group is built with this factory, then one per loop made so far
+   */
   public int size() {
     return created.size();
   }
@@ -70,6 +82,8 @@ public final class WaitSelectStrategyFactory implements SelectStrategyFactory {
   /**
    * Returns the mode loop {@code loop} waits in now.
    *
+   * @param loop the loop's index, 0-based, below {@link #size()}
+   * @return {@code BLOCK}, {@code SPIN_THEN_BLOCK} or {@code BUSY_POLL}, never {@code AUTO}
    * @throws IndexOutOfBoundsException if no such loop
    */
   public WaitPolicy mode(int loop) {
