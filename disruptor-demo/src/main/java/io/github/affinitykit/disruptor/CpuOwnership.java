@@ -24,7 +24,10 @@ public enum CpuOwnership {
   OWN_CORE,
   /** Unpinned, with at least one core where no consumer is pinned (producers only). */
   FREE_TO_MOVE,
-  /** On a core that one or more consumers of this Disruptor also use. */
+  /**
+   * On a core that one or more consumers of this Disruptor also use; for an unpinned producer,
+   * every CPU it may use runs a consumer.
+   */
   SHARES_WITH_CONSUMER,
   /** On the producer's core. */
   SHARES_WITH_PRODUCER,

@@ -183,7 +183,8 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
    * there. {@link #close()} closes the lease too.
    *
    * @return the producer's lease; FAILED, with the kernel's reason, if the kernel refused
-   * @throws IllegalStateException unless pinning is {@link Pinning#ALL}, or if already pinned
+   * @throws IllegalStateException unless pinning is {@link Pinning#ALL} and the producer got a CPU
+   *     (run-out may leave it none), or if already pinned
    */
   public CpuLease pinProducer() {
     if (layout.pinning() != Pinning.ALL || layout.producer().cpu() < 0) {

@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param group the group's name ({@code boss}, {@code worker}, ...)
  * @param index the loop's index in its group
  * @param cpu the CPU it is (or will be) bound to, -1 if none
- * @param status PINNED, SHARED, UNPINNED, UNSUPPORTED, or FAILED when the kernel refused
+ * @param status the seat's status now: PINNED, SHARED, UNPINNED, UNSUPPORTED, FAILED when the
+ *     kernel refused, LOST when a check found its reservation lost, RELEASED once closed
  * @param reason the placement that chose the CPU, or why there is none
  * @param threadName the name of the thread running the loop, empty before it first started
  * @param tid that thread's kernel id, -1 before it started or where unknown
