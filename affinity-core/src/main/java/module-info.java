@@ -7,8 +7,6 @@
  * application is its own artifact, affinity-cli.
  */
 module io.github.affinitykit.core {
-  // OpenHFT's jar names no module: its name comes from the file name (affinity-<version>.jar).
-  requires transitive affinity;
   requires com.sun.jna;
 
   exports io.github.affinitykit.core;

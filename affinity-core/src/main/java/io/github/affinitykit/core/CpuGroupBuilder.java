@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.IntStream;
-import net.openhft.affinity.AffinityStrategy;
 
 /**
  * Configures a {@link CpuGroup}: the one place a group of threads is configured, whichever adapter
@@ -77,9 +76,10 @@ public final class CpuGroupBuilder {
    * OpenHFT {@code AffinityStrategies} values, evaluated against the real topology (see {@link
    * Placement#fromStrategies}).
    *
-   * @throws IllegalArgumentException for a custom {@link AffinityStrategy} implementation
+   * @throws IllegalArgumentException for a constant of any other enum (see {@link
+   *     Placement#fromStrategies})
    */
-  public CpuGroupBuilder strategies(AffinityStrategy... strategies) {
+  public CpuGroupBuilder strategies(Enum<?>... strategies) {
     return placements(Placement.fromStrategies(strategies));
   }
 

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import net.openhft.affinity.AffinityStrategy;
 
 /**
  * A {@link ThreadFactory} whose threads pin themselves to planned CPUs before their task runs: a
@@ -42,7 +41,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * With the other parity constructor, the one place where this library uses the shared kit without
    * being given one; everything else takes its kit explicitly.
    */
-  public PinnedThreadFactory(String name, AffinityStrategy... strategies) {
+  public PinnedThreadFactory(String name, Enum<?>... strategies) {
     this(new Builder(AffinityKit.shared().group(name).strategies(strategies)));
   }
 

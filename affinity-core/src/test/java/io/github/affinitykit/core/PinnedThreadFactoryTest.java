@@ -282,13 +282,28 @@ class PinnedThreadFactoryTest {
 
   @Test
   void shouldRejectCustomStrategiesAndPoolsOutsideTheProcess() {
-    net.openhft.affinity.AffinityStrategy custom = (a, b) -> true;
-    assertThatThrownBy(() -> PinnedThreadFactory.builder(kit().group("x").strategies(custom)))
-        .hasMessageContaining("expected: an AffinityStrategies value");
+    assertThatThrownBy(
+            () -> PinnedThreadFactory.builder(kit().group("x").strategies(CustomStrategy.MINE)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "strategy: io.github.affinitykit.core.PinnedThreadFactoryTest$CustomStrategy.MINE"
+                + " (expected: a value of net.openhft.affinity.AffinityStrategies; a custom");
+    assertThat(kit().group("y").strategies(AffinityStrategies.DIFFERENT_CORE).build().name())
+        .isEqualTo("y");
     HostCpus restricted = FakeHost.create(locks.resolve("host"), 4, 1).allowed("0-1").probe();
     AffinityKit small = AffinityKit.create(restricted, backend, CpuReservations.inDirectory(locks));
     assertThatThrownBy(
             () -> PinnedThreadFactory.builder(small.group("x").pool(CpuSet.of(3))).build())
         .hasMessage("x: pool: 3 (expected: CPUs this process may use: 0-1)");
+  }
+
+  /** An enum that is an OpenHFT strategy but not one of its values: refused, it reads cpuinfo. */
+  private enum CustomStrategy implements net.openhft.affinity.AffinityStrategy {
+    MINE;
+
+    @Override
+    public boolean matches(int cpuId, int cpuId2) {
+      return true;
+    }
   }
 }

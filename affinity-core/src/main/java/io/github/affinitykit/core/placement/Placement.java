@@ -55,6 +55,9 @@ public enum Placement {
     };
   }
 
+  /** The OpenHFT enum whose constants {@link #fromStrategies} maps, by name. */
+  private static final String OPENHFT_STRATEGIES = "net.openhft.affinity.AffinityStrategies";
+
   /**
    * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or any
    * enum constant named like one of ours).
@@ -72,24 +75,32 @@ public enum Placement {
   }
 
   /**
-   * Maps OpenHFT {@code AffinityStrategies} values to placements, to be evaluated against the real
-   * topology.
+   * Maps OpenHFT {@code net.openhft.affinity.AffinityStrategies} values to placements, to be
+   * evaluated against the real topology. The values are taken by name, so that this library needs
+   * no OpenHFT on its class path (nor a filename-based automatic module in its descriptor): a
+   * program that uses OpenHFT passes its enum constants as they are.
    *
-   * @throws IllegalArgumentException for a custom {@code AffinityStrategy} implementation: it reads
-   *     OpenHFT's {@code /proc/cpuinfo} layout, not the real topology
+   * @param strategies OpenHFT {@code AffinityStrategies} constants, in member order
+   * @return the placements of the same names, in the same order
+   * @throws IllegalArgumentException for a constant of any other enum (a custom {@code
+   *     AffinityStrategy} reads OpenHFT's {@code /proc/cpuinfo} layout, not the real topology)
    */
-  public static java.util.List<Placement> fromStrategies(
-      net.openhft.affinity.AffinityStrategy... strategies) {
+  public static java.util.List<Placement> fromStrategies(Enum<?>... strategies) {
     java.util.List<Placement> out = new java.util.ArrayList<>();
-    for (net.openhft.affinity.AffinityStrategy s : strategies) {
-      if (!(s instanceof Enum<?> e)) {
+    for (Enum<?> s : strategies) {
+      String type = s.getDeclaringClass().getName();
+      if (!type.equals(OPENHFT_STRATEGIES)) {
         throw new IllegalArgumentException(
             "strategy: "
-                + s
-                + " (expected: an AffinityStrategies value; a custom AffinityStrategy reads"
-                + " OpenHFT's /proc/cpuinfo layout, not the real topology: use Placement)");
+                + type
+                + "."
+                + s.name()
+                + " (expected: a value of "
+                + OPENHFT_STRATEGIES
+                + "; a custom AffinityStrategy reads OpenHFT's /proc/cpuinfo layout, not the real"
+                + " topology: use Placement)");
       }
-      out.add(fromName(e.name()));
+      out.add(fromName(s.name()));
     }
     return java.util.List.copyOf(out);
   }
