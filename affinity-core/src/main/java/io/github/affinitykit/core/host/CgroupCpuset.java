@@ -27,7 +27,16 @@ public record CgroupCpuset(
     CpuSet isolatedPartitions,
     String source) {
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param version 1 or 2 for the hierarchy with the cpuset controller, 0 if none; others rejected
+   * @param path the cgroup path in that hierarchy, {@code "/"} for the root; not null
+   * @param effective the cgroup's effective CPUs, empty when {@code version} is 0; not null
+   * @param partition the nearest {@code cpuset.cpus.partition} value, empty if none; not null
+   * @param isolatedPartitions the CPUs of all v2 isolated partitions, empty if unknown; not null
+   * @param source the file {@code effective} was read from, empty if none; not null
+   */
   public CgroupCpuset {
     if (version < 0 || version > 2) {
       throw new IllegalArgumentException("version: " + version + " (expected: 0, 1 or 2)");
@@ -39,17 +48,29 @@ public record CgroupCpuset(
     Objects.requireNonNull(source, "source");
   }
 
-  /** No cpuset controller visible: the process is limited only by online CPUs. */
+  /**
+   * No cpuset controller visible: the process is limited only by online CPUs.
+   *
+   * @return version 0, path {@code "/"}, empty CPU sets and empty partition and source
+   */
   public static CgroupCpuset none() {
     return new CgroupCpuset(0, "/", CpuSet.empty(), "", CpuSet.empty(), "");
   }
 
-  /** Returns whether a cpuset controller was found for this process. */
+  /**
+   * Returns whether a cpuset controller was found for this process.
+   *
+   * @return true for version 1 or 2, false for version 0
+   */
   public boolean present() {
     return version != 0;
   }
 
-  /** Returns whether this process sits in a cgroup v2 isolated partition. */
+  /**
+   * Returns whether this process sits in a cgroup v2 isolated partition.
+   *
+   * @return true only if {@code partition} is exactly {@code "isolated"}; an invalid one is false
+   */
   public boolean inIsolatedPartition() {
     return partition.equals("isolated");
   }

@@ -45,6 +45,18 @@ public record CpuInfo(
   /**
    * Checks the values.
    *
+   * @param cpu the logical CPU id, 0 or more
+   * @param packageId the {@code physical_package_id}, -1 if unknown
+   * @param dieId the {@code die_id}, -1 if unknown
+   * @param clusterId the {@code cluster_id}, -1 if unknown
+   * @param coreId the {@code core_id} (per package, sparse), -1 if unknown
+   * @param core the CPUs of this physical core; not null
+   * @param packageCpus the CPUs of this package, empty if unknown; not null
+   * @param node the NUMA node, -1 if unknown
+   * @param l2 the CPUs sharing this CPU's L2 cache, empty if unknown; not null
+   * @param l3 the CPUs sharing this CPU's L3 cache, empty if unknown; not null
+   * @param coreType the core type, {@link CoreType#UNIFORM} on non-hybrid parts; not null
+   * @param kind the rank of this CPU's kind, 0 for the least powerful, -1 if all alike or unknown
    * @throws IllegalArgumentException if {@code cpu} is negative
    * @throws NullPointerException if a set or {@code coreType} is null
    */
@@ -59,7 +71,11 @@ public record CpuInfo(
     Objects.requireNonNull(coreType, "coreType");
   }
 
-  /** Returns whether another logical CPU shares this CPU's physical core (SMT, hyper-threading). */
+  /**
+   * Returns whether another logical CPU shares this CPU's physical core (SMT, hyper-threading).
+   *
+   * @return true if {@code core} holds more than one CPU; false for a lone or unknown core
+   */
   public boolean hasSmtSibling() {
     return core.size() > 1;
   }

@@ -32,6 +32,10 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
   /**
    * Validates.
    *
+   * @param cpus the CPUs pinned threads may be given, possibly empty; not null
+   * @param housekeeping the CPUs kept for everything else, disjoint from {@code cpus}; not null
+   * @param source how the pool was chosen; not null
+   * @param reason one sentence a person can act on; not null
    * @throws IllegalArgumentException if a CPU is both in the pool and kept for housekeeping
    */
   public CpuPool {
@@ -45,7 +49,11 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
     }
   }
 
-  /** Returns whether no CPU can be handed out. */
+  /**
+   * Returns whether no CPU can be handed out.
+   *
+   * @return true if {@code cpus} is empty, whatever {@code housekeeping} holds
+   */
   public boolean isEmpty() {
     return cpus.isEmpty();
   }

@@ -59,6 +59,8 @@ public final class CpuTopology {
    *
    * <p>Thread safety: may be called from any thread; each call reads afresh.
    *
+   * @param root the directory holding the {@code sys/} and {@code proc/} trees; not null
+   * @return the topology read now, with at least one known CPU
    * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} under the root lists a
    *     CPU (not a Linux root)
    */
@@ -89,28 +91,46 @@ public final class CpuTopology {
    *
    * <p>Thread safety: may be called from any thread; each call reads afresh.
    *
+   * @return this host's topology, read now, with at least one known CPU
    * @throws IllegalStateException if this host shows no CPU in sysfs nor in {@code /proc/cpuinfo}
    */
   public static CpuTopology load() {
     return load(Path.of("/"));
   }
 
-  /** Returns the CPUs that may ever be online ({@code possible}). Thread safety: immutable. */
+  /**
+   * Returns the CPUs that may ever be online ({@code possible}). Thread safety: immutable.
+   *
+   * @return the {@code possible} list, or the {@code cpuN} directories and online CPUs without it
+   */
   public CpuSet possible() {
     return presence.possible();
   }
 
-  /** Returns the CPUs physically present ({@code present}). Thread safety: immutable. */
+  /**
+   * Returns the CPUs physically present ({@code present}). Thread safety: immutable.
+   *
+   * @return the {@code present} list, or the {@code cpuN} directories and online CPUs without it
+   */
   public CpuSet present() {
     return presence.present();
   }
 
-  /** Returns the CPUs online when loaded ({@code online}). Thread safety: immutable. */
+  /**
+   * Returns the CPUs online when loaded ({@code online}). Thread safety: immutable.
+   *
+   * @return the {@code online} list; if it is missing, the {@code cpuN} directories not marked
+   *     offline, or the processors of {@code /proc/cpuinfo}
+   */
   public CpuSet online() {
     return presence.online();
   }
 
-  /** Returns the CPUs possible but not online ({@code offline}). Thread safety: immutable. */
+  /**
+   * Returns the CPUs possible but not online ({@code offline}). Thread safety: immutable.
+   *
+   * @return the {@code offline} list, or possible minus online if it is missing; often empty
+   */
   public CpuSet offline() {
     return presence.offline();
   }
@@ -119,6 +139,9 @@ public final class CpuTopology {
    * Returns the number of bits a CPU mask of this host needs: the highest possible CPU id plus one
    * (the highest online or known id plus one where {@code possible} is missing). Thread safety:
    * immutable.
+   *
+   * @return the mask width in bits, 1 or more: the highest id in {@code possible}, {@code present},
+   *     {@code online} or {@link #known()}, plus one
    */
   public int possibleCount() {
     return presence.maskBits(known);
@@ -127,6 +150,8 @@ public final class CpuTopology {
   /**
    * Returns the CPUs that have a {@link CpuInfo}: the online CPUs whose topology the kernel shows.
    * Never empty. Thread safety: immutable.
+   *
+   * @return the CPUs that have a {@link CpuInfo}, at least one
    */
   public CpuSet known() {
     return known;
@@ -135,6 +160,8 @@ public final class CpuTopology {
   /**
    * Returns the description of a known CPU. Thread safety: immutable.
    *
+   * @param cpu the logical CPU id; must be in {@link #known()}
+   * @return that CPU's description, never null
    * @throws IllegalArgumentException if {@code cpu} is not in {@link #known()}
    */
   public CpuInfo cpu(int cpu) {
@@ -145,7 +172,11 @@ public final class CpuTopology {
     return info;
   }
 
-  /** Returns every known CPU, ascending by id; unmodifiable. Thread safety: immutable. */
+  /**
+   * Returns every known CPU, ascending by id; unmodifiable. Thread safety: immutable.
+   *
+   * @return one {@link CpuInfo} per CPU of {@link #known()}, never empty
+   */
   public List<CpuInfo> cpus() {
     return cpus;
   }
@@ -153,12 +184,18 @@ public final class CpuTopology {
   /**
    * Returns each package's known CPUs, ordered by first CPU; CPUs of unknown package (Arm's {@code
    * /proc/cpuinfo}) form one group. Thread safety: immutable.
+   *
+   * @return disjoint non-empty groups that together hold every known CPU; unmodifiable
    */
   public List<CpuSet> packages() {
     return packages;
   }
 
-  /** Returns each physical core's known CPUs, ordered by first CPU. Thread safety: immutable. */
+  /**
+   * Returns each physical core's known CPUs, ordered by first CPU. Thread safety: immutable.
+   *
+   * @return disjoint non-empty groups that together hold every known CPU; unmodifiable
+   */
   public List<CpuSet> cores() {
     return cores;
   }
@@ -166,6 +203,8 @@ public final class CpuTopology {
   /**
    * Returns the distinct groups of CPUs sharing an L3 cache, ordered by first CPU; empty if no L3
    * is known. Thread safety: immutable.
+   *
+   * @return disjoint non-empty groups; a CPU with no known L3 is in none; unmodifiable
    */
   public List<CpuSet> l3Groups() {
     return l3Groups;
@@ -174,6 +213,8 @@ public final class CpuTopology {
   /**
    * Returns the distinct groups of CPUs sharing an L2 cache, ordered by first CPU; empty if no L2
    * is known. Thread safety: immutable.
+   *
+   * @return disjoint non-empty groups; a CPU with no known L2 is in none; unmodifiable
    */
   public List<CpuSet> l2Groups() {
     return l2Groups;
@@ -183,6 +224,8 @@ public final class CpuTopology {
    * Returns each NUMA node's known CPUs by node id, ascending; nodes without known CPUs (memory
    * only, or all CPUs offline) are omitted, and the map is empty if no node is known. Unmodifiable.
    * Thread safety: immutable.
+   *
+   * @return node id to that node's known CPUs (never an empty set), possibly an empty map
    */
   public SortedMap<Integer, CpuSet> numaNodes() {
     return numaNodes;
@@ -191,12 +234,20 @@ public final class CpuTopology {
   /**
    * Returns the kernel's relative distance between two NUMA nodes ({@code nodeN/distance}: 10 is
    * local), or -1 if unknown. Thread safety: immutable.
+   *
+   * @param fromNode the NUMA node id whose {@code distance} row is read
+   * @param toNode the NUMA node id of the column in that row
+   * @return the kernel's value; -1 if a node, its row or the entry is unknown or not a number
    */
   public int distance(int fromNode, int toNode) {
     return numa.distance(fromNode, toNode);
   }
 
-  /** Returns whether some core has more than one known CPU. Thread safety: immutable. */
+  /**
+   * Returns whether some core has more than one known CPU. Thread safety: immutable.
+   *
+   * @return true if SMT siblings are online; false if every core shows a single CPU
+   */
   public boolean smt() {
     return cpus.stream().anyMatch(CpuInfo::hasSmtSibling);
   }
@@ -204,6 +255,8 @@ public final class CpuTopology {
   /**
    * Returns where the topology came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}. Thread
    * safety: immutable.
+   *
+   * @return {@code "sysfs"} or {@code "/proc/cpuinfo"}, never anything else
    */
   public String source() {
     return source;

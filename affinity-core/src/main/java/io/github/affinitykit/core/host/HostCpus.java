@@ -68,6 +68,7 @@ public final class HostCpus {
   /**
    * Probes the running host ({@code /sys}, {@code /proc}).
    *
+   * @return a snapshot of this host taken now, with a resolved {@link #pool()}
    * @throws IllegalStateException if no online CPU is listed (see {@link #probe(Path)})
    * @throws CpuSetFormatException if a file that bounds or isolates the CPUs does not parse
    */
@@ -81,6 +82,8 @@ public final class HostCpus {
    * absent too, and unparsable kernel command line parameters are kept in {@link
    * KernelCmdline#problems()}. {@code HostFilesFuzzTest} checks that nothing else escapes.
    *
+   * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
+   * @return a snapshot taken now, with a resolved {@link #pool()}
    * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} lists an online CPU
    * @throws CpuSetFormatException if a file that bounds or isolates the CPUs this process may use
    *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
@@ -102,12 +105,19 @@ public final class HostCpus {
    * Probes as {@link #probe(Path)} does, but keeps a bad pool override ({@code -Daffinitykit.pool},
    * {@code AFFINITYKIT_POOL}) for {@link #pool()} to report instead of failing: for a diagnosis
    * that must still describe the host (the {@code doctor}).
+   *
+   * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
+   * @return a snapshot taken now; its {@link #pool()} throws if the override was bad
    */
   public static HostCpus diagnose(Path root) {
     return new HostProbe(new SysFs(root)).probe();
   }
 
-  /** Returns the CPU topology. */
+  /**
+   * Returns the CPU topology.
+   *
+   * @return the topology read at probe time, never null
+   */
   public CpuTopology topology() {
     return topology;
   }
@@ -115,47 +125,81 @@ public final class HostCpus {
   /**
    * Returns the calling thread's allowed mask at probe time ({@code Cpus_allowed_list}); {@link
    * #usable()} when the mask could not be read (see {@link #allowedKnown()}).
+   *
+   * @return the calling thread's CPUs at probe time, or {@link #usable()} in its stead
    */
   public CpuSet allowed() {
     return allowed;
   }
 
-  /** Returns whether {@link #allowed()} was read from the kernel rather than assumed. */
+  /**
+   * Returns whether {@link #allowed()} was read from the kernel rather than assumed.
+   *
+   * @return true if {@code Cpus_allowed_list} was read; false if {@link #usable()} stands in for it
+   */
   public boolean allowedKnown() {
     return allowedKnown;
   }
 
-  /** Returns the cgroup cpuset in force for this process. */
+  /**
+   * Returns the cgroup cpuset in force for this process.
+   *
+   * @return the cpuset as probed; version 0 if no cpuset controller was found
+   */
   public CgroupCpuset cgroup() {
     return cgroup;
   }
 
-  /** Returns {@code /sys/devices/system/cpu/isolated}: CPUs out of the scheduler domains. */
+  /**
+   * Returns {@code /sys/devices/system/cpu/isolated}: CPUs out of the scheduler domains.
+   *
+   * @return the isolcpus {@code domain} CPUs; empty if the file is absent or empty
+   */
   public CpuSet isolated() {
     return isolated;
   }
 
-  /** Returns {@code /sys/devices/system/cpu/nohz_full}; empty if absent or empty. */
+  /**
+   * Returns {@code /sys/devices/system/cpu/nohz_full}; empty if absent or empty.
+   *
+   * @return the tickless ({@code nohz_full}) CPUs, possibly empty
+   */
   public CpuSet nohzFull() {
     return nohzFull;
   }
 
-  /** Returns the isolation parameters of the kernel command line. */
+  /**
+   * Returns the isolation parameters of the kernel command line.
+   *
+   * @return the parsed {@code /proc/cmdline}; every list empty if the file is missing
+   */
   public KernelCmdline cmdline() {
     return cmdline;
   }
 
-  /** Returns every IRQ with its affinities, by IRQ number. */
+  /**
+   * Returns every IRQ with its affinities, by IRQ number.
+   *
+   * @return one entry per readable {@code /proc/irq/N}, ascending by N; unmodifiable, maybe empty
+   */
   public List<IrqAffinity> irqs() {
     return irqs;
   }
 
-  /** Returns {@code /proc/irq/default_smp_affinity}: where new IRQs go; empty if unknown. */
+  /**
+   * Returns {@code /proc/irq/default_smp_affinity}: where new IRQs go; empty if unknown.
+   *
+   * @return the default IRQ mask, or an empty set if the file is missing
+   */
   public CpuSet irqDefault() {
     return irqDefault;
   }
 
-  /** Returns the online CPUs this process's cgroup lets it use at all. */
+  /**
+   * Returns the online CPUs this process's cgroup lets it use at all.
+   *
+   * @return the online CPUs within the cgroup's effective CPUs; all online CPUs without a cpuset
+   */
   public CpuSet usable() {
     return usable(topology, cgroup);
   }
@@ -170,6 +214,9 @@ public final class HostCpus {
    * the isolated ones. Then the isolated CPUs are not a restriction of this process but the
    * kernel's way of keeping ordinary tasks off them, and {@code sched_setaffinity} may still use
    * them.
+   *
+   * @return true only if some CPU is isolated, the allowed mask holds none of them but some usable
+   *     CPU, and together with them covers every usable CPU
    */
   public boolean allowedIsIsolationDefault() {
     CpuSet iso = isolatedCpus();
@@ -183,6 +230,8 @@ public final class HostCpus {
    * Returns the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
    * allowed mask when something (taskset, numactl, a parent) restricted it, unless that mask is
    * just the isolcpus boot default.
+   *
+   * @return a subset of {@link #usable()}, possibly empty
    */
   public CpuSet reachable() {
     return allowedIsIsolationDefault() ? usable() : usable().intersect(allowed);
@@ -193,13 +242,19 @@ public final class HostCpus {
    * ({@link #isolated()}), cgroup v2 isolated partitions (all of them from the root's {@code
    * cpuset.cpus.isolated} on 6.8+; before that, at least this process's own partition when it is
    * {@code isolated}), and {@code nohz_full}.
+   *
+   * @return the union of those sets, possibly empty; it may hold CPUs this process cannot reach
    */
   public CpuSet isolatedCpus() {
     CpuSet own = cgroup.inIsolatedPartition() ? cgroup.effective() : CpuSet.empty();
     return isolated.union(cgroup.isolatedPartitions()).union(own).union(nohzFull);
   }
 
-  /** Returns the isolated CPUs this process can reach: the exclusive candidates. */
+  /**
+   * Returns the isolated CPUs this process can reach: the exclusive candidates.
+   *
+   * @return {@link #isolatedCpus()} within {@link #reachable()}, possibly empty
+   */
   public CpuSet exclusive() {
     return isolatedCpus().intersect(reachable());
   }
@@ -207,6 +262,8 @@ public final class HostCpus {
   /**
    * Returns the isolated CPUs whose physical core also runs a CPU that is not isolated: their
    * core-mate still runs general work, so they are not exclusive cores.
+   *
+   * @return those of {@link #isolatedCpus()} with a known topology; empty if no such core
    */
   public CpuSet isolatedWithSharedCore() {
     CpuSet iso = isolatedCpus();
@@ -224,6 +281,7 @@ public final class HostCpus {
    * Returns the default pool (isolated CPUs first), or the one named by the overrides, as read when
    * the host was probed.
    *
+   * @return the pool resolved at probe time, never null (possibly one with no CPUs)
    * @throws IllegalArgumentException only for a host from {@link #diagnose(Path)} whose override
    *     was bad, with the message {@link #probe(Path)} would have thrown
    */
@@ -231,12 +289,21 @@ public final class HostCpus {
     return pool.orElseThrow(() -> poolProblem.orElseThrow());
   }
 
-  /** Returns the pool {@code cpus}, checked against {@link #reachable()}. */
+  /**
+   * Returns the pool {@code cpus}, checked against {@link #reachable()}.
+   *
+   * @param cpus the CPUs to hand out; must be a non-empty subset of {@link #reachable()}
+   * @return a pool of source {@code OVERRIDE}; the rest of {@link #reachable()} is housekeeping
+   */
   public CpuPool pool(CpuSet cpus) {
     return PoolPolicy.explicit(this, Objects.requireNonNull(cpus, "cpus"), "builder");
   }
 
-  /** Returns what a person running pinned threads on this host should know. */
+  /**
+   * Returns what a person running pinned threads on this host should know.
+   *
+   * @return a new list on each call, empty when nothing limits pinning on this host
+   */
   public List<HostWarning> warnings() {
     return HostWarnings.of(this);
   }

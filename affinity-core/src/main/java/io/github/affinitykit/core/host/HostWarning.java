@@ -31,7 +31,12 @@ public record HostWarning(Kind kind, String message) {
     CMDLINE
   }
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param kind what kind of problem; not null
+   * @param message what was seen and what to do about it; not null
+   */
   public HostWarning {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(message, "message");

@@ -14,7 +14,13 @@ import java.util.Objects;
  * @param affinity {@code smp_affinity_list}: the CPUs it is allowed on
  */
 public record IrqAffinity(int irq, CpuSet effective, CpuSet affinity) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param irq the interrupt number, 0 or more
+   * @param effective the CPUs the interrupt is delivered to; not null
+   * @param affinity the CPUs it is allowed on; not null
+   */
   public IrqAffinity {
     if (irq < 0) {
       throw new IllegalArgumentException("irq: " + irq + " (expected: >= 0)");

@@ -42,7 +42,17 @@ public record KernelCmdline(
 
   private static final Set<String> ISOLCPUS_FLAGS = Set.of("domain", "nohz", "managed_irq");
 
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param raw the whole command line; not null
+   * @param isolcpus the {@code isolcpus} CPU list, empty if absent; not null
+   * @param isolcpusFlags the flags in force, empty without {@code isolcpus}; copied
+   * @param nohzFull the {@code nohz_full} list, empty if absent; not null
+   * @param rcuNocbs the {@code rcu_nocbs} list, empty if absent; not null
+   * @param irqAffinity the {@code irqaffinity} list, empty if absent; not null
+   * @param problems the parameters that could not be parsed, with the reason; copied
+   */
   public KernelCmdline {
     Objects.requireNonNull(raw, "raw");
     Objects.requireNonNull(isolcpus, "isolcpus");
@@ -53,7 +63,14 @@ public record KernelCmdline(
     problems = List.copyOf(problems);
   }
 
-  /** Parses a command line for a machine of {@code nbits} possible CPUs. */
+  /**
+   * Parses a command line for a machine of {@code nbits} possible CPUs.
+   *
+   * @param cmdline the text of {@code /proc/cmdline}, possibly empty; not null
+   * @param nbits the host's mask width ({@link CpuTopology#possibleCount()}): {@code N} in a list
+   *     means {@code nbits - 1}, and an id of {@code nbits} or more is a problem
+   * @return the parameters; a list that does not parse is empty and named in {@code problems}
+   */
   public static KernelCmdline parse(String cmdline, int nbits) {
     Map<String, String> params = params(Objects.requireNonNull(cmdline, "cmdline"));
     List<String> problems = new ArrayList<>();
@@ -90,7 +107,13 @@ public record KernelCmdline(
         problems);
   }
 
-  /** Returns the value of a parameter (the last one wins, as in the kernel), if present. */
+  /**
+   * Returns the value of a parameter (the last one wins, as in the kernel), if present.
+   *
+   * @param name the parameter's name, without {@code =}, e.g. {@code "isolcpus"}
+   * @return the text after the first {@code =} with quotes removed, empty text for a bare word;
+   *     empty if absent or only after a bare {@code --}
+   */
   public Optional<String> param(String name) {
     return Optional.ofNullable(params(raw).get(name));
   }

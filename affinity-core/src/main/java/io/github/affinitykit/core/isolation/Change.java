@@ -51,7 +51,17 @@ public record Change(
     GONE
   }
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param kind what was changed; not null
+   * @param id the task's tid or the IRQ's number; -1 for files and cgroups
+   * @param name the task's name and pid, the IRQ's, or the file's path; not null
+   * @param before the value before the isolation, exactly as read; not null
+   * @param after the value while isolated; not null
+   * @param outcome what happened to it; not null
+   * @param detail the kernel's error or a fact worth saying, empty if none; not null
+   */
   public Change {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(name, "name");

@@ -61,17 +61,30 @@ public final class Isolation implements AutoCloseable {
     return active(report, journal, file, kernel, held);
   }
 
-  /** What the isolation did (or why it did nothing). */
+  /**
+   * What the isolation did (or why it did nothing).
+   *
+   * @return the report made when isolating, {@link IsolationStatus#ISOLATED} or {@link
+   *     IsolationStatus#REFUSED}; closing does not change it (see {@link #released()})
+   */
   public IsolationReport report() {
     return report;
   }
 
-  /** The CPUs isolated. */
+  /**
+   * The CPUs isolated.
+   *
+   * @return the CPUs of {@link #report()}, even if refused; isolated only while {@link #isActive()}
+   */
   public CpuSet cpus() {
     return report.cpus();
   }
 
-  /** Whether the CPUs are isolated now (not refused, not closed). */
+  /**
+   * Whether the CPUs are isolated now (not refused, not closed).
+   *
+   * @return true from a successful isolation until {@link #close()}; always false if refused
+   */
   public boolean isActive() {
     return report.status() == IsolationStatus.ISOLATED && released == report;
   }
@@ -80,6 +93,7 @@ public final class Isolation implements AutoCloseable {
    * Lets thread {@code tid} of this JVM onto the isolated CPUs before it is bound there: moves it
    * into the partition (or v1 set) that holds them; nothing to do for the shield.
    *
+   * @param tid the kernel thread id of a thread of this JVM
    * @return what was done; {@link Change.Outcome#FAILED} with the kernel's reason if refused
    */
   public Change admit(int tid) {
@@ -89,6 +103,10 @@ public final class Isolation implements AutoCloseable {
   /**
    * Takes thread {@code tid} of this JVM off the isolated CPUs again once it is unbound (its mask
    * restored): back to the JVM's cgroup (or the v1 rest set); the shield narrows its mask.
+   *
+   * @param tid the kernel thread id of a thread of this JVM
+   * @return what was done: {@link Change.Outcome#DONE}; {@link Change.Outcome#UNCHANGED} if not
+   *     isolated or nothing was to narrow; {@link Change.Outcome#FAILED} with the reason if refused
    */
   public Change dismiss(int tid) {
     return move(tid, false);
@@ -141,6 +159,9 @@ public final class Isolation implements AutoCloseable {
    * Returns what closing put back: the report of the release (status {@link
    * IsolationStatus#RELEASED}, each change RESTORED, UNCHANGED, LEFT, GONE or FAILED); the
    * isolation's own report before it is closed.
+   *
+   * @return the release's report once {@link #close()} has undone it; until then, and always for a
+   *     refused isolation that left nothing to undo, {@link #report()}
    */
   public IsolationReport released() {
     return released;

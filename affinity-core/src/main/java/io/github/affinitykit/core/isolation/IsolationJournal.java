@@ -27,6 +27,12 @@ public record IsolationJournal(
   /**
    * Validates.
    *
+   * @param journal the journal file's path; not null
+   * @param ownerPid the isolating process's pid, -1 if unreadable
+   * @param owner what became of it; {@link OwnerState#UNKNOWN} for an unreadable journal; not null
+   * @param cpus the isolated CPUs, empty if unreadable; not null
+   * @param mechanism the mechanism, {@link Mechanism#NONE} if unreadable; not null
+   * @param problem why the journal cannot be read; empty unless {@code owner} is {@code UNKNOWN}
    * @throws IllegalArgumentException if a problem is given for a journal that could be read
    */
   public IsolationJournal {
@@ -43,7 +49,11 @@ public record IsolationJournal(
     }
   }
 
-  /** One sentence: whose, which CPUs, and what to do. */
+  /**
+   * One sentence: whose, which CPUs, and what to do.
+   *
+   * @return the sentence, no final period; for an unreadable journal, its path and the problem
+   */
   public String describe() {
     if (!problem.isEmpty()) {
       return journal + ": unreadable (" + problem + ")";

@@ -40,7 +40,22 @@ public record IsolationReport(
     String bootCommandLine,
     List<String> recovered) {
 
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param status where it stands; not null
+   * @param cpus the CPUs isolated (or to isolate); not null
+   * @param housekeeping the CPUs left to everything else; not null
+   * @param mechanism the mechanism used, {@link Mechanism#NONE} when refused; not null
+   * @param reasons why this mechanism, one sentence each; copied
+   * @param refusal why nothing was changed, empty unless {@link IsolationStatus#REFUSED}; not null
+   * @param ownerPid the isolating process's pid
+   * @param journal the journal file, empty if none was written; not null
+   * @param changes every change made, planned or put back; copied
+   * @param residues what stays on the CPUs; copied
+   * @param bootCommandLine the kernel parameters that would isolate the CPUs from boot; not null
+   * @param recovered isolations of dead owners found and undone first, one sentence each; copied
+   */
   public IsolationReport {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(cpus, "cpus");
@@ -55,17 +70,32 @@ public record IsolationReport(
     recovered = List.copyOf(recovered);
   }
 
-  /** The changes of one kind. */
+  /**
+   * The changes of one kind.
+   *
+   * @param kind the kind to keep
+   * @return those of {@link #changes()}, in its order; unmodifiable, possibly empty
+   */
   public List<Change> changes(Change.Kind kind) {
     return changes.stream().filter(c -> c.kind() == kind).toList();
   }
 
-  /** How many changes of {@code kind} ended with {@code outcome}. */
+  /**
+   * How many changes of {@code kind} ended with {@code outcome}.
+   *
+   * @param kind the kind of change to count
+   * @param outcome the outcome to count
+   * @return the number of such changes, 0 if none
+   */
   public long count(Change.Kind kind, Change.Outcome outcome) {
     return changes.stream().filter(c -> c.kind() == kind && c.outcome() == outcome).count();
   }
 
-  /** A few lines for people: status, mechanism and why, counts, residues, the boot line. */
+  /**
+   * A few lines for people: status, mechanism and why, counts, residues, the boot line.
+   *
+   * @return newline-terminated lines, with at most ten failed or left changes of each kind
+   */
   public String text() {
     StringBuilder sb = new StringBuilder();
     sb.append(status).append(" cpus ").append(cpus).append(" (housekeeping ").append(housekeeping);

@@ -41,7 +41,13 @@ public final class Isolator {
     this.allowed = Set.copyOf(allowed);
   }
 
-  /** This machine, moving tasks through {@code backend}, journaling in the default directory. */
+  /**
+   * This machine, moving tasks through {@code backend}, journaling in the default directory.
+   *
+   * @param backend the native layer that sets other tasks' affinities; not null
+   * @return an isolator of {@code /}, journaling in {@link #DIRECTORY_PROPERTY}'s directory (read
+   *     now), every mechanism allowed
+   */
   public static Isolator live(AffinityBackend backend) {
     return new Isolator(
         Path.of("/"),
@@ -54,6 +60,11 @@ public final class Isolator {
    * The host whose {@code /proc} and {@code /sys} are under {@code root} (a copied fixture tree in
    * tests; {@code /} is this machine), moving tasks through {@code backend}, journaling in {@code
    * directory}.
+   *
+   * @param root the directory holding the host's {@code proc/} and {@code sys/} trees; not null
+   * @param backend the native layer that sets other tasks' affinities; not null
+   * @param directory where journals and reservations go, made absolute; not null
+   * @return an isolator of that host, every mechanism allowed
    */
   public static Isolator at(Path root, AffinityBackend backend, Path directory) {
     return at(root, TaskAffinity.of(backend), directory);
@@ -65,7 +76,12 @@ public final class Isolator {
         root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
   }
 
-  /** The same isolator journaling (and reserving) in {@code dir}. */
+  /**
+   * The same isolator journaling (and reserving) in {@code dir}.
+   *
+   * @param dir the journal and reservation directory, made absolute; not null
+   * @return a new isolator; this one is unchanged
+   */
   public Isolator directory(Path dir) {
     return new Isolator(root, affinity, Objects.requireNonNull(dir, "dir"), allowed);
   }
@@ -74,6 +90,8 @@ public final class Isolator {
    * The same isolator limited to {@code mechanisms} (e.g. only {@link Mechanism#AFFINITY_SHIELD},
    * to leave cgroups alone).
    *
+   * @param mechanisms the mechanisms it may choose from; {@link Mechanism#NONE} is ignored
+   * @return a new isolator; this one is unchanged
    * @throws IllegalArgumentException if none is left
    */
   public Isolator mechanisms(Set<Mechanism> mechanisms) {
@@ -87,7 +105,11 @@ public final class Isolator {
     return new Isolator(root, affinity, directory, m);
   }
 
-  /** The journal (and reservation) directory. */
+  /**
+   * The journal (and reservation) directory.
+   *
+   * @return the directory as an absolute, normalized path; it need not exist yet
+   */
   public Path directory() {
     return directory;
   }
@@ -97,6 +119,9 @@ public final class Isolator {
    * and why, every change it would make, what would stay. Needs no permission; a missing one makes
    * the plan {@link IsolationStatus#REFUSED} with the reason.
    *
+   * @param cpus the CPUs to isolate: online ones, leaving at least one online CPU out
+   * @param owners the kernel thread ids of this JVM's threads that are to run there; may be empty
+   * @return the plan, {@link IsolationStatus#PLANNED} or {@link IsolationStatus#REFUSED}
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
   public IsolationReport plan(CpuSet cpus, Set<Integer> owners) {
@@ -109,6 +134,10 @@ public final class Isolator {
    * handle's report says {@link IsolationStatus#REFUSED} and nothing was changed. Isolations left
    * by dead processes are undone first (before the tasks are read) and reported.
    *
+   * @param cpus the CPUs to isolate: online ones, leaving at least one online CPU out
+   * @param owners the kernel thread ids of this JVM's threads that are to run there; may be empty
+   * @return the handle: {@link IsolationStatus#ISOLATED} until closed, or {@link
+   *     IsolationStatus#REFUSED}; close it either way
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
   public Isolation isolate(CpuSet cpus, Set<Integer> owners) {
@@ -123,6 +152,9 @@ public final class Isolator {
   /**
    * Undoes every isolation whose owner is dead (killed, crashed) and deletes its journal; an
    * isolation whose owner still runs is left to it and reported {@link IsolationStatus#REFUSED}.
+   *
+   * @return one report per journal released or left to its owner; empty if none; an unreadable
+   *     journal is in none (see {@link #journals()})
    */
   public List<IsolationReport> release() {
     KernelFiles files = new KernelFiles(root);
@@ -137,7 +169,11 @@ public final class Isolator {
     return out;
   }
 
-  /** The isolations recorded in the directory, and whether their owners still run. */
+  /**
+   * The isolations recorded in the directory, and whether their owners still run.
+   *
+   * @return one entry per journal file, by name; empty if the directory is missing or unreadable
+   */
   public List<IsolationJournal> journals() {
     return Journals.find(directory, new KernelFiles(root).fs());
   }

@@ -36,13 +36,24 @@ public record Residue(Kind kind, CpuSet cpus, String detail) {
       this.bootParameter = bootParameter;
     }
 
-    /** The kernel parameter that keeps it off the CPUs from boot on; empty if none does. */
+    /**
+     * The kernel parameter that keeps it off the CPUs from boot on; empty if none does.
+     *
+     * @return the parameter, with its flag where one is needed ({@code "isolcpus=domain"}); empty
+     *     for {@link #SMT_SIBLING}
+     */
     public String bootParameter() {
       return bootParameter;
     }
   }
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param kind what stays; not null
+   * @param cpus the isolated CPUs it concerns; not null
+   * @param detail what, with names and numbers, and the boot parameter that removes it; not null
+   */
   public Residue {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(cpus, "cpus");

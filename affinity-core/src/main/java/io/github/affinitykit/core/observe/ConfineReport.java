@@ -31,7 +31,15 @@ public record ConfineReport(
    * @param detail what happened
    */
   public record Entry(int tid, String name, CpuSet before, String detail) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param tid the kernel thread id
+     * @param name the kernel's thread name; not null
+     * @param before its mask before, empty if unknown; not null
+     * @param detail what happened: {@code "moved"}, {@code "already there"}, {@code "pinned"}, or
+     *     why it failed; not null
+     */
     public Entry {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(before, "before");
@@ -39,7 +47,15 @@ public record ConfineReport(
     }
   }
 
-  /** Copies. */
+  /**
+   * Copies.
+   *
+   * @param housekeeping where the threads were sent; not null
+   * @param moved threads whose mask was changed to {@code housekeeping}; copied
+   * @param already threads already confined to {@code housekeeping}; copied
+   * @param kept threads left alone because they are pinned; copied
+   * @param failed threads that could not be moved, with the kernel's reason; copied
+   */
   public ConfineReport {
     Objects.requireNonNull(housekeeping, "housekeeping");
     moved = List.copyOf(moved);
@@ -48,7 +64,11 @@ public record ConfineReport(
     failed = List.copyOf(failed);
   }
 
-  /** Returns one line: counts of each outcome. */
+  /**
+   * Returns one line: counts of each outcome.
+   *
+   * @return e.g. {@code "confined to 0-1: moved 12, already there 3, kept pinned 2, failed 0"}
+   */
   public String summary() {
     return "confined to "
         + housekeeping

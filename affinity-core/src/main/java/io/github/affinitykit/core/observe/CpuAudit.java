@@ -39,6 +39,10 @@ public final class CpuAudit {
 
   /**
    * Audits {@code cpus} of this host over {@code window}, owners being this JVM's pinned threads.
+   *
+   * @param cpus the CPUs to audit; not null
+   * @param window how long to watch, positive; the call blocks for about that long
+   * @return one verdict per CPU of {@code cpus}
    */
   public static CpuAudit of(CpuSet cpus, Duration window) {
     return run(Path.of("/"), HostCpus.probe(), cpus, window, Set.of());
@@ -46,6 +50,12 @@ public final class CpuAudit {
 
   /**
    * Audits {@code cpus} over {@code window}; {@code ownerTids} are the threads meant to be there.
+   *
+   * @param cpus the CPUs to audit; not null
+   * @param window how long to watch, positive; the call blocks for about that long
+   * @param ownerTids kernel thread ids allowed on every audited CPU; empty means this JVM's threads
+   *     pinned to each CPU alone, as {@link #of(CpuSet, Duration)}
+   * @return one verdict per CPU of {@code cpus}
    */
   public static CpuAudit of(CpuSet cpus, Duration window, Set<Integer> ownerTids) {
     Objects.requireNonNull(ownerTids, "ownerTids");
@@ -55,6 +65,14 @@ public final class CpuAudit {
   /**
    * Audits {@code cpus} of the host whose {@code /proc} and {@code /sys} are under {@code root}
    * over {@code window}, {@code owners} being the threads meant to be there.
+   *
+   * @param root the directory holding the host's {@code proc/} and {@code sys/} trees
+   * @param host that host's snapshot: its topology and IRQs
+   * @param cpus the CPUs to audit; not null
+   * @param window how long to watch, positive; the call blocks for about that long
+   * @param owners kernel thread ids allowed on every audited CPU; empty means this JVM's threads
+   *     pinned to each CPU alone
+   * @return one verdict per CPU of {@code cpus}
    */
   public static CpuAudit run(
       Path root, HostCpus host, CpuSet cpus, Duration window, Set<Integer> owners) {
@@ -120,17 +138,30 @@ public final class CpuAudit {
     return tids;
   }
 
-  /** Returns the window observed. */
+  /**
+   * Returns the window observed.
+   *
+   * @return the window asked for, positive; the sampling took about as long
+   */
   public Duration window() {
     return window;
   }
 
-  /** Returns one verdict per audited CPU, ascending. */
+  /**
+   * Returns one verdict per audited CPU, ascending.
+   *
+   * @return the verdicts, ascending by CPU; unmodifiable, empty if no CPU was audited
+   */
   public List<CpuVerdict> verdicts() {
     return verdicts;
   }
 
-  /** Returns the verdict for {@code cpu}. */
+  /**
+   * Returns the verdict for {@code cpu}.
+   *
+   * @param cpu one of the audited CPUs; another throws {@link IllegalArgumentException}
+   * @return that CPU's verdict, never null
+   */
   public CpuVerdict verdict(int cpu) {
     return verdicts.stream()
         .filter(v -> v.cpu() == cpu)
@@ -139,7 +170,12 @@ public final class CpuAudit {
             () -> new IllegalArgumentException("cpu: " + cpu + " (expected: an audited CPU)"));
   }
 
-  /** Returns one line per CPU: verdict and a count of each kind of intruder. */
+  /**
+   * Returns one line per CPU: verdict and a count of each kind of intruder.
+   *
+   * @return newline-terminated lines such as {@code "cpu 3: SHARED, 2 ran_there"}, notes after
+   *     {@code ;}; empty if no CPU was audited
+   */
   public String summary() {
     StringBuilder sb = new StringBuilder();
     for (CpuVerdict v : verdicts) {

@@ -40,12 +40,21 @@ public record CpuTimes(
   private static final int KINDS = 10;
   private static final int REQUIRED = 4; // user, nice, system, idle: every kernel prints them
 
-  /** Reads {@code /proc/stat} of this machine; empty where it is absent or garbled. */
+  /**
+   * Reads {@code /proc/stat} of this machine; empty where it is absent or garbled.
+   *
+   * @return the machine's CPU times since boot, in ns at 10 ms resolution, or empty
+   */
   public static Optional<CpuTimes> read() {
     return read(Path.of("/"));
   }
 
-  /** Reads {@code root/proc/stat}; empty where it is absent or garbled. */
+  /**
+   * Reads {@code root/proc/stat}; empty where it is absent or garbled.
+   *
+   * @param root the directory holding the {@code proc/} tree, {@code /} for this machine; not null
+   * @return the CPU times since boot, in ns at 10 ms resolution, or empty
+   */
   public static Optional<CpuTimes> read(Path root) {
     return new SysFs(Objects.requireNonNull(root, "root"))
         .read("/proc/stat")
@@ -56,6 +65,9 @@ public record CpuTimes(
    * Parses the text of {@code /proc/stat}: the first line starting {@code "cpu "}, tick counters in
    * USER_HZ ({@link TaskReader#NS_PER_TICK}); empty if there is none, it has fewer than 4 counters,
    * or one is not an unsigned decimal.
+   *
+   * @param procStat the whole text of a {@code /proc/stat} file; not null
+   * @return the times in ns, kinds beyond the counters given at 0, or empty
    */
   public static Optional<CpuTimes> parse(String procStat) {
     for (String line : procStat.split("\n")) {
@@ -85,6 +97,8 @@ public record CpuTimes(
   /**
    * Returns the busy time: everything but idle and iowait (user, nice, system, irq, softirq, steal;
    * guest time is inside user and nice already).
+   *
+   * @return that sum in ns; for the CPU use between two reads, subtract the earlier one's
    */
   public long busyNs() {
     return userNs + niceNs + systemNs + irqNs + softirqNs + stealNs;

@@ -36,7 +36,15 @@ public record CpuVerdict(int cpu, Verdict verdict, List<Intruder> intruders, Lis
    * @param detail what was seen, with numbers
    */
   public record Intruder(Kind kind, int pid, int tid, String name, String detail) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param kind how it shares the CPU; not null
+     * @param pid the process id, or -1 (IRQs, siblings)
+     * @param tid the thread id, or -1
+     * @param name the task's name, IRQ number or sibling CPU; not null
+     * @param detail what was seen, with numbers; not null
+     */
     public Intruder {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(name, "name");
@@ -56,14 +64,25 @@ public record CpuVerdict(int cpu, Verdict verdict, List<Intruder> intruders, Lis
     BUSY_SIBLING
   }
 
-  /** Validates and copies. */
+  /**
+   * Validates and copies.
+   *
+   * @param cpu the audited CPU
+   * @param verdict the verdict; not null
+   * @param intruders who else is or may be there, empty when exclusive; copied
+   * @param notes facts that do not change the verdict; copied
+   */
   public CpuVerdict {
     Objects.requireNonNull(verdict, "verdict");
     intruders = List.copyOf(intruders);
     notes = List.copyOf(notes);
   }
 
-  /** Returns whether the CPU was found exclusive. */
+  /**
+   * Returns whether the CPU was found exclusive.
+   *
+   * @return true only for {@link Verdict#EXCLUSIVE}; false for shared and unknown
+   */
   public boolean exclusive() {
     return verdict == Verdict.EXCLUSIVE;
   }

@@ -28,7 +28,11 @@ public final class JvmThreads {
   private final AffinityKit kit;
   private final Path root;
 
-  /** Works on this JVM with {@code kit}'s backend, leaving {@code kit}'s pinned threads alone. */
+  /**
+   * Works on this JVM with {@code kit}'s backend, leaving {@code kit}'s pinned threads alone.
+   *
+   * @param kit its backend moves the threads, its pool names the housekeeping CPUs; not null
+   */
   public JvmThreads(AffinityKit kit) {
     this(kit, Path.of("/"));
   }
@@ -38,7 +42,11 @@ public final class JvmThreads {
     this.root = Objects.requireNonNull(root, "root");
   }
 
-  /** Confines every unpinned thread of this JVM to the kit's housekeeping CPUs. */
+  /**
+   * Confines every unpinned thread of this JVM to the kit's housekeeping CPUs.
+   *
+   * @return what became of each thread alive now; threads started later are not in it
+   */
   public ConfineReport confine() {
     return confine(kit.pool().housekeeping(), Set.of());
   }
@@ -47,6 +55,9 @@ public final class JvmThreads {
    * Confines every thread of this JVM to {@code housekeeping}, except the kit's pinned threads and
    * {@code keep}.
    *
+   * @param housekeeping the CPUs to send the threads to, at least one
+   * @param keep kernel thread ids of further threads to leave alone; may be empty
+   * @return what became of each thread alive now; threads started later are not in it
    * @throws IllegalArgumentException if {@code housekeeping} is empty
    */
   public ConfineReport confine(CpuSet housekeeping, Set<Integer> keep) {
@@ -85,6 +96,8 @@ public final class JvmThreads {
    * Starts a daemon thread that calls {@link #confine()} now and every {@code period}, until the
    * returned handle is closed.
    *
+   * @param period the time between the end of one sweep and the start of the next, positive
+   * @return the running sweeper; close it to stop the sweeps
    * @throws IllegalArgumentException if {@code period} is not positive
    */
   public Sweeper sweepEvery(Duration period) {

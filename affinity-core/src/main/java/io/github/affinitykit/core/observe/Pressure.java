@@ -22,7 +22,13 @@ import java.util.Optional;
  */
 public record Pressure(Stall some, Optional<Stall> full) {
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param some the time at least one task waited; not null
+   * @param full the time all non-idle tasks waited, empty where the kernel prints no {@code full}
+   *     line; not null
+   */
   public Pressure {
     Objects.requireNonNull(some, "some");
     Objects.requireNonNull(full, "full");
@@ -54,12 +60,22 @@ public record Pressure(Stall some, Optional<Stall> full) {
    */
   public record Stall(double avg10, double avg60, double avg300, long totalUs) {}
 
-  /** Reads this machine's {@code /proc/pressure/cpu}; empty where PSI is absent or garbled. */
+  /**
+   * Reads this machine's {@code /proc/pressure/cpu}; empty where PSI is absent or garbled.
+   *
+   * @return the whole machine's CPU pressure now, or empty
+   */
   public static Optional<Pressure> cpu() {
     return read(Path.of("/"), Resource.CPU);
   }
 
-  /** Reads {@code root/proc/pressure/<resource>}; empty where it is absent or garbled. */
+  /**
+   * Reads {@code root/proc/pressure/<resource>}; empty where it is absent or garbled.
+   *
+   * @param root the directory holding the {@code proc/} tree, {@code /} for this machine; not null
+   * @param resource which file to read; not null
+   * @return the pressure now, or empty
+   */
   public static Optional<Pressure> read(Path root, Resource resource) {
     Objects.requireNonNull(resource, "resource");
     SysFs fs = new SysFs(Objects.requireNonNull(root, "root"));
@@ -70,6 +86,9 @@ public record Pressure(Stall some, Optional<Stall> full) {
    * Parses the text of a PSI file: a {@code some} line and an optional {@code full} line, each
    * {@code avg10=<d.dd> avg60=<d.dd> avg300=<d.dd> total=<µs>}; empty if the {@code some} line is
    * missing or either line is garbled.
+   *
+   * @param text the whole text of a PSI file; not null
+   * @return the pressure, {@code full} empty if the text has no {@code full} line; or empty
    */
   public static Optional<Pressure> parse(String text) {
     Optional<Stall> some = Optional.empty();

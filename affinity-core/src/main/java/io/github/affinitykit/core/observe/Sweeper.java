@@ -44,7 +44,11 @@ public final class Sweeper implements AutoCloseable {
     thread.start();
   }
 
-  /** Returns the report of the latest sweep, or an empty report before the first one ends. */
+  /**
+   * Returns the report of the latest sweep, or an empty report before the first one ends.
+   *
+   * @return the latest report; before the first, one with empty housekeeping and empty lists
+   */
   public ConfineReport lastReport() {
     RuntimeException e = error.get();
     if (e != null) {

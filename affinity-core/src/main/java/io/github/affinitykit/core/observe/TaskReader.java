@@ -40,7 +40,11 @@ public final class TaskReader {
     this.fs = Objects.requireNonNull(fs, "fs");
   }
 
-  /** Returns a reader of this machine's {@code /proc}. */
+  /**
+   * Returns a reader of this machine's {@code /proc}.
+   *
+   * @return a reader rooted at {@code /}
+   */
   public static TaskReader live() {
     return at(Path.of("/"));
   }
@@ -48,12 +52,21 @@ public final class TaskReader {
   /**
    * Returns a reader of the procfs under {@code root} ({@code root/proc/...}): a fixture tree in
    * tests, {@code /} in production.
+   *
+   * @param root the directory holding the {@code proc/} tree; not null
+   * @return a reader of that tree; nothing is read yet
    */
   public static TaskReader at(Path root) {
     return new TaskReader(new SysFs(Objects.requireNonNull(root, "root")));
   }
 
-  /** Reads {@code /proc/<pid>/task/<tid>}; empty if the task is gone or its stat is garbled. */
+  /**
+   * Reads {@code /proc/<pid>/task/<tid>}; empty if the task is gone or its stat is garbled.
+   *
+   * @param pid the process (thread group) id
+   * @param tid the kernel thread id, one of that process's ({@code pid} itself for its main thread)
+   * @return the task's sample, {@code -1} for counters its other files do not give, or empty
+   */
   public Optional<TaskSample> read(int pid, int tid) {
     String dir = "/proc/" + pid + "/task/" + tid + "/";
     Optional<StatLine> stat = fs.read(dir + "stat").flatMap(StatLine::parse);
@@ -70,6 +83,10 @@ public final class TaskReader {
    * Reads only {@code /proc/<pid>/task/<tid>/stat}: identity, state, flags, CPU times and last CPU;
    * the counters of the other files read {@code -1} and the mask is empty. One file instead of
    * four, for scans that need no more (every process, looking for kernel threads).
+   *
+   * @param pid the process (thread group) id
+   * @param tid the kernel thread id, one of that process's ({@code pid} itself for its main thread)
+   * @return the task's sample from its stat alone, or empty if it is gone or its stat is garbled
    */
   public Optional<TaskSample> readStat(int pid, int tid) {
     long[] none = {-1, -1};
@@ -104,7 +121,11 @@ public final class TaskReader {
         allowed);
   }
 
-  /** Reads the calling thread's task, found through {@code /proc/thread-self}. */
+  /**
+   * Reads the calling thread's task, found through {@code /proc/thread-self}.
+   *
+   * @return this thread's sample, as {@link #read(int, int)} gives it; empty without the link
+   */
   public Optional<TaskSample> readCurrentThread() {
     Optional<String> self = selfLink();
     if (self.isEmpty()) {
@@ -119,6 +140,8 @@ public final class TaskReader {
   /**
    * Returns the calling thread's kernel id (TID), the last name of the {@code /proc/thread-self}
    * link ({@code <pid>/task/<tid>}, Linux 3.17+); empty where that link is absent or unreadable.
+   *
+   * @return the calling thread's TID, 0 or more, or empty
    */
   public OptionalInt currentThreadId() {
     Optional<String> self = selfLink();
@@ -126,12 +149,21 @@ public final class TaskReader {
     return tid < 0 ? OptionalInt.empty() : OptionalInt.of(tid);
   }
 
-  /** Returns the ids of the processes listed in {@code /proc}, ascending; empty if none. */
+  /**
+   * Returns the ids of the processes listed in {@code /proc}, ascending; empty if none.
+   *
+   * @return the pids at the time of the call, ascending; empty if {@code /proc} cannot be listed
+   */
   public List<Integer> processIds() {
     return ids("/proc");
   }
 
-  /** Returns the ids of process {@code pid}'s threads, ascending; empty if it is gone. */
+  /**
+   * Returns the ids of process {@code pid}'s threads, ascending; empty if it is gone.
+   *
+   * @param pid the process (thread group) id
+   * @return the kernel thread ids at the time of the call, ascending; empty if it cannot be listed
+   */
   public List<Integer> threadIds(int pid) {
     return ids("/proc/" + pid + "/task");
   }
@@ -139,6 +171,9 @@ public final class TaskReader {
   /**
    * Returns process {@code pid}'s user + system CPU time in ns from {@code /proc/<pid>/stat}: every
    * thread it ever had, ended ones included; empty if it is gone or the file is garbled.
+   *
+   * @param pid the process id
+   * @return the CPU time in ns, 10 ms resolution, {@link Long#MAX_VALUE} on overflow; or empty
    */
   public OptionalLong processCpuNs(int pid) {
     Optional<StatLine> stat = fs.read("/proc/" + pid + "/stat").flatMap(StatLine::parse);

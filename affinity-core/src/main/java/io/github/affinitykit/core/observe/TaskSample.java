@@ -47,23 +47,52 @@ public record TaskSample(
   /** {@code PF_NO_SETAFFINITY}: the kernel forbids changing this task's affinity. */
   public static final long PF_NO_SETAFFINITY = 0x0400_0000L;
 
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param pid the process (thread group) id
+   * @param tid the kernel thread id
+   * @param name the kernel's thread name ({@code comm}); not null
+   * @param state the one-letter state ({@code R}, {@code S}, {@code D}, ...)
+   * @param flags the kernel's {@code PF_*} flags
+   * @param userNs CPU time in user mode, ns at 10 ms resolution
+   * @param systemNs CPU time in kernel mode, ns at 10 ms resolution
+   * @param runNs time on a CPU in ns, -1 if unknown
+   * @param waitNs time runnable but waiting for a CPU in ns, -1 if unknown
+   * @param voluntarySwitches context switches because the thread blocked, -1 if unknown
+   * @param involuntarySwitches context switches because the thread was preempted, -1 if unknown
+   * @param migrations moves between CPUs, -1 if unknown
+   * @param lastCpu the CPU it last ran on
+   * @param allowed its allowed CPUs, empty if unknown; not null
+   */
   public TaskSample {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(allowed, "allowed");
   }
 
-  /** Returns user + system CPU time in ns. */
+  /**
+   * Returns user + system CPU time in ns.
+   *
+   * @return {@code userNs + systemNs}, at 10 ms resolution; a delta for a {@link #minus} result
+   */
   public long cpuNs() {
     return userNs + systemNs;
   }
 
-  /** Returns whether this is a kernel thread. */
+  /**
+   * Returns whether this is a kernel thread.
+   *
+   * @return true if {@code flags} has {@link #PF_KTHREAD}
+   */
   public boolean isKernelThread() {
     return (flags & PF_KTHREAD) != 0;
   }
 
-  /** Returns whether the kernel forbids moving this task to other CPUs. */
+  /**
+   * Returns whether the kernel forbids moving this task to other CPUs.
+   *
+   * @return true if {@code flags} has {@link #PF_NO_SETAFFINITY}
+   */
   public boolean isUnmovable() {
     return (flags & PF_NO_SETAFFINITY) != 0;
   }
@@ -71,6 +100,9 @@ public record TaskSample(
   /**
    * Returns the counters accumulated since {@code earlier} (the same thread, sampled before):
    * identity, state, last CPU and mask from this sample; a counter unknown in either stays -1.
+   *
+   * @param earlier an earlier sample of the same thread (not checked); not null
+   * @return a sample whose counters are the differences
    */
   public TaskSample minus(TaskSample earlier) {
     return new TaskSample(
