@@ -59,6 +59,8 @@ public enum Placement {
    * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or any
    * enum constant named like one of ours).
    *
+   * @param name the constant's exact name, case-sensitive, e.g. {@code "DIFFERENT_CORE"}
+   * @return the placement of that name
    * @throws IllegalArgumentException naming the value and the accepted names
    */
   public static Placement fromName(String name) {
@@ -75,6 +77,8 @@ public enum Placement {
    * Maps OpenHFT {@code AffinityStrategies} values to placements, to be evaluated against the real
    * topology.
    *
+   * @param strategies {@code AffinityStrategies} values, in the order to try
+   * @return the placements in the same order, immutable; empty for no strategies
    * @throws IllegalArgumentException for a custom {@code AffinityStrategy} implementation: it reads
    *     OpenHFT's {@code /proc/cpuinfo} layout, not the real topology
    */
