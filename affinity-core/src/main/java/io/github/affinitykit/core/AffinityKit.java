@@ -63,6 +63,7 @@ public final class AffinityKit {
    * Returns the JVM-wide kit, created on first use: probes this host (capture it before pinning
    * anything), detects the backend, reserves in {@code java.io.tmpdir}, pool by policy.
    *
+   * @return the JVM-wide kit; every call returns the same instance
    * @throws IllegalArgumentException if a configured pool override is invalid
    */
   public static synchronized AffinityKit shared() {
@@ -73,13 +74,28 @@ public final class AffinityKit {
     return shared;
   }
 
-  /** Creates a kit from explicit parts, with the pool chosen by policy (and overrides). */
+  /**
+   * Creates a kit from explicit parts, with the pool chosen by policy (and overrides).
+   *
+   * @param host the host snapshot; probe it before pinning anything
+   * @param backend the backend pinning goes through
+   * @param reservations where CPUs are reserved across processes
+   * @return a new kit, independent of {@link #shared()}; its pool is {@code host.pool()}
+   */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
     return new AffinityKit(host, backend, reservations, host.pool(), Isolator.live(backend));
   }
 
-  /** Creates a kit from explicit parts and pool (tests, and callers with their own policy). */
+  /**
+   * Creates a kit from explicit parts and pool (tests, and callers with their own policy).
+   *
+   * @param host the host snapshot; probe it before pinning anything
+   * @param backend the backend pinning goes through
+   * @param reservations where CPUs are reserved across processes
+   * @param pool the CPUs pinned threads are given unless a group sets its own
+   * @return a new kit, independent of {@link #shared()}
+   */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
     return new AffinityKit(host, backend, reservations, pool, Isolator.live(backend));
@@ -89,6 +105,13 @@ public final class AffinityKit {
    * Creates a kit from explicit parts whose isolations ({@link #isolate(CpuSet)}, and those the
    * groups, factories and adapters ask for) go through {@code isolator}: its journal directory, its
    * mechanisms, or a fixture tree in tests.
+   *
+   * @param host the host snapshot; probe it before pinning anything
+   * @param backend the backend pinning goes through
+   * @param reservations where CPUs are reserved across processes
+   * @param pool the CPUs pinned threads are given unless a group sets its own
+   * @param isolator the isolator of the kit's isolations, instead of {@link Isolator#live}
+   * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
       HostCpus host,
@@ -99,27 +122,47 @@ public final class AffinityKit {
     return new AffinityKit(host, backend, reservations, pool, isolator);
   }
 
-  /** Returns the host snapshot. */
+  /**
+   * Returns the host snapshot.
+   *
+   * @return the snapshot the kit was made with; never refreshed
+   */
   public HostCpus host() {
     return host;
   }
 
-  /** Returns the backend. */
+  /**
+   * Returns the backend.
+   *
+   * @return the backend every pin and mask read of this kit goes through
+   */
   public AffinityBackend backend() {
     return backend;
   }
 
-  /** Returns the cross-process reservations. */
+  /**
+   * Returns the cross-process reservations.
+   *
+   * @return the reservations of the directory this kit reserves CPUs in
+   */
   public CpuReservations reservations() {
     return reservations;
   }
 
-  /** Returns the pool pinned threads are given CPUs from. */
+  /**
+   * Returns the pool pinned threads are given CPUs from.
+   *
+   * @return the pool of every group of this kit that does not set its own
+   */
   public CpuPool pool() {
     return pool;
   }
 
-  /** Returns the kernel thread ids of the threads currently pinned through this kit. */
+  /**
+   * Returns the kernel thread ids of the threads currently pinned through this kit.
+   *
+   * @return an immutable copy; a thread leaves it when its lease is closed
+   */
   public Set<Integer> pinnedThreadIds() {
     return Set.copyOf(pinned.keySet());
   }
@@ -127,6 +170,8 @@ public final class AffinityKit {
   /**
    * Returns how many of this kit's leases {@link CpuLease#check()} has found {@link
    * LeaseStatus#MOVED}: a monotonic counter for metrics.
+   *
+   * @return the number of moves found since the kit was made; never decreases
    */
   public long movedTotal() {
     return moved.get();
@@ -138,6 +183,8 @@ public final class AffinityKit {
    * inside the pool first: {@link Planner#order(CpuTopology, CpuSet)}). Never throws for a platform
    * or kernel refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask
    * left as it is, when no CPU is free).
+   *
+   * @return the lease to close when done, which frees the CPU; never null
    */
   public CpuLease pinCurrentThread() {
     return solo().join().bindOnce();
@@ -147,6 +194,8 @@ public final class AffinityKit {
    * Reserves {@code cpu} and binds the calling thread to it; when the CPU is held (by another
    * process, or already by this JVM) the lease is UNPINNED with the reservation's reason.
    *
+   * @param cpu the CPU, 0-based; one of {@link HostCpus#reachable()}
+   * @return the lease to close when done, which frees the CPU; never null
    * @throws IllegalArgumentException if {@code cpu} is not one this process may use
    */
   public CpuLease pinCurrentThread(int cpu) {
@@ -194,6 +243,10 @@ public final class AffinityKit {
   /**
    * Audits {@code cpus} over {@code window}, the threads pinned through this kit being their
    * owners: everything else seen there is an intruder. Blocks for the window.
+   *
+   * @param cpus the CPUs to audit
+   * @param window how long to watch them; positive
+   * @return a verdict for each CPU of {@code cpus}
    */
   public CpuAudit audit(CpuSet cpus, java.time.Duration window) {
     return CpuAudit.run(java.nio.file.Path.of("/"), host, cpus, window, pinnedOrNone());
@@ -212,13 +265,21 @@ public final class AffinityKit {
    * Never throws for a missing permission or a kernel refusal: the report says so and nothing was
    * changed. Closing the handle undoes it.
    *
+   * @param cpus the CPUs to isolate: online, and not every online CPU
+   * @return the handle: its report says what was done or why not; closing it undoes it
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
   public Isolation isolate(CpuSet cpus) {
     return isolate(cpus, isolator);
   }
 
-  /** As {@link #isolate(CpuSet)}, with {@code isolator}'s directory and mechanisms. */
+  /**
+   * As {@link #isolate(CpuSet)}, with {@code isolator}'s directory and mechanisms.
+   *
+   * @param cpus the CPUs to isolate: online, and not every online CPU
+   * @param isolator the isolator to use instead of the kit's own
+   * @return the handle: its report says what was done or why not; closing it undoes it
+   */
   public Isolation isolate(CpuSet cpus, Isolator isolator) {
     Set<Integer> owners =
         pinned.values().stream()
@@ -232,7 +293,11 @@ public final class AffinityKit {
     return made;
   }
 
-  /** Returns the isolation this kit made that is in force, if any. */
+  /**
+   * Returns the isolation this kit made that is in force, if any.
+   *
+   * @return the last isolation this kit made while it is in force; else empty
+   */
   public Optional<Isolation> isolation() {
     return Optional.ofNullable(isolation.get()).filter(Isolation::isActive);
   }
@@ -255,7 +320,12 @@ public final class AffinityKit {
     isolation().filter(i -> i.cpus().contains(cpu)).ifPresent(i -> i.dismiss(tid));
   }
 
-  /** Returns a builder of a {@link CpuGroup} drawing from this kit's pool. */
+  /**
+   * Returns a builder of a {@link CpuGroup} drawing from this kit's pool.
+   *
+   * @param name the group's name, also the prefix of its members' default names
+   * @return a new builder; nothing is planned or reserved before a member joins
+   */
   public CpuGroupBuilder group(String name) {
     return CpuGroup.builder(this, name);
   }

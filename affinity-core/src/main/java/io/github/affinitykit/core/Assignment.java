@@ -14,7 +14,15 @@ import java.util.Objects;
  * @param reason why: the placement that chose the CPU, or the run-out, platform or kernel reason
  */
 public record Assignment(String threadName, int tid, int cpu, LeaseStatus status, String reason) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param threadName the thread's name; not null
+   * @param tid its kernel thread id, -1 until it has started
+   * @param cpu the CPU it is (or will be) bound to, -1 if none
+   * @param status what became of its pinning; not null
+   * @param reason why, in one line for people; not null
+   */
   public Assignment {
     Objects.requireNonNull(threadName, "threadName");
     Objects.requireNonNull(status, "status");

@@ -55,19 +55,34 @@ public final class CpuGroupBuilder {
     this.name = Objects.requireNonNull(name, "name");
   }
 
-  /** Draws CPUs from {@code cpus} instead of the kit's pool. */
+  /**
+   * Draws CPUs from {@code cpus} instead of the kit's pool.
+   *
+   * @param cpus the CPUs to draw from; {@link #build()} checks this process may use them
+   * @return this builder
+   */
   public CpuGroupBuilder pool(CpuSet cpus) {
     this.pool = Optional.of(Objects.requireNonNull(cpus, "cpus"));
     return this;
   }
 
-  /** Placements tried in order for each member after the first; empty means {@code ANY}. */
+  /**
+   * Placements tried in order for each member after the first; empty means {@code ANY}.
+   *
+   * @param placements how member <i>i</i> is placed relative to member <i>i</i> - 1; copied
+   * @return this builder
+   */
   public CpuGroupBuilder placements(List<Placement> placements) {
     this.placements = placements.isEmpty() ? List.of(Placement.ANY) : List.copyOf(placements);
     return this;
   }
 
-  /** As {@link #placements(List)}. */
+  /**
+   * As {@link #placements(List)}.
+   *
+   * @param placements as for {@link #placements(List)}
+   * @return this builder
+   */
   public CpuGroupBuilder placements(Placement... placements) {
     return placements(List.of(placements));
   }
@@ -76,6 +91,8 @@ public final class CpuGroupBuilder {
    * OpenHFT {@code AffinityStrategies} values, evaluated against the real topology (see {@link
    * Placement#fromStrategies}).
    *
+   * @param strategies OpenHFT {@code AffinityStrategies} constants, in member order
+   * @return this builder
    * @throws IllegalArgumentException for a constant of any other enum (see {@link
    *     Placement#fromStrategies})
    */
@@ -87,13 +104,21 @@ public final class CpuGroupBuilder {
    * Pins member {@code i} (in joining order) to {@code cpus[i]} exactly, no planning: a CPU named
    * twice is shared within the group, as {@link CpuGroup#joinOn} shares it. Empty (the default)
    * means planned CPUs.
+   *
+   * @param cpus each member's CPU, 0-based, in joining order; a CPU may repeat
+   * @return this builder
    */
   public CpuGroupBuilder cpus(int... cpus) {
     this.cpus = IntStream.of(cpus).boxed().toList();
     return this;
   }
 
-  /** What to do when no CPU is left (default {@link RunOutPolicy#UNPINNED}). */
+  /**
+   * What to do when no CPU is left (default {@link RunOutPolicy#UNPINNED}).
+   *
+   * @param policy what a member gets once no CPU of the pool is left for it
+   * @return this builder
+   */
   public CpuGroupBuilder runOut(RunOutPolicy policy) {
     this.runOut = Objects.requireNonNull(policy, "policy");
     return this;
@@ -102,6 +127,9 @@ public final class CpuGroupBuilder {
   /**
    * Pins nothing: every member is {@link LeaseStatus#UNPINNED} with {@code reason} and gets the
    * unpinned mask (set it to {@link CpuSet#empty()} to leave threads' masks alone).
+   *
+   * @param reason why pinning is off, as every member reports it
+   * @return this builder
    */
   public CpuGroupBuilder unpinned(String reason) {
     this.unpinned = Optional.of(Objects.requireNonNull(reason, "reason"));
@@ -113,6 +141,9 @@ public final class CpuGroupBuilder {
    * the thread's mask). Default: the CPUs this process may use less the isolated ones (all of them
    * if nothing else is left), so that it neither keeps a pinned creator's CPU nor lands on the CPUs
    * the pool keeps quiet; {@link CpuSet#empty()} leaves it alone.
+   *
+   * @param mask the CPUs such a member runs on; empty leaves its mask alone
+   * @return this builder
    */
   public CpuGroupBuilder unpinnedMask(CpuSet mask) {
     this.unpinnedMask = Optional.of(Objects.requireNonNull(mask, "mask"));
@@ -129,6 +160,9 @@ public final class CpuGroupBuilder {
    * let onto those CPUs as they bind. Undone once the group is closed and its last seat freed, or
    * at JVM exit. Without permission the group pins as usual and {@link CpuGroup#isolation()}'s
    * report says why. A group that pins nothing, or holds no CPU, isolates nothing.
+   *
+   * @param isolate true to isolate the group's CPUs at runtime
+   * @return this builder
    */
   public CpuGroupBuilder isolate(boolean isolate) {
     this.isolate = isolate;
@@ -138,6 +172,7 @@ public final class CpuGroupBuilder {
   /**
    * Builds the group.
    *
+   * @return a new open group; it reserves nothing before a member joins
    * @throws IllegalArgumentException if the pool, the unpinned mask or the explicit CPUs name CPUs
    *     this process may not use
    */

@@ -44,12 +44,20 @@ public final class CpuLease implements AutoCloseable {
     this.onClose = Objects.requireNonNull(onClose, "onClose");
   }
 
-  /** Returns the CPU, or -1 when nothing was bound. */
+  /**
+   * Returns the CPU, or -1 when nothing was bound.
+   *
+   * @return the bound CPU, 0-based; -1 if this lease bound none; {@link #close()} keeps it
+   */
   public int cpu() {
     return cpu;
   }
 
-  /** Returns the kernel thread id of the bound thread (-1 if unknown). */
+  /**
+   * Returns the kernel thread id of the bound thread (-1 if unknown).
+   *
+   * @return the id ({@code gettid}) of the thread that {@link Seat#bind()} bound; -1 if unknown
+   */
   public int tid() {
     return tid;
   }
@@ -58,6 +66,8 @@ public final class CpuLease implements AutoCloseable {
    * Returns what became of the request: {@link LeaseStatus#RELEASED} after {@link #close()}, {@link
    * LeaseStatus#MOVED} once {@link #check()} found the thread moved, else its seat's status ({@link
    * LeaseStatus#LOST} once a check found the reservation lost: no I/O here, see {@link #verify()}).
+   *
+   * @return the status now, never null; read from memory, no system call
    */
   public LeaseStatus status() {
     if (closed.get()) {
@@ -79,7 +89,11 @@ public final class CpuLease implements AutoCloseable {
     return status();
   }
 
-  /** Returns why: its seat's reason (the placement, run-out, platform or kernel), or the move. */
+  /**
+   * Returns why: its seat's reason (the placement, run-out, platform or kernel), or the move.
+   *
+   * @return one line for people, never null; names the mask seen once {@link #check()} found a move
+   */
   public String reason() {
     return moved.orElseGet(seat::reason);
   }
@@ -87,6 +101,8 @@ public final class CpuLease implements AutoCloseable {
   /**
    * Returns whether the thread was bound to a CPU and the lease is neither closed nor found moved
    * (also when its reservation is {@link LeaseStatus#LOST}).
+   *
+   * @return false for a lease that bound no CPU, once closed, and once found moved
    */
   public boolean isBound() {
     return cpu >= 0 && !closed.get() && moved.isEmpty();
@@ -122,7 +138,11 @@ public final class CpuLease implements AutoCloseable {
     return status();
   }
 
-  /** Returns the mask the thread had before it was bound; empty when nothing was bound. */
+  /**
+   * Returns the mask the thread had before it was bound; empty when nothing was bound.
+   *
+   * @return the mask {@link #close()} restores; empty when it restores none
+   */
   public CpuSet previousMask() {
     return previous;
   }

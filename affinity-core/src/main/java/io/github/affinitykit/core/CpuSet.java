@@ -33,7 +33,11 @@ public final class CpuSet {
     this.words = words;
   }
 
-  /** Returns the empty set. */
+  /**
+   * Returns the empty set.
+   *
+   * @return the empty set; one shared instance
+   */
   public static CpuSet empty() {
     return EMPTY;
   }
@@ -41,6 +45,8 @@ public final class CpuSet {
   /**
    * Returns the set of the given ids.
    *
+   * @param cpus CPU ids, in any order; a repeated id counts once
+   * @return the set of those ids; empty for none
    * @throws IllegalArgumentException if an id is negative or not below {@link #MAX_CPUS}
    */
   public static CpuSet of(int... cpus) {
@@ -55,6 +61,9 @@ public final class CpuSet {
   /**
    * Returns the ids {@code first..last}, both included.
    *
+   * @param first the lowest id, 0-based
+   * @param last the highest id, included
+   * @return the {@code last - first + 1} ids
    * @throws IllegalArgumentException if {@code first > last} or either is out of range
    */
   public static CpuSet range(int first, int last) {
@@ -69,7 +78,12 @@ public final class CpuSet {
     return of(bits);
   }
 
-  /** Returns the set of the bits set in {@code bits} (copied). */
+  /**
+   * Returns the set of the bits set in {@code bits} (copied).
+   *
+   * @param bits the ids as set bits; later changes do not reach the set
+   * @return the set of those ids
+   */
   public static CpuSet of(BitSet bits) {
     Objects.requireNonNull(bits, "bits");
     if (bits.length() > MAX_CPUS) {
@@ -84,6 +98,8 @@ public final class CpuSet {
    * Parses a kernel cpu list with no CPU count: {@code N} and {@code all} are rejected, ids must be
    * below {@link #MAX_CPUS}.
    *
+   * @param list a cpu list, e.g. {@code 0-3,8}; {@code ""} is the empty set
+   * @return the CPUs the list names
    * @throws CpuSetFormatException naming the input, the position and the rule broken
    */
   public static CpuSet parse(String list) {
@@ -95,6 +111,9 @@ public final class CpuSet {
    * bitmap_parselist(list, mask, nbits)} does: {@code N} is {@code nbits - 1}, ids must be below
    * {@code nbits}.
    *
+   * @param list a cpu list, e.g. {@code 0-3,8} or {@code 1-N}
+   * @param nbits the number of possible CPUs, 1 to {@link #MAX_CPUS}
+   * @return the CPUs the list names, all below {@code nbits}
    * @throws CpuSetFormatException naming the input, the position and the rule broken
    */
   public static CpuSet parse(String list, int nbits) {
@@ -109,6 +128,8 @@ public final class CpuSet {
    * Parses the kernel's hex mask form: comma-separated 32-bit words of at most 8 hex digits, most
    * significant word first ({@code 3,ffffffff} = 0-33). A trailing newline is ignored.
    *
+   * @param mask hex words, e.g. a {@code *_cpus} file's text; {@code ""} is the empty set
+   * @return the CPUs whose bits are set
    * @throws CpuSetFormatException naming the input, the position and the rule broken
    */
   public static CpuSet parseMask(String mask) {
@@ -123,7 +144,12 @@ public final class CpuSet {
     return cpu;
   }
 
-  /** Returns whether {@code cpu} is in this set; false for negative ids. */
+  /**
+   * Returns whether {@code cpu} is in this set; false for negative ids.
+   *
+   * @param cpu a CPU id; any value, a negative one is never in a set
+   * @return true if {@code cpu} is in this set
+   */
   public boolean contains(int cpu) {
     if (cpu < 0) {
       return false;
@@ -132,7 +158,11 @@ public final class CpuSet {
     return w < words.length && (words[w] & (1L << cpu)) != 0;
   }
 
-  /** Returns the number of CPUs in this set. */
+  /**
+   * Returns the number of CPUs in this set.
+   *
+   * @return the count of ids, 0 for the empty set
+   */
   public int size() {
     int n = 0;
     for (long w : words) {
@@ -141,24 +171,41 @@ public final class CpuSet {
     return n;
   }
 
-  /** Returns whether this set has no CPU. */
+  /**
+   * Returns whether this set has no CPU.
+   *
+   * @return true if {@code size() == 0}
+   */
   public boolean isEmpty() {
     return words.length == 0;
   }
 
-  /** Returns the lowest id, or -1 if empty. */
+  /**
+   * Returns the lowest id, or -1 if empty.
+   *
+   * @return the smallest CPU id; -1 for the empty set
+   */
   public int first() {
     return next(0);
   }
 
-  /** Returns the highest id, or -1 if empty. */
+  /**
+   * Returns the highest id, or -1 if empty.
+   *
+   * @return the largest CPU id; -1 for the empty set
+   */
   public int last() {
     return words.length == 0
         ? -1
         : (words.length - 1) * 64 + 63 - Long.numberOfLeadingZeros(words[words.length - 1]);
   }
 
-  /** Returns the lowest id {@code >= from} in this set, or -1 if there is none. */
+  /**
+   * Returns the lowest id {@code >= from} in this set, or -1 if there is none.
+   *
+   * @param from the first id to look at; a negative one means 0
+   * @return the next id at or after {@code from}; -1 past the last
+   */
   public int next(int from) {
     int i = Math.max(from, 0);
     int w = i >>> 6;
@@ -177,55 +224,96 @@ public final class CpuSet {
     }
   }
 
-  /** Calls {@code action} with each id in ascending order. */
+  /**
+   * Calls {@code action} with each id in ascending order.
+   *
+   * @param action called once per id, lowest first
+   */
   public void forEach(IntConsumer action) {
     for (int cpu = first(); cpu >= 0; cpu = next(cpu + 1)) {
       action.accept(cpu);
     }
   }
 
-  /** Returns the ids in ascending order. */
+  /**
+   * Returns the ids in ascending order.
+   *
+   * @return a stream of the ids, ascending and distinct
+   */
   public IntStream stream() {
     return toBitSet().stream();
   }
 
-  /** Returns the ids in ascending order as an array. */
+  /**
+   * Returns the ids in ascending order as an array.
+   *
+   * @return a new array of the ids, ascending; empty for the empty set
+   */
   public int[] toArray() {
     return stream().toArray();
   }
 
-  /** Returns a new {@link BitSet} with the ids of this set. */
+  /**
+   * Returns a new {@link BitSet} with the ids of this set.
+   *
+   * @return a new bit set, one bit per id; changing it does not change this set
+   */
   public BitSet toBitSet() {
     return BitSet.valueOf(words);
   }
 
-  /** Returns the CPUs in this set or in {@code other}. */
+  /**
+   * Returns the CPUs in this set or in {@code other}.
+   *
+   * @param other the CPUs to add
+   * @return the CPUs in either set
+   */
   public CpuSet union(CpuSet other) {
     BitSet b = toBitSet();
     b.or(other.toBitSet());
     return of(b);
   }
 
-  /** Returns the CPUs in both this set and {@code other}. */
+  /**
+   * Returns the CPUs in both this set and {@code other}.
+   *
+   * @param other the set to intersect with
+   * @return the CPUs in both sets; empty if they share none
+   */
   public CpuSet intersect(CpuSet other) {
     BitSet b = toBitSet();
     b.and(other.toBitSet());
     return of(b);
   }
 
-  /** Returns the CPUs in this set but not in {@code other}. */
+  /**
+   * Returns the CPUs in this set but not in {@code other}.
+   *
+   * @param other the CPUs to take out
+   * @return this set's CPUs that are not in {@code other}
+   */
   public CpuSet minus(CpuSet other) {
     BitSet b = toBitSet();
     b.andNot(other.toBitSet());
     return of(b);
   }
 
-  /** Returns whether every CPU of {@code other} is in this set. */
+  /**
+   * Returns whether every CPU of {@code other} is in this set.
+   *
+   * @param other the CPUs to look for
+   * @return true if {@code other} is a subset of this set; always for an empty one
+   */
   public boolean containsAll(CpuSet other) {
     return other.minus(this).isEmpty();
   }
 
-  /** Returns whether this set and {@code other} share a CPU. */
+  /**
+   * Returns whether this set and {@code other} share a CPU.
+   *
+   * @param other the set to compare with
+   * @return true if at least one CPU is in both sets
+   */
   public boolean intersects(CpuSet other) {
     return toBitSet().intersects(other.toBitSet());
   }
@@ -234,6 +322,8 @@ public final class CpuSet {
    * Returns the kernel's hex mask form for a machine of {@code nbits} CPUs ({@code %*pb}): 32-bit
    * words, most significant first, the first one as wide as {@code nbits} needs.
    *
+   * @param nbits the number of possible CPUs; above {@link #last()}
+   * @return comma-separated hex words, e.g. {@code 0,0000000f} for 0-3 in 33 bits
    * @throws IllegalArgumentException if a CPU of this set is not below {@code nbits}
    */
   public String toMask(int nbits) {

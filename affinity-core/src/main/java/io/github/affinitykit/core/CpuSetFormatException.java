@@ -13,8 +13,13 @@ import io.github.affinitykit.core.internal.Printable;
 public final class CpuSetFormatException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /** The rejected input, as given: not escaped or cut. */
   private final String input;
+
+  /** The 0-based index of the offending character in the input. */
   private final int position;
+
+  /** The rule broken, as the message ends with it. */
   private final String rule;
 
   /**
@@ -32,17 +37,29 @@ public final class CpuSetFormatException extends IllegalArgumentException {
     this.rule = rule;
   }
 
-  /** Returns the rejected input. */
+  /**
+   * Returns the rejected input.
+   *
+   * @return the input as given, unlike the message's escaped and cut copy
+   */
   public String input() {
     return input;
   }
 
-  /** Returns the 0-based position of the offending character. */
+  /**
+   * Returns the 0-based position of the offending character.
+   *
+   * @return an index into {@link #input()}; its length when the input ended too early
+   */
   public int position() {
     return position;
   }
 
-  /** Returns the rule broken. */
+  /**
+   * Returns the rule broken.
+   *
+   * @return the rule's text, e.g. {@code "expected: a decimal cpu number or N"}
+   */
   public String rule() {
     return rule;
   }

@@ -40,12 +40,20 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * OpenHFT parity: threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}.
    * With the other parity constructor, the one place where this library uses the shared kit without
    * being given one; everything else takes its kit explicitly.
+   *
+   * @param name the group's name, which prefixes the threads' names
+   * @param strategies {@code AffinityStrategies} values, tried in order for each later thread
    */
   public PinnedThreadFactory(String name, Enum<?>... strategies) {
     this(new Builder(AffinityKit.shared().group(name).strategies(strategies)));
   }
 
-  /** Threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}. */
+  /**
+   * Threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}.
+   *
+   * @param name the group's name, which prefixes the threads' names
+   * @param placements tried in order for each later thread; none means {@link Placement#ANY}
+   */
   public PinnedThreadFactory(String name, Placement... placements) {
     this(new Builder(AffinityKit.shared().group(name).placements(placements)));
   }
@@ -59,6 +67,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   /**
    * Returns a builder of a factory whose threads are the members of the group {@code group}
    * configures, named {@code <group name>-<n>}.
+   *
+   * @param group the group's configuration; {@link Builder#build()} builds the group
+   * @return a new builder: daemon threads, no delegate
    */
   public static Builder builder(CpuGroupBuilder group) {
     return new Builder(group);
@@ -92,6 +103,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * lease's status and reason say what happened. Closing the lease (from any thread) restores the
    * thread's previous mask and gives its place up.
    *
+   * @return the lease to close when the thread leaves the group; never null
    * @throws IllegalStateException if the pool is exhausted and the run-out policy is {@link
    *     RunOutPolicy#FAIL}, or the factory is closed
    */
@@ -110,6 +122,8 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   /**
    * Returns where every thread created and not yet ended runs, in creation order (an ended thread's
    * place is given up and forgotten, so a factory that keeps replacing threads stays bounded).
+   *
+   * @return an immutable snapshot, one assignment per open member
    */
   public List<Assignment> assignments() {
     return group.assignments();
@@ -119,12 +133,18 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
    * Returns the runtime isolation of the factory's pool, if its group was asked to isolate ({@link
    * CpuGroupBuilder#isolate}: made when the first thread is created; its report says whether it was
    * made, and why not).
+   *
+   * @return the isolation once made; empty before the first member joins, or if not asked for
    */
   public Optional<Isolation> isolation() {
     return group.isolation();
   }
 
-  /** Returns the CPUs this factory's threads hold now. */
+  /**
+   * Returns the CPUs this factory's threads hold now.
+   *
+   * @return the CPUs reserved for its threads, started or not; empty when none
+   */
   public CpuSet held() {
     return group.held();
   }
@@ -153,7 +173,12 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
       this.group = Objects.requireNonNull(group, "group");
     }
 
-    /** Whether threads are daemons (default true, as OpenHFT's). */
+    /**
+     * Whether threads are daemons (default true, as OpenHFT's).
+     *
+     * @param daemon true for daemon threads; not applied to a {@link #delegate(ThreadFactory)}'s
+     * @return this builder
+     */
     public Builder daemon(boolean daemon) {
       this.daemon = daemon;
       return this;
@@ -162,6 +187,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     /**
      * Creates threads with {@code factory} (e.g. Netty's {@code DefaultThreadFactory}, to keep
      * {@code FastThreadLocalThread}s); it names them and sets daemon-ness.
+     *
+     * @param factory the factory that makes each thread around the pinning task
+     * @return this builder
      */
     public Builder delegate(ThreadFactory factory) {
       this.delegate = Optional.of(Objects.requireNonNull(factory, "factory"));
@@ -171,6 +199,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     /**
      * Builds the group and the factory over it.
      *
+     * @return a new factory; it reserves nothing before its first thread
      * @throws IllegalArgumentException if the group names CPUs this process may not use
      */
     public PinnedThreadFactory build() {

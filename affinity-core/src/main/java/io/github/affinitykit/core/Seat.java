@@ -59,17 +59,29 @@ public final class Seat implements AutoCloseable {
     return new Seat(group, -1, member, -1, LeaseStatus.UNPINNED, reason);
   }
 
-  /** Returns the member's number in its group: 0, 1, ... in joining order. */
+  /**
+   * Returns the member's number in its group: 0, 1, ... in joining order.
+   *
+   * @return the number, from 0; a join that failed used one too, so numbers may skip
+   */
   public int index() {
     return index;
   }
 
-  /** Returns the member's name, as given to {@link CpuGroup#join(String)}. */
+  /**
+   * Returns the member's name, as given to {@link CpuGroup#join(String)}.
+   *
+   * @return the name, e.g. {@code <group name>-<index>} when the group chose it
+   */
   public String member() {
     return member;
   }
 
-  /** Returns the CPU the member is bound to, or -1 when none (not planned, or binding failed). */
+  /**
+   * Returns the CPU the member is bound to, or -1 when none (not planned, or binding failed).
+   *
+   * @return the CPU planned for the member (also before any bind); -1 if none or the bind failed
+   */
   public int cpu() {
     return status == LeaseStatus.FAILED ? -1 : cpu;
   }
@@ -82,6 +94,8 @@ public final class Seat implements AutoCloseable {
    * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED when the last
    * bind was refused by the kernel; LOST when a check found the CPU's reservation lost; RELEASED
    * once closed.
+   *
+   * @return the status now, never null; no I/O ({@link CpuLease#verify()} checks the lock files)
    */
   public LeaseStatus status() {
     LeaseStatus s = status;
@@ -92,22 +106,38 @@ public final class Seat implements AutoCloseable {
     return s;
   }
 
-  /** Returns why: the placement that chose the CPU, or the run-out, platform or kernel reason. */
+  /**
+   * Returns why: the placement that chose the CPU, or the run-out, platform or kernel reason.
+   *
+   * @return one line for people; after a failed bind, the kernel's error
+   */
   public String reason() {
     return reason;
   }
 
-  /** Returns the name of the thread bound last ("" before any). */
+  /**
+   * Returns the name of the thread bound last ("" before any).
+   *
+   * @return the thread's name, or {@code ""} before the first bind
+   */
   public String thread() {
     return thread;
   }
 
-  /** Returns the kernel id of the thread bound last (-1 before any). */
+  /**
+   * Returns the kernel id of the thread bound last (-1 before any).
+   *
+   * @return the thread's kernel id, or -1 before the first bind or when unknown
+   */
   public int tid() {
     return tid;
   }
 
-  /** Returns how many threads have bound this seat. */
+  /**
+   * Returns how many threads have bound this seat.
+   *
+   * @return the number of binds so far, failed ones included; never decreases
+   */
   public int starts() {
     return starts.get();
   }
@@ -115,12 +145,18 @@ public final class Seat implements AutoCloseable {
   /**
    * Returns whether a thread is bound here now (between {@link #bind()} and its lease's close; a
    * loop resumed on a new thread may briefly have two).
+   *
+   * @return true from a bind until its lease is closed, even if the bind failed
    */
   public boolean isBound() {
     return bindings.get() > 0;
   }
 
-  /** Returns a snapshot for reports. */
+  /**
+   * Returns a snapshot for reports.
+   *
+   * @return a new snapshot; it names the member until a thread has bound the seat
+   */
   public Assignment assignment() {
     String name = thread.isEmpty() ? member : thread;
     return new Assignment(name, tid, cpu(), status(), reason);
@@ -131,6 +167,8 @@ public final class Seat implements AutoCloseable {
    * unpinned mask instead (so it never keeps a pinned creator's CPU). Closing the returned lease
    * restores the thread's previous mask and keeps the CPU the seat's. Never throws for a platform
    * or kernel refusal: the lease and {@link #status()} say FAILED with the kernel's reason.
+   *
+   * @return the lease to close when the thread is done; its status says what happened
    */
   public CpuLease bind() {
     return bind(this::unbind);
@@ -139,6 +177,8 @@ public final class Seat implements AutoCloseable {
   /**
    * As {@link #bind()}, for a member that is one thread for its whole life: closing the lease also
    * closes the seat.
+   *
+   * @return the lease; closing it also closes this seat
    */
   public CpuLease bindOnce() {
     return bind(
@@ -153,6 +193,9 @@ public final class Seat implements AutoCloseable {
    * #bind()} first and closes the lease when the task ends, however it ends; the seat stays (for
    * the next thread of a Netty loop, say). May be run by any number of threads, one after another
    * or at once.
+   *
+   * @param task the work to run bound; not null
+   * @return a task that binds, runs {@code task}, then closes the lease
    */
   public Runnable bound(Runnable task) {
     return around(task, this::bind);
@@ -161,6 +204,9 @@ public final class Seat implements AutoCloseable {
   /**
    * As {@link #bound(Runnable)} with {@link #bindOnce()}, for a member that is one thread for its
    * whole life: when the task ends the seat is closed too. Run it on one thread, once.
+   *
+   * @param task the thread's whole work; not null
+   * @return a task that binds, runs {@code task}, then closes the lease and this seat
    */
   public Runnable boundOnce(Runnable task) {
     return around(task, this::bindOnce);

@@ -37,7 +37,11 @@ public interface AffinityBackend {
     return LinuxAffinityBackend.on(NativeLayer.system());
   }
 
-  /** Returns whether this backend can read and set CPU masks. */
+  /**
+   * Returns whether this backend can read and set CPU masks.
+   *
+   * @return true if the mask calls reach the kernel; false for a no-op backend, whose calls throw
+   */
   boolean isSupported();
 
   /**
@@ -50,12 +54,16 @@ public interface AffinityBackend {
   /**
    * Returns the kernel thread id (TID) of the calling thread, or {@code -1} if unknown (no-op
    * backend).
+   *
+   * @return the TID, positive; -1 where the backend cannot know it
    */
   int currentThreadId();
 
   /**
    * Returns the CPU the calling thread is running on at this instant ({@code sched_getcpu}), or
    * {@code -1} if unknown. Without a single-CPU mask it may be stale as soon as it returns.
+   *
+   * @return the CPU id, 0-based; -1 when the backend or the kernel cannot tell
    */
   int currentCpu();
 

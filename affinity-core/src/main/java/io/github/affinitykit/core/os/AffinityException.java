@@ -14,9 +14,15 @@ import java.util.Objects;
 public final class AffinityException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The failed system call's name, as {@code "sched_setaffinity"}. */
   private final String call;
+
+  /** The thread id passed to the call; {@code 0}: the calling thread. */
   private final int tid;
+
   private final transient CpuSet cpus;
+
+  /** The {@code errno} the call failed with. */
   private final int errno;
 
   /**
@@ -42,27 +48,47 @@ public final class AffinityException extends RuntimeException {
     return call + "(tid " + tid + args + "): " + Errno.describe(errno);
   }
 
-  /** Returns the failed system call's name. */
+  /**
+   * Returns the failed system call's name.
+   *
+   * @return the call's name, as {@code "sched_getaffinity"}
+   */
   public String call() {
     return call;
   }
 
-  /** Returns the thread id the call was made for ({@code 0}: the calling thread). */
+  /**
+   * Returns the thread id the call was made for ({@code 0}: the calling thread).
+   *
+   * @return the tid as passed; {@code 0} for the calling thread
+   */
   public int tid() {
     return tid;
   }
 
-  /** Returns the CPU set the call was given; empty for calls that take none. */
+  /**
+   * Returns the CPU set the call was given; empty for calls that take none.
+   *
+   * @return the set as passed; empty for calls that take none, and once deserialized
+   */
   public CpuSet cpus() {
     return cpus == null ? CpuSet.empty() : cpus;
   }
 
-  /** Returns the {@code errno} value. */
+  /**
+   * Returns the {@code errno} value.
+   *
+   * @return the errno as the kernel reported it, e.g. 22 for {@code EINVAL}
+   */
   public int errno() {
     return errno;
   }
 
-  /** Returns the symbolic name of {@link #errno()} ({@code EINVAL}), or {@code errno N}. */
+  /**
+   * Returns the symbolic name of {@link #errno()} ({@code EINVAL}), or {@code errno N}.
+   *
+   * @return the name, e.g. {@code "ESRCH"}, or {@code "errno N"} for an unknown value
+   */
   public String errnoName() {
     return Errno.name(errno);
   }

@@ -40,6 +40,7 @@ public final class LinuxAffinityBackend implements AffinityBackend {
    * Returns the backend on this JVM's native layer, checking that {@code sched_getaffinity} answers
    * for the calling thread.
    *
+   * @return a working backend, already checked on the calling thread
    * @throws UnsupportedOperationException if the layer cannot make the calls, with the reason
    * @throws AffinityException if the kernel refuses {@code sched_getaffinity}
    */

@@ -62,6 +62,8 @@ public enum Placement {
    * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or any
    * enum constant named like one of ours).
    *
+   * @param name the constant's exact name, case-sensitive, e.g. {@code "DIFFERENT_CORE"}
+   * @return the placement of that name
    * @throws IllegalArgumentException naming the value and the accepted names
    */
   public static Placement fromName(String name) {

@@ -31,6 +31,8 @@ public final class Planner {
   /**
    * Creates the planner of a group drawing from {@code pool}.
    *
+   * @param topology the host's topology; it must know every CPU of {@code pool}
+   * @param pool the CPUs the group draws from
    * @param placements tried in order for every member after the first; empty means {@link
    *     Placement#ANY}
    * @throws IllegalArgumentException if a pool CPU is not in the topology
@@ -58,12 +60,21 @@ public final class Planner {
    * @param reason which placement chose it, or why there was none
    */
   public record Choice(int cpu, String reason) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param cpu the CPU, 0-based, or -1 when no free CPU fits
+     * @param reason which placement chose it, or why there was none; not null
+     */
     public Choice {
       Objects.requireNonNull(reason, "reason");
     }
 
-    /** Returns whether a CPU was found. */
+    /**
+     * Returns whether a CPU was found.
+     *
+     * @return true when {@link #cpu()} is a CPU, not -1
+     */
     public boolean found() {
       return cpu >= 0;
     }
@@ -73,6 +84,10 @@ public final class Planner {
    * Chooses the next member's CPU among the pool's CPUs that are neither {@code held} (the group's
    * own) nor {@code refused} (tried for this member and held elsewhere). The choice counts once
    * {@link #placed} says the member got it.
+   *
+   * @param held the CPUs the group holds now
+   * @param refused the CPUs refused to this member so far
+   * @return the CPU and the placement that chose it, or -1 and why none fits
    */
   public Choice next(CpuSet held, CpuSet refused) {
     CpuSet free = pool.minus(refused).minus(held);
@@ -98,7 +113,11 @@ public final class Planner {
         -1, "no free CPU of " + free + " matches " + placements + " after CPU " + previous);
   }
 
-  /** Records that the member just planned got {@code cpu}: the next member is placed after it. */
+  /**
+   * Records that the member just planned got {@code cpu}: the next member is placed after it.
+   *
+   * @param cpu the CPU the member got; the next member is placed relative to it
+   */
   public void placed(int cpu) {
     previous = cpu;
   }
@@ -125,6 +144,10 @@ public final class Planner {
    * Returns {@code pool}'s CPUs in the order a group of threads takes them when nothing else is
    * reserved: CPUs on cores wholly inside the pool first, then CPUs whose core-mates are outside
    * it, each ascending.
+   *
+   * @param topology the host's topology; it must know every CPU of {@code pool}
+   * @param pool the CPUs to order
+   * @return each CPU of {@code pool} once, immutable: whole-core ones ascending, then the rest
    */
   public static List<Integer> order(CpuTopology topology, CpuSet pool) {
     List<Integer> whole = new ArrayList<>();

@@ -13,7 +13,13 @@ import java.util.Objects;
  * @param reason the facts, with CPU numbers, for people
  */
 public record WaitAdvice(int cpu, WaitAdvice.Basis basis, String reason) {
-  /** Validates. */
+  /**
+   * Validates.
+   *
+   * @param cpu the CPU the thread is pinned to, 0-based
+   * @param basis which fact decided; not null
+   * @param reason the facts, with CPU numbers, for people; not null
+   */
   public WaitAdvice {
     Objects.requireNonNull(basis, "basis");
     Objects.requireNonNull(reason, "reason");
@@ -22,7 +28,11 @@ public record WaitAdvice(int cpu, WaitAdvice.Basis basis, String reason) {
     }
   }
 
-  /** Returns whether spinning is safe here: the CPU is proven exclusive. */
+  /**
+   * Returns whether spinning is safe here: the CPU is proven exclusive.
+   *
+   * @return true to busy-poll; false to park or back off
+   */
   public boolean spin() {
     return basis.exclusive();
   }
@@ -44,7 +54,11 @@ public record WaitAdvice(int cpu, WaitAdvice.Basis basis, String reason) {
     /** Not isolated and not audited: nothing proves that the CPU is exclusive. */
     NOT_AUDITED;
 
-    /** Returns whether this basis proves the CPU exclusive. */
+    /**
+     * Returns whether this basis proves the CPU exclusive.
+     *
+     * @return true for {@link #ISOLATED_CORE} and {@link #AUDITED_EXCLUSIVE} only
+     */
     public boolean exclusive() {
       return this == ISOLATED_CORE || this == AUDITED_EXCLUSIVE;
     }

@@ -25,6 +25,7 @@ public final class WaitRule {
    * @param cpu the thread's CPU
    * @param auditedExclusive the CPUs an audit found EXCLUSIVE (empty without an audit)
    * @param audited the CPUs audited at all (a superset of {@code auditedExclusive})
+   * @return whether the thread may spin, the basis and the facts
    * @throws IllegalArgumentException if {@code cpu} is not a known CPU of {@code host}, or {@code
    *     auditedExclusive} is not within {@code audited}
    */

@@ -81,6 +81,7 @@ public final class CpuReservations {
    * missing). Paths naming the same directory through symbolic links give the same instance.
    *
    * @param directory where the {@code cpu-<N>.lock} files live
+   * @return the one instance for that directory in this JVM, made on first use
    */
   public static CpuReservations inDirectory(Path directory) {
     Objects.requireNonNull(directory, "directory");
@@ -106,7 +107,11 @@ public final class CpuReservations {
         canonical(directory), ChannelLockFile::new, System::currentTimeMillis);
   }
 
-  /** Returns this JVM's reservations in {@code java.io.tmpdir}, where OpenHFT keeps its own. */
+  /**
+   * Returns this JVM's reservations in {@code java.io.tmpdir}, where OpenHFT keeps its own.
+   *
+   * @return the instance for {@code java.io.tmpdir}, the same as {@link #inDirectory(Path)} gives
+   */
   public static CpuReservations inTempDirectory() {
     return inDirectory(Path.of(System.getProperty("java.io.tmpdir")));
   }
@@ -125,12 +130,21 @@ public final class CpuReservations {
     }
   }
 
-  /** Returns the (canonical) directory of the lock files. */
+  /**
+   * Returns the (canonical) directory of the lock files.
+   *
+   * @return the absolute directory, symbolic links of its existing part resolved
+   */
   public Path directory() {
     return directory;
   }
 
-  /** Returns the lock file of {@code cpu}: {@code <directory>/cpu-<cpu>.lock}. */
+  /**
+   * Returns the lock file of {@code cpu}: {@code <directory>/cpu-<cpu>.lock}.
+   *
+   * @param cpu the CPU, 0-based, below {@link CpuSet#MAX_CPUS}
+   * @return the path of OpenHFT's lock file for {@code cpu}; the file may not exist yet
+   */
   public Path lockFile(int cpu) {
     return directory.resolve("cpu-" + checkCpu(cpu) + ".lock");
   }
@@ -138,6 +152,7 @@ public final class CpuReservations {
   /**
    * Tries once to reserve {@code cpu}, without waiting.
    *
+   * @param cpu the CPU to reserve, 0-based
    * @return {@link ReservationStatus#RESERVED} with the reservation, or why not: held by this JVM,
    *     held by another process (with its pid), or unavailable (with the I/O error)
    * @throws IllegalArgumentException if {@code cpu} is negative or not below {@link
@@ -220,6 +235,7 @@ public final class CpuReservations {
   /**
    * Reserves the lowest CPU of {@code candidates} that {@link #tryReserve(int)} can reserve.
    *
+   * @param candidates the CPUs to try, lowest first
    * @return the reservation, or {@link ReservationStatus#NONE_FREE} (cpu {@code -1}) whose reason
    *     lists why each candidate failed
    */
@@ -232,6 +248,9 @@ public final class CpuReservations {
   /**
    * Reserves the first CPU of {@code candidates}, in that order, that no one holds (as {@link
    * #reserveFirstFree(CpuSet)}).
+   *
+   * @param candidates the CPUs to try, in this order
+   * @return the reservation, or {@link ReservationStatus#NONE_FREE} (cpu -1) naming each failure
    */
   public ReservationResult reserveFirstFreeInOrder(java.util.List<Integer> candidates) {
     Objects.requireNonNull(candidates, "candidates");
@@ -257,6 +276,7 @@ public final class CpuReservations {
    * #tryReserve(int)} tells). Reads through the descriptor this JVM keeps on the file: never opens
    * it just to read.
    *
+   * @param cpu the CPU whose lock file to read, 0-based
    * @return the text, or empty if this JVM has not tried to reserve {@code cpu} here or the file is
    *     empty or unreadable
    */
@@ -284,6 +304,8 @@ public final class CpuReservations {
   /**
    * Returns how many reservations made here were found lost (a lock file deleted or replaced under
    * them) since this JVM started: for metrics.
+   *
+   * @return the number of losses found so far; never decreases
    */
   public long lostCount() {
     return lost.get();
@@ -307,7 +329,11 @@ public final class CpuReservations {
     return newly;
   }
 
-  /** Returns the CPUs this JVM holds in this directory. */
+  /**
+   * Returns the CPUs this JVM holds in this directory.
+   *
+   * @return the CPUs whose lock files this JVM has locked here now
+   */
   public synchronized CpuSet reservedHere() {
     return CpuSet.of(
         files.entrySet().stream()

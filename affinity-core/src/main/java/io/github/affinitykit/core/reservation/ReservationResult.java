@@ -42,22 +42,38 @@ public final class ReservationResult {
     return new ReservationResult(cpu, status, null, holderPid, Objects.requireNonNull(reason));
   }
 
-  /** Returns the CPU asked for, or {@code -1} for {@link ReservationStatus#NONE_FREE}. */
+  /**
+   * Returns the CPU asked for, or {@code -1} for {@link ReservationStatus#NONE_FREE}.
+   *
+   * @return the CPU id, 0-based; -1 for a result about several candidates
+   */
   public int cpu() {
     return cpu;
   }
 
-  /** Returns the outcome. */
+  /**
+   * Returns the outcome.
+   *
+   * @return {@link ReservationStatus#RESERVED}, or the kind of failure; never null
+   */
   public ReservationStatus status() {
     return status;
   }
 
-  /** Returns whether the CPU was reserved. */
+  /**
+   * Returns whether the CPU was reserved.
+   *
+   * @return true exactly when {@link #status()} is {@link ReservationStatus#RESERVED}
+   */
   public boolean isReserved() {
     return reservation != null;
   }
 
-  /** Returns the reservation, or empty if the attempt failed. */
+  /**
+   * Returns the reservation, or empty if the attempt failed.
+   *
+   * @return the reservation, to close once done with the CPU; empty on failure
+   */
   public Optional<Reservation> reservation() {
     return Optional.ofNullable(reservation);
   }
@@ -65,6 +81,7 @@ public final class ReservationResult {
   /**
    * Returns the reservation.
    *
+   * @return the reservation, never null
    * @throws IllegalStateException with {@link #reason()} if the attempt failed
    */
   public Reservation orElseThrow() {
@@ -77,12 +94,18 @@ public final class ReservationResult {
   /**
    * Returns the pid of the holder: this process when reserved or held by this JVM, the other
    * process as its lock file names it, or {@code -1} if unknown.
+   *
+   * @return the holder's pid, or -1 if unknown
    */
   public long holderPid() {
     return holderPid;
   }
 
-  /** Returns a one-line explanation naming the CPU, the lock file and the holder or the error. */
+  /**
+   * Returns a one-line explanation naming the CPU, the lock file and the holder or the error.
+   *
+   * @return one line for people, never empty
+   */
   public String reason() {
     return reason;
   }
