@@ -70,22 +70,32 @@ public final class CpuGroup implements AutoCloseable {
     this.planner = new Planner(kit.host().topology(), pool, s.placements());
   }
 
-  /** Returns a builder of a group named {@code name} (members are named by the caller). */
+  /**
+   * Returns a builder of a group named {@code name} (members are named by the caller).
+   *
+   * @param kit the kit whose host, backend, reservations and pool the group uses
+   * @param name the group's name, also the prefix of its members' default names
+   * @return a new builder; nothing is reserved before a member joins
+   */
   public static CpuGroupBuilder builder(AffinityKit kit, String name) {
     return new CpuGroupBuilder(Objects.requireNonNull(kit, "kit"), name);
   }
 
-  /** Returns the group's name. */
+  /** {@return the group's name, as given to the builder; it prefixes default member names} */
   public String name() {
     return name;
   }
 
-  /** Returns the CPUs the group draws from (empty for a group that pins nothing). */
+  /** {@return the CPUs the group draws from: the builder's pool, else the kit's} */
   public CpuSet pool() {
     return pool;
   }
 
-  /** As {@link #join(String)}, naming the member {@code <group name>-<index>}. */
+  /**
+   * As {@link #join(String)}, naming the member {@code <group name>-<index>}.
+   *
+   * @return the new member's seat, as {@link #join(String)} returns it
+   */
   public synchronized Seat join() {
     return join(name + "-" + next);
   }
@@ -96,6 +106,8 @@ public final class CpuGroup implements AutoCloseable {
    * CpuGroupBuilder#cpus(int...)}) member {@code i} (in joining order) takes {@code cpus[i]} as
    * {@link #joinOn(String, int)} would.
    *
+   * @param member the member's name, for reports; not null
+   * @return the member's seat: PINNED, SHARED, or without a CPU and saying why
    * @throws IllegalStateException if no CPU is left and the run-out policy is {@link
    *     RunOutPolicy#FAIL}, the group is closed, or it has explicit CPUs and every one has had its
    *     member
@@ -108,17 +120,7 @@ public final class CpuGroup implements AutoCloseable {
 
   private Seat seat(String member) {
     if (!cpus.isEmpty()) {
-      if (next >= cpus.size()) {
-        throw new IllegalStateException(
-            name
-                + ": members: "
-                + (next + 1)
-                + " (expected: at most "
-                + cpus.size()
-                + ", one per explicit cpu of "
-                + cpus
-                + ")");
-      }
+      CpuGroupBuilder.checkNextExplicit(name, cpus, next);
       return seatOn(member, cpus.get(next));
     }
     Optional<Seat> unpinned = unpinnedSeat(member);
@@ -149,6 +151,9 @@ public final class CpuGroup implements AutoCloseable {
    * there ({@link LeaseStatus#SHARED}), else reserved; when another holds it, the run-out policy
    * decides as for {@link #join(String)}.
    *
+   * @param member the member's name, for reports; not null
+   * @param cpu the CPU, 0-based; one this process may use
+   * @return the member's seat: on {@code cpu}, unless the run-out policy decided otherwise
    * @throws IllegalArgumentException if {@code cpu} is not one this process may use
    * @throws IllegalStateException if the CPU is taken and the run-out policy is {@link
    *     RunOutPolicy#FAIL}, or the group is closed
@@ -182,6 +187,8 @@ public final class CpuGroup implements AutoCloseable {
    * cannot join (run-out policy FAIL, a closed group) the seats already taken are closed and the
    * exception rethrown.
    *
+   * @param members how many members to seat; positive
+   * @return the seats, in joining order; immutable
    * @throws IllegalArgumentException if {@code members} is not positive, or the group has explicit
    *     CPUs and {@code members} is not their number
    * @throws IllegalStateException as {@link #join(String)}
@@ -197,6 +204,8 @@ public final class CpuGroup implements AutoCloseable {
    * As {@link #joinAll(int)}, naming each member; a group asked to isolate ({@link
    * CpuGroupBuilder#isolate}) isolates the CPUs they hold once all are seated.
    *
+   * @param members the members' names, in joining order; not empty
+   * @return the seats, in the order of {@code members}; immutable
    * @throws IllegalArgumentException if {@code members} is empty, or the group has explicit CPUs
    *     and {@code members} is not their number
    * @throws IllegalStateException as {@link #join(String)}
@@ -307,6 +316,8 @@ public final class CpuGroup implements AutoCloseable {
   /**
    * Returns the runtime isolation of the group's CPUs, once made ({@link CpuGroupBuilder#isolate});
    * its report says whether it is in force, and why not.
+   *
+   * @return the isolation once made; empty before the first join, or if not asked for
    */
   public synchronized Optional<Isolation> isolation() {
     return isolation;
@@ -329,22 +340,25 @@ public final class CpuGroup implements AutoCloseable {
     }
   }
 
-  /** Returns whether the group pins nothing by choice ({@link CpuGroupBuilder#unpinned}). */
+  /**
+   * {@return whether the group pins nothing by choice ({@link CpuGroupBuilder#unpinned}); false
+   * where pinning is merely unsupported}
+   */
   public boolean isUnpinned() {
     return unpinned.isPresent();
   }
 
-  /** Returns the open seats' assignments, in joining order. */
+  /** {@return the open seats' assignments, in joining order: an immutable snapshot} */
   public synchronized List<Assignment> assignments() {
     return open.stream().map(Seat::assignment).toList();
   }
 
-  /** Returns the open seats, in joining order. */
+  /** {@return the open seats, in joining order: an immutable copy without closed seats} */
   public synchronized List<Seat> seats() {
     return List.copyOf(open);
   }
 
-  /** Returns the CPUs the group holds reserved now. */
+  /** {@return the CPUs the group holds reserved now, each once however many seats share it} */
   public synchronized CpuSet held() {
     return CpuSet.of(held.keySet().stream().mapToInt(Integer::intValue).toArray());
   }
@@ -353,6 +367,8 @@ public final class CpuGroup implements AutoCloseable {
    * Returns, for each CPU the group tried and could not reserve, the last refusal (held by this
    * JVM, by another process with its pid, or unavailable); a CPU leaves this map when the group
    * gets it. Taken from the group's own attempts: nothing is reserved just to look.
+   *
+   * @return an immutable copy, by CPU; empty while every attempt succeeded
    */
   public synchronized Map<Integer, ReservationResult> refused() {
     return Map.copyOf(refused);

@@ -210,6 +210,21 @@ public final class CpuGroupBuilder {
     }
   }
 
+  /** A group with explicit CPUs seats member {@code index} only while it has a CPU for it. */
+  static void checkNextExplicit(String name, List<Integer> cpus, int index) {
+    if (index >= cpus.size()) {
+      throw new IllegalStateException(
+          name
+              + ": members: "
+              + (index + 1)
+              + " (expected: at most "
+              + cpus.size()
+              + ", one per explicit cpu of "
+              + cpus
+              + ")");
+    }
+  }
+
   static void checkReachable(String name, String what, CpuSet cpus, CpuSet reachable) {
     if (!reachable.containsAll(cpus)) {
       throw new IllegalArgumentException(
