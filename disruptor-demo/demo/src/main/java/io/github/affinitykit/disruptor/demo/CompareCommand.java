@@ -29,10 +29,6 @@ import picocli.CommandLine.Command;
             + " pinned: throughput, p50/p99, consumer context switches/s, CPU. About a minute"
             + " on 2 CPUs.")
 final class CompareCommand extends PipelineCommand<CompareOptions> {
-  private static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
-  private static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
-  private static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
-  private static final Key<Long> RING = key("--ring", Long.class);
   private static final Key<String> CONTENDERS = key("--contenders", String.class);
 
   /** A comparison on the kit {@code kits} supplies, printing its table to {@code console}. */
@@ -42,11 +38,11 @@ final class CompareCommand extends PipelineCommand<CompareOptions> {
         console,
         OptionTable.of(
             DemoFlags.quick(),
-            count(BURST_MS, "flat out per row (400; 40)"),
-            count(PACED_EVENTS, "events per row at --rate, for latency (4000; 300)"),
+            count(DemoFlags.BURST_MS, "flat out per row (400; 40)"),
+            count(DemoFlags.PACED_EVENTS, "events per row at --rate, for latency (4000; 300)"),
             DemoFlags.rate(),
-            count(WARMUP_MS, "JIT warm-up before the table (3000; 200)"),
-            count(RING, "ring slots and queue capacity, a power of two (1024)"),
+            count(DemoFlags.WARMUP_MS, "JIT warm-up before the table (3000; 200)"),
+            count(DemoFlags.RING, "ring slots and queue capacity, a power of two (1024)"),
             DemoFlags.shapes(),
             DemoFlags.pinning(),
             DemoFlags.list(CONTENDERS, "", "abq,lbq,agrona-spin,... (all)")));
@@ -54,12 +50,12 @@ final class CompareCommand extends PipelineCommand<CompareOptions> {
 
   @Override
   CompareOptions options() {
-    int ringSize = ring(RING);
+    int ringSize = ring(DemoFlags.RING);
     return new CompareOptions(
-        atLeast(BURST_MS, 400, 40, 1),
-        atLeast(PACED_EVENTS, 4_000, 300, 1),
+        atLeast(DemoFlags.BURST_MS, 400, 40, 1),
+        atLeast(DemoFlags.PACED_EVENTS, 4_000, 300, 1),
         atLeast(RATE, 10_000, 10_000, 1),
-        atLeast(WARMUP_MS, 3_000, 200, 0),
+        atLeast(DemoFlags.WARMUP_MS, 3_000, 200, 0),
         ringSize,
         shapes(),
         pinnings(),

@@ -30,11 +30,7 @@ import picocli.CommandLine.Command;
         "Disruptor 4 with 1 and 3 consumers: each wait strategy and the placement's choice, with"
             + " nothing, the consumers or everything pinned. About a minute on 2 CPUs.")
 final class DemoCommand extends PipelineCommand<DemoOptions> {
-  private static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
-  private static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
   private static final Key<Long> IDLE_MS = key("--idle-ms", Long.class);
-  private static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
-  private static final Key<Long> RING = key("--ring", Long.class);
   private static final Key<Long> AUDIT_MS = key("--audit-ms", Long.class);
   private static final Key<String> STRATEGIES = key("--strategies", String.class);
 
@@ -45,12 +41,12 @@ final class DemoCommand extends PipelineCommand<DemoOptions> {
         console,
         OptionTable.of(
             DemoFlags.quick(),
-            count(BURST_MS, "flat-out publishing per row (400; 60)"),
-            count(PACED_EVENTS, "events per row at --rate, for latency (5000; 500)"),
+            count(DemoFlags.BURST_MS, "flat-out publishing per row (400; 60)"),
+            count(DemoFlags.PACED_EVENTS, "events per row at --rate, for latency (5000; 500)"),
             DemoFlags.rate(),
             count(IDLE_MS, "nothing published per row, for idle CPU (300; 60)"),
-            count(WARMUP_MS, "JIT warm-up before the table (2000; 300)"),
-            count(RING, "ring slots, a power of two (1024)"),
+            count(DemoFlags.WARMUP_MS, "JIT warm-up before the table (2000; 300)"),
+            count(DemoFlags.RING, "ring slots, a power of two (1024)"),
             count(AUDIT_MS, "audit window of the chosen strategy; 0 = no audit (0)"),
             DemoFlags.shapes(),
             DemoFlags.list(
@@ -62,13 +58,13 @@ final class DemoCommand extends PipelineCommand<DemoOptions> {
 
   @Override
   DemoOptions options() {
-    int ringSize = ring(RING);
+    int ringSize = ring(DemoFlags.RING);
     return new DemoOptions(
-        atLeast(BURST_MS, 400, 60, 1),
-        atLeast(PACED_EVENTS, 5_000, 500, 1),
+        atLeast(DemoFlags.BURST_MS, 400, 60, 1),
+        atLeast(DemoFlags.PACED_EVENTS, 5_000, 500, 1),
         atLeast(RATE, 10_000, 10_000, 1),
         atLeast(IDLE_MS, 300, 60, 1),
-        atLeast(WARMUP_MS, 2_000, 300, 0),
+        atLeast(DemoFlags.WARMUP_MS, 2_000, 300, 0),
         ringSize,
         atLeast(AUDIT_MS, 0, 0, 0),
         rows());

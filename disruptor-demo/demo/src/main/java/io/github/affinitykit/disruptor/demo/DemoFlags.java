@@ -27,6 +27,18 @@ final class DemoFlags {
   /** {@code --pinning}: what is pinned, checked by {@link PipelineCommand#pinnings}. */
   static final Key<String> PINNING = key("--pinning", String.class);
 
+  /** {@code --burst-ms}: how long each row publishes flat out. */
+  static final Key<Long> BURST_MS = key("--burst-ms", Long.class);
+
+  /** {@code --paced-events}: events per row at {@code --rate}, for latency. */
+  static final Key<Long> PACED_EVENTS = key("--paced-events", Long.class);
+
+  /** {@code --warmup-ms}: JIT warm-up before the table. */
+  static final Key<Long> WARMUP_MS = key("--warmup-ms", Long.class);
+
+  /** {@code --ring}: ring slots (and queue capacity), checked by {@link PipelineCommand#ring}. */
+  static final Key<Long> RING = key("--ring", Long.class);
+
   private DemoFlags() {}
 
   /** The row of {@code --quick}. */
