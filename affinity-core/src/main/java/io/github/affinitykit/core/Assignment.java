@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable (a snapshot; ask the factory again for news).
  *
- * @param threadName the thread's name
+ * @param threadName the name of the thread bound last; the member's name until a thread binds (a
+ *     delegate factory may name its threads otherwise)
  * @param tid its kernel thread id, -1 until it has started
  * @param cpu the CPU it is (or will be) bound to, -1 if none
  * @param status what became of its pinning; {@link LeaseStatus#RELEASED} once it has ended
@@ -17,7 +18,8 @@ public record Assignment(String threadName, int tid, int cpu, LeaseStatus status
   /**
    * Validates.
    *
-   * @param threadName the thread's name; not null
+   * @param threadName the name of the thread bound last; the member's name until a thread binds (a
+   *     delegate factory may name its threads otherwise); not null
    * @param tid its kernel thread id, -1 until it has started
    * @param cpu the CPU it is (or will be) bound to, -1 if none
    * @param status what became of its pinning; not null

@@ -244,7 +244,7 @@ public final class CpuGroupBuilder {
     return pool.orElseGet(() -> kit.pool().cpus());
   }
 
-  /** The unpinned mask: as set, else every CPU this process may use. */
+  /** The unpinned mask: as set, else every CPU this process may use but the isolated ones. */
   private CpuSet resolvedMask() {
     return unpinnedMask.orElseGet(() -> general(kit));
   }

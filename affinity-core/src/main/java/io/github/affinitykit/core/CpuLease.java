@@ -139,7 +139,8 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Returns the mask the thread had before it was bound; empty when nothing was bound.
+   * Returns the mask the thread had before the bind changed it: before its pin, or before a member
+   * without a CPU was confined to the group's unpinned mask; empty when the bind left it alone.
    *
    * @return the mask {@link #close()} restores; empty when it restores none
    */

@@ -28,7 +28,8 @@ public final class CpuSetFormatException extends IllegalArgumentException {
    * @param kind what was parsed, for the message ({@code "cpu list"} or {@code "cpu mask"})
    * @param input the whole input
    * @param position the 0-based index of the offending character
-   * @param rule the rule broken, as {@code "expected: ..."} text
+   * @param rule what is wrong and the rule broken, such as {@code range 4-2 (expected: start <=
+   *     end)}
    */
   public CpuSetFormatException(String kind, String input, int position, String rule) {
     super(kind + " \"" + Printable.of(input) + "\": at position " + position + ": " + rule);

@@ -78,7 +78,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns the CPU the member is bound to, or -1 when none (not planned, or binding failed).
+   * Returns the CPU planned for the member, which its threads are bound to: known before any thread
+   * binds and kept after release; -1 when none was planned or the kernel refused the bind.
    *
    * @return the CPU planned for the member (also before any bind); -1 if none or the bind failed
    */
@@ -234,6 +235,7 @@ public final class Seat implements AutoCloseable {
     starts.incrementAndGet();
     thread = Thread.currentThread().getName();
     AffinityBackend backend = kit.backend();
+    tid = -1; // not the previous thread's, should this one's id be unreadable
     try {
       tid = threadId(backend);
       if (!open) {

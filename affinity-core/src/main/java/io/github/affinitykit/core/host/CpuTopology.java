@@ -136,9 +136,9 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the number of bits a CPU mask of this host needs: the highest possible CPU id plus one
-   * (the highest online or known id plus one where {@code possible} is missing). Thread safety:
-   * immutable.
+   * Returns the number of bits a CPU mask of this host needs: the highest CPU id any source names
+   * ({@code possible}, {@code present}, {@code online}, the {@code cpuN} directories) plus one, so
+   * that a missing or short {@code possible} list never narrows the mask. Thread safety: immutable.
    *
    * @return the mask width in bits, 1 or more: the highest id in {@code possible}, {@code present},
    *     {@code online} or {@link #known()}, plus one

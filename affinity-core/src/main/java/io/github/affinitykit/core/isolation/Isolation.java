@@ -13,8 +13,9 @@ import java.util.Optional;
  * CPUs made exclusive for this JVM's pinned threads: the handle an isolation is. {@link #report()}
  * says what was done; {@link #close()} undoes it (cgroups removed, every mask, IRQ affinity and
  * kernel file put back, checked byte for byte) and frees the CPUs' reservations; {@link
- * #released()} then says what was put back. A refused isolation changed nothing; closing it is
- * harmless.
+ * #released()} then says what was put back. A refused isolation changed nothing, unless its
+ * rollback could not put everything back: then it keeps what is left, says so, and closing it tries
+ * the undo again; otherwise closing it is harmless.
  *
  * <p>A JVM that exits without closing it undoes it in a shutdown hook; one killed (SIGKILL, a
  * crash) leaves the journal, and the next {@code isolate}, {@code release} or the doctor finds the

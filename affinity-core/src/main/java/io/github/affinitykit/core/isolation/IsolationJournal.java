@@ -39,6 +39,7 @@ public record IsolationJournal(
     Objects.requireNonNull(journal, "journal");
     Objects.requireNonNull(cpus, "cpus");
     Objects.requireNonNull(mechanism, "mechanism");
+    Objects.requireNonNull(problem, "problem");
     if (Objects.requireNonNull(owner, "owner") != OwnerState.UNKNOWN && !problem.isEmpty()) {
       throw new IllegalArgumentException(
           "problem: "

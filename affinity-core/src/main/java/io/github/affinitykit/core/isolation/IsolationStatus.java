@@ -11,8 +11,9 @@ public enum IsolationStatus {
   /** The CPUs are isolated; closing the handle undoes it. */
   ISOLATED,
   /**
-   * Nothing was changed (a missing permission, a conflict, a kernel refusal undone): see why; a
-   * refused plan still lists the changes applying would make.
+   * Not applied (a missing permission, a conflict, a kernel refusal undone): see why; a refused
+   * plan still lists the changes applying would make. Nothing is left changed unless the rollback
+   * itself failed, which the report's changes then show.
    */
   REFUSED,
   /** Undone: every change put back, or the report's changes say which could not be. */

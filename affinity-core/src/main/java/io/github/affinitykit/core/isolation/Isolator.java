@@ -150,8 +150,10 @@ public final class Isolator {
   }
 
   /**
-   * Undoes every isolation whose owner is dead (killed, crashed) and deletes its journal; an
-   * isolation whose owner still runs is left to it and reported {@link IsolationStatus#REFUSED}.
+   * Undoes every isolation whose owner is dead (killed, crashed, or from an earlier boot) and
+   * deletes its journal once the undo is clean (a journal whose undo left something keeps it, for
+   * the next try); an isolation whose owner still runs is left to it and reported {@link
+   * IsolationStatus#REFUSED}.
    *
    * @return one report per journal released or left to its owner; empty if none; an unreadable
    *     journal is in none (see {@link #journals()})

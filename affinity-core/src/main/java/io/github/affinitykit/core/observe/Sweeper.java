@@ -48,6 +48,7 @@ public final class Sweeper implements AutoCloseable {
    * Returns the report of the latest sweep, or an empty report before the first one ends.
    *
    * @return the latest report; before the first, one with empty housekeeping and empty lists
+   * @throws IllegalStateException once a sweep has thrown (the sweeper has stopped), with its cause
    */
   public ConfineReport lastReport() {
     RuntimeException e = error.get();

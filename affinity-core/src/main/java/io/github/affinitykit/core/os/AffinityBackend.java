@@ -56,6 +56,9 @@ public interface AffinityBackend {
    * backend).
    *
    * @return the TID, positive; -1 where the backend cannot know it
+   * @throws IllegalStateException where the backend pins but cannot read the TID now (Linux without
+   *     {@code gettid} and with {@code /proc/thread-self} unreadable): a pinning backend never
+   *     guesses a TID
    */
   int currentThreadId();
 

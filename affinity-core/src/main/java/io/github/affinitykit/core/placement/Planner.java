@@ -141,9 +141,11 @@ public final class Planner {
   }
 
   /**
-   * Returns {@code pool}'s CPUs in the order a group of threads takes them when nothing else is
-   * reserved: CPUs on cores wholly inside the pool first, then CPUs whose core-mates are outside
-   * it, each ascending.
+   * Returns {@code pool}'s CPUs in the planner's order of preference: CPUs on cores wholly inside
+   * the pool first, then CPUs whose core-mates are outside it, each ascending. A group's first
+   * member takes the first free one; later members follow their placements and prefer a free core,
+   * so a group of several threads may take the CPUs in another order (the doctor prints this one as
+   * the pool's order).
    *
    * @param topology the host's topology; it must know every CPU of {@code pool}
    * @param pool the CPUs to order
