@@ -101,6 +101,7 @@ final class HttpRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
             .websocketPath(path)
             .checkStartsWith(true)
             .maxFramePayloadLength(max)
+            .closeOnProtocolViolation(false) // WsHandler sends the close frame, then reads on
             .handleCloseFrames(true)
             .dropPongFrames(true)
             .handshakeTimeoutMillis(10_000)

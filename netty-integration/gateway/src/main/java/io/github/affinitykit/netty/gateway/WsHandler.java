@@ -25,8 +25,12 @@ import java.util.concurrent.TimeUnit;
  * one executor of it per connection (order kept), and answers pings. Everything sent to the client
  * counts against its outbound limit ({@link WsFlow}): over it, the client is no longer read until
  * it drains. Closes with 1001 when idle or when the server shuts down, with 1009 when a message is
- * too big, in each case after the replies to every message already accepted; data frames arriving
- * after that are not accepted.
+ * too big, with the code a protocol violation calls for (1002, 1007, 1009 from Netty's decoder and
+ * validator, 1002 for a close code RFC 6455 does not allow), in each case after the replies to
+ * every message already accepted; data frames arriving after that are not accepted. After its close
+ * frame the connection reads on (and discards) until the client closes it or the drain timeout
+ * ends: closing with the client's data unread would send a reset that can destroy the close frame
+ * before the client reads it.
  *
  * <p>Thread safety: one instance per channel; Netty calls it on the channel's loop; the business
  * executor runs {@link #handle} and the close.
@@ -176,9 +180,10 @@ final class WsHandler extends ChannelInboundHandlerAdapter {
     Fatal.report(cause);
     if (cause instanceof TooLongFrameException) {
       goAway(ctx, TOO_BIG, "message too big");
-    } else if (cause instanceof CorruptedWebSocketFrameException) {
-      closing = true; // Netty's decoder or validator sent the close frame (if it could), and closes
-      g.metrics().dropped(flow.discard());
+    } else if (cause instanceof CorruptedWebSocketFrameException e) {
+      // Netty's decoder, its UTF-8 validator or WsProtocolHandler found a violation; the decoder
+      // now discards what the client still sends, and the close frame says why.
+      goAway(ctx, e.closeStatus().code(), e.closeStatus().reasonText());
     } else if (cause instanceof IOException) {
       ctx.close();
     } else {
