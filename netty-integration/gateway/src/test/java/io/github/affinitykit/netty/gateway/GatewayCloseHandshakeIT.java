@@ -142,15 +142,7 @@ class GatewayCloseHandshakeIT {
                 }
                 return null;
               });
-      int[] frame;
-      try {
-        frame = c.readFrameHead();
-      } catch (SocketException reset) {
-        throw new AssertionError("reset before the close frame came", reset);
-      }
-      assertThat(frame).as("a close frame before the end of the stream").isNotNull();
-      assertThat(frame[0]).as("opcode").isEqualTo(CLOSE);
-      byte[] payload = c.readPayload(frame[1]);
+      byte[] payload = closePayload(c);
       try { // a client library that is still writing fails the connection (1006) on a reset
         writing.get(30, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
@@ -158,6 +150,19 @@ class GatewayCloseHandshakeIT {
       }
       return ((payload[0] & 0xff) << 8) | (payload[1] & 0xff);
     }
+  }
+
+  /** Reads the next frame, which must be a close frame, and returns its payload. */
+  private static byte[] closePayload(RawWs c) throws Exception {
+    int[] head;
+    try {
+      head = c.readFrameHead();
+    } catch (SocketException reset) {
+      throw new AssertionError("the connection was reset before a close frame came", reset);
+    }
+    assertThat(head).as("a close frame before the end of the stream").isNotNull();
+    assertThat(head[0]).as("opcode").isEqualTo(CLOSE);
+    return c.readPayload(head[1]);
   }
 
   private static byte[] closeBody(int code, byte[] reason) {
@@ -175,15 +180,7 @@ class GatewayCloseHandshakeIT {
   private int answerTo(byte[] body) throws Exception {
     try (RawWs c = RawWs.open(s.port(), "/ws", 65536)) {
       c.send(RawWs.frame(CLOSE, true, body));
-      int[] head;
-      try {
-        head = c.readFrameHead();
-      } catch (SocketException reset) {
-        throw new AssertionError("the connection was reset before a close frame came", reset);
-      }
-      assertThat(head).as("a close frame before the end of the stream").isNotNull();
-      assertThat(head[0]).as("opcode").isEqualTo(CLOSE);
-      byte[] payload = c.readPayload(head[1]);
+      byte[] payload = closePayload(c);
       assertThat(c.in.read()).as("nothing after the close frame").isEqualTo(-1);
       return payload.length < 2 ? -1 : ((payload[0] & 0xff) << 8) | (payload[1] & 0xff);
     }
