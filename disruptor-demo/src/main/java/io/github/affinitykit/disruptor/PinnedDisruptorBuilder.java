@@ -183,7 +183,7 @@ public final class PinnedDisruptorBuilder<T> {
       ExclusivityCheck check =
           audit
               .map(w -> ExclusivityCheck.run(kit, layout, w))
-              .orElseGet(() -> ExclusivityCheck.none(kit));
+              .orElseGet(() -> ExclusivityCheck.none());
       try {
         return new PinnedDisruptor<>(this, threads, layout, check);
       } catch (RuntimeException | Error e) {

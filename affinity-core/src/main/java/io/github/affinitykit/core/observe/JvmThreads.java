@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -90,6 +91,56 @@ public final class JvmThreads {
       }
     }
     return new ConfineReport(housekeeping, moved, already, kept, failed);
+  }
+
+  /**
+   * Confines the rest of the JVM to the kit's housekeeping CPUs now and every {@code sweepPeriod}
+   * (threads the JVM starts later), until the returned confinement is closed; closing it is the
+   * undo (see {@link Confinement}).
+   *
+   * @param sweepPeriod the time between the end of one sweep and the start of the next, positive
+   * @return the confinement in force; close it to stop the sweeps and give the threads their CPUs
+   * @throws IllegalArgumentException if the kit has no housekeeping CPU or the period is not
+   *     positive
+   */
+  public Confinement confineUntilClosed(Duration sweepPeriod) {
+    if (sweepPeriod.isNegative() || sweepPeriod.isZero()) {
+      throw new IllegalArgumentException("sweepPeriod: " + sweepPeriod + " (expected: > 0)");
+    }
+    return new Confinement(
+        this,
+        kit.pool().housekeeping(),
+        Set.of(),
+        kit.host().reachable(),
+        Optional.of(sweepPeriod));
+  }
+
+  /**
+   * Confines the rest of the JVM to {@code housekeeping} once (no sweeps), except the kit's pinned
+   * threads and {@code keep}, until the returned confinement is closed.
+   *
+   * @param housekeeping the CPUs to send the threads to, at least one
+   * @param keep kernel thread ids of further threads to leave alone; may be empty
+   * @return the confinement in force; close it to give the threads their CPUs back
+   * @throws IllegalArgumentException if {@code housekeeping} is empty
+   */
+  public Confinement confineUntilClosed(CpuSet housekeeping, Set<Integer> keep) {
+    return new Confinement(this, housekeeping, keep, kit.host().reachable(), Optional.empty());
+  }
+
+  /** The threads of this JVM now. */
+  List<TaskSample> threads() {
+    return ThreadStats.snapshot(root, (int) ProcessHandle.current().pid()).threads();
+  }
+
+  /** The kit's pinned threads now. */
+  Set<Integer> pinnedThreadIds() {
+    return kit.pinnedThreadIds();
+  }
+
+  /** The kit's backend, which moves the threads. */
+  AffinityBackend backend() {
+    return kit.backend();
   }
 
   /**

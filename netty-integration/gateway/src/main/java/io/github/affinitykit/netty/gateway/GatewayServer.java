@@ -5,8 +5,8 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.ConfineReport;
+import io.github.affinitykit.core.observe.Confinement;
 import io.github.affinitykit.core.observe.JvmThreads;
-import io.github.affinitykit.core.observe.Sweeper;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
@@ -24,7 +24,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -50,12 +49,13 @@ public final class GatewayServer implements AutoCloseable {
   /** How long the workers' CPUs are watched for other tasks before AUTO lets a loop spin. */
   private static final Duration AUDIT_WINDOW = Duration.ofMillis(500);
 
+  /** How often threads the JVM starts later are confined too, in exclusive mode. */
+  private static final Duration SWEEP_PERIOD = Duration.ofSeconds(1);
+
   private final PinnedServerGroups groups;
   private final GatewayContext context;
   private final Channel server;
-  private final Optional<Sweeper> sweeper;
-  private final Optional<ConfineReport> confined;
-  private final AffinityKit kit;
+  private final Optional<Confinement> confinement;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -63,15 +63,11 @@ public final class GatewayServer implements AutoCloseable {
       PinnedServerGroups groups,
       GatewayContext context,
       Channel server,
-      Optional<Sweeper> sweeper,
-      Optional<ConfineReport> confined,
-      AffinityKit kit) {
+      Optional<Confinement> confinement) {
     this.groups = groups;
-    this.kit = kit;
     this.context = context;
     this.server = server;
-    this.sweeper = sweeper;
-    this.confined = confined;
+    this.confinement = confinement;
   }
 
   /**
@@ -144,17 +140,20 @@ public final class GatewayServer implements AutoCloseable {
             .bind(config.host(), config.port())
             .syncUninterruptibly()
             .channel();
-    Optional<ConfineReport> confined = Optional.empty();
-    Optional<Sweeper> sweeper = Optional.empty();
-    if (config.pin().confines()) {
-      JvmThreads jvm = new JvmThreads(kit);
-      confined = Optional.of(jvm.confine());
-      sweeper = Optional.of(jvm.sweepEvery(Duration.ofSeconds(1)));
+    if (!config.pin().confines()) {
+      return new GatewayServer(groups, g, server, Optional.empty());
+    }
+    Confinement confined = new JvmThreads(kit).confineUntilClosed(SWEEP_PERIOD);
+    try {
       if (config.waitPolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
         groups.applyAudit(kit.audit(pinnedWorkerCpus(groups), AUDIT_WINDOW));
       }
+    } catch (RuntimeException e) { // the caller closes the groups; the confinement is ours
+      confined.close();
+      server.close();
+      throw e;
     }
-    return new GatewayServer(groups, g, server, sweeper, confined, kit);
+    return new GatewayServer(groups, g, server, Optional.of(confined));
   }
 
   /** The CPUs the workers are pinned to. */
@@ -205,7 +204,7 @@ public final class GatewayServer implements AutoCloseable {
 
   /** Returns what {@link PinMode#EXCLUSIVE} did to the JVM's other threads at start. */
   public Optional<ConfineReport> confined() {
-    return confined;
+    return confinement.map(Confinement::report);
   }
 
   /** Returns the {@code /metrics} text now (as a scrape would). */
@@ -252,11 +251,8 @@ public final class GatewayServer implements AutoCloseable {
       long drainMs = context.config().drainTimeout().toMillis();
       context.all().newCloseFuture().awaitUninterruptibly(drainMs + 1_000);
       context.all().close().awaitUninterruptibly(1_000);
-      sweeper.ifPresent(Sweeper::close);
       groups.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).join();
-      if (confined.isPresent()) { // give the rest of the JVM its CPUs back (embedded use, tests)
-        new JvmThreads(kit).confine(kit.host().reachable(), Set.of());
-      }
+      confinement.ifPresent(Confinement::close); // the rest of the JVM gets its CPUs back
     } finally {
       stopped.countDown();
     }
