@@ -9,6 +9,7 @@ import io.github.affinitykit.core.observe.JvmThreads;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * Makes the consumers' CPUs as exclusive as a running JVM can (every other thread of this JVM
@@ -38,6 +39,15 @@ final class ExclusivityCheck {
 
   /** Confines the rest of the JVM away from the consumers' cores, then audits their CPUs. */
   static ExclusivityCheck run(AffinityKit kit, PipelineAssignments layout, Duration window) {
+    return run(kit, layout, window, kit::audit);
+  }
+
+  /** As {@link #run(AffinityKit, PipelineAssignments, Duration)}, auditing with {@code audit}. */
+  static ExclusivityCheck run(
+      AffinityKit kit,
+      PipelineAssignments layout,
+      Duration window,
+      BiFunction<CpuSet, Duration, CpuAudit> audit) {
     CpuSet cpus = layout.consumerCpus();
     CpuTopology t = kit.host().topology();
     CpuSet cores = CpuSet.empty();
@@ -49,16 +59,16 @@ final class ExclusivityCheck {
       return none();
     }
     Confinement confined = new JvmThreads(kit).confineUntilClosed(housekeeping, Set.of());
-    CpuAudit audit;
+    CpuAudit report;
     try {
-      audit = kit.audit(cpus, window);
+      report = audit.apply(cpus, window);
     } catch (RuntimeException e) {
       confined.close();
       throw e;
     }
     int[] ok =
-        audit.verdicts().stream().filter(v -> v.exclusive()).mapToInt(v -> v.cpu()).toArray();
-    return new ExclusivityCheck(Optional.of(audit), Optional.of(confined), CpuSet.of(ok));
+        report.verdicts().stream().filter(v -> v.exclusive()).mapToInt(v -> v.cpu()).toArray();
+    return new ExclusivityCheck(Optional.of(report), Optional.of(confined), CpuSet.of(ok));
   }
 
   /** Returns the audit, if one ran. */

@@ -6,6 +6,7 @@ import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.Confinement;
+import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.netty.AssignmentReport;
@@ -27,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 
 /**
  * The reference WebSocket gateway, running: {@code /ws} echo, {@code /room} broadcast, {@code
@@ -84,6 +86,17 @@ public final class GatewayServer implements AutoCloseable {
   }
 
   static GatewayServer start(GatewayConfig config, AffinityKit kit, GatewayEvents events) {
+    return start(config, kit, events, kit::audit);
+  }
+
+  /**
+   * As {@link #start(GatewayConfig, AffinityKit)}; {@code audit} audits at start (tests fail it).
+   */
+  static GatewayServer start(
+      GatewayConfig config,
+      AffinityKit kit,
+      GatewayEvents events,
+      BiFunction<CpuSet, Duration, CpuAudit> audit) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(kit, "kit");
     if (config.pin().confines() && kit.pool().housekeeping().isEmpty()) {
@@ -112,7 +125,7 @@ public final class GatewayServer implements AutoCloseable {
     }
     PinnedServerGroups groups = b.build();
     try {
-      return bind(config, kit, events, groups);
+      return bind(config, kit, events, groups, audit);
     } catch (Exception e) { // the bind's BindException too, which Netty rethrows undeclared
       groups.close(); // frees the CPUs the started loops hold
       throw e;
@@ -120,7 +133,11 @@ public final class GatewayServer implements AutoCloseable {
   }
 
   private static GatewayServer bind(
-      GatewayConfig config, AffinityKit kit, GatewayEvents events, PinnedServerGroups groups) {
+      GatewayConfig config,
+      AffinityKit kit,
+      GatewayEvents events,
+      PinnedServerGroups groups,
+      BiFunction<CpuSet, Duration, CpuAudit> audit) {
     GatewayMetrics metrics = new GatewayMetrics();
     MetricsText text = new MetricsText(metrics, groups::report, config.pin().cliName());
     Optional<EventExecutorGroup> business = groups.business().map(x -> x);
@@ -146,7 +163,7 @@ public final class GatewayServer implements AutoCloseable {
     Confinement confined = new JvmThreads(kit).confineUntilClosed(SWEEP_PERIOD);
     try {
       if (config.waitPolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
-        groups.applyAudit(kit.audit(pinnedWorkerCpus(groups), AUDIT_WINDOW));
+        groups.applyAudit(audit.apply(pinnedWorkerCpus(groups), AUDIT_WINDOW));
       }
     } catch (RuntimeException e) { // the caller closes the groups; the confinement is ours
       confined.close();

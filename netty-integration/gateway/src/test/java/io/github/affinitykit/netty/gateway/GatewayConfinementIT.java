@@ -1,0 +1,111 @@
+package io.github.affinitykit.netty.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.observe.ThreadStats;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exclusive mode confines the rest of the JVM; every way out gives it back (core's Confinement, the
+ * one undo): a normal close, a start whose audit throws, a start whose bind fails. Each test
+ * compares every thread's mask with the one it had before the gateway started.
+ */
+@EnabledOnOs(OS.LINUX)
+@Timeout(120)
+class GatewayConfinementIT {
+  @TempDir Path locks;
+  private GatewayHarness h;
+  private Map<Integer, CpuSet> before;
+
+  @BeforeEach
+  void setUp() {
+    h = new GatewayHarness(locks);
+    assumeTrue(h.kit.backend().isSupported(), h.kit.backend().reason());
+    assumeTrue(!h.kit.pool().housekeeping().isEmpty(), "exclusive mode needs housekeeping CPUs");
+    before = masks();
+  }
+
+  @AfterEach
+  void tearDown() {
+    h.close();
+  }
+
+  @Test
+  void shouldGiveTheJvmItsCpusBackWhenClosed() {
+    GatewayServer s = h.start("--pin", "exclusive", "--transport", "nio");
+    assertThat(s.confined()).isPresent();
+    assertThat(masks()).containsValue(h.kit.pool().housekeeping()); // confined while it runs
+    s.close();
+
+    assertMasksAsBefore();
+  }
+
+  @Test
+  void shouldGiveTheJvmItsCpusBackWhenTheStartupAuditThrows() {
+    GatewayConfig config =
+        GatewayHarness.config(
+            "--port", "0", "--pin", "exclusive", "--transport", "nio", "--wait-policy", "auto");
+
+    assertThatThrownBy(
+            () ->
+                GatewayServer.start(
+                    config,
+                    h.kit,
+                    GatewayEvents.NONE,
+                    (cpus, window) -> {
+                      throw new IllegalStateException("audit failed (test)");
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("audit failed (test)");
+
+    assertMasksAsBefore();
+    assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldHoldNothingWhenTheBindFails() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      String port = String.valueOf(taken.getLocalPort());
+      assertThatThrownBy(
+              () ->
+                  GatewayServer.start(
+                      GatewayHarness.config(
+                          "--port", port, "--pin", "exclusive", "--transport", "nio"),
+                      h.kit))
+          .hasMessageContaining("Address already in use");
+    }
+
+    assertMasksAsBefore();
+    assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  private void assertMasksAsBefore() {
+    Map<Integer, CpuSet> after = masks();
+    before.forEach(
+        (tid, mask) -> {
+          if (after.containsKey(tid)) {
+            assertThat(after.get(tid)).as("thread %d's mask", tid).isEqualTo(mask);
+          }
+        });
+  }
+
+  private static Map<Integer, CpuSet> masks() {
+    Map<Integer, CpuSet> m = new HashMap<>();
+    ThreadStats.snapshot().threads().forEach(t -> m.put(t.tid(), t.allowed()));
+    return m;
+  }
+}
