@@ -10,13 +10,12 @@ import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -191,7 +190,7 @@ class PinnedDisruptorLiveIT {
   @Test
   void shouldGiveTheJvmItsCpusBackWhenTheAuditThrows() {
     ConsumerThreads threads = ConsumerThreads.seat(kit.group("t").build(), Pinning.CONSUMERS, 1);
-    Map<Integer, CpuSet> before = masks();
+    Map<Integer, CpuSet> before = ThreadMasks.now();
     try {
       PipelineAssignments layout = threads.layout(Pinning.CONSUMERS);
       CpuSet cores = CpuSet.empty();
@@ -206,25 +205,13 @@ class PinnedDisruptorLiveIT {
                       layout,
                       Duration.ofMillis(100),
                       (cpus, window) -> {
-                        assertThat(masks()).containsValue(housekeeping); // confined now
+                        assertThat(ThreadMasks.now()).containsValue(housekeeping); // confined now
                         throw new IllegalStateException("audit failed (test)");
                       }))
           .hasMessage("audit failed (test)");
     } finally {
       threads.close();
     }
-    Map<Integer, CpuSet> after = masks();
-    before.forEach(
-        (tid, mask) -> {
-          if (after.containsKey(tid)) {
-            assertThat(after.get(tid)).as("thread %d's mask", tid).isEqualTo(mask);
-          }
-        });
-  }
-
-  private static Map<Integer, CpuSet> masks() {
-    Map<Integer, CpuSet> m = new HashMap<>();
-    ThreadStats.snapshot().threads().forEach(t -> m.put(t.tid(), t.allowed()));
-    return m;
+    ThreadMasks.assertUnchangedSince(before);
   }
 }

@@ -8,9 +8,9 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +39,7 @@ class ConfinementIT {
     AffinityKit kit =
         AffinityKit.create(host, backend, CpuReservations.inDirectory(locks), host.pool(pool));
     CpuSet housekeeping = kit.pool().housekeeping();
-    Map<Integer, CpuSet> before = masks();
+    Map<Integer, CpuSet> before = ThreadMasks.now();
 
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -50,18 +50,11 @@ class ConfinementIT {
       born = new Thread(() -> awaitQuietly(started, release), "born-confined");
       born.start();
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(masks()).containsValue(housekeeping);
+      assertThat(ThreadMasks.now()).containsValue(housekeeping);
     }
     try {
-      Map<Integer, CpuSet> after = masks();
-      before.forEach(
-          (tid, mask) -> {
-            if (after.containsKey(tid)) {
-              assertThat(after.get(tid)).as("thread %d", tid).isEqualTo(mask);
-            }
-          });
-      int bornTid = tidOf("born-confined");
-      assertThat(after.get(bornTid)).isEqualTo(host.reachable());
+      ThreadMasks.assertUnchangedSince(before);
+      assertThat(ThreadMasks.now().get(tidOf("born-confined"))).isEqualTo(host.reachable());
     } finally {
       release.countDown();
       born.join(10_000);
@@ -75,12 +68,6 @@ class ConfinementIT {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static Map<Integer, CpuSet> masks() {
-    Map<Integer, CpuSet> m = new HashMap<>();
-    ThreadStats.snapshot().threads().forEach(t -> m.put(t.tid(), t.allowed()));
-    return m;
   }
 
   private static int tidOf(String name) {

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +35,7 @@ class GatewayConfinementIT {
     h = new GatewayHarness(locks);
     assumeTrue(h.kit.backend().isSupported(), h.kit.backend().reason());
     assumeTrue(!h.kit.pool().housekeeping().isEmpty(), "exclusive mode needs housekeeping CPUs");
-    before = masks();
+    before = ThreadMasks.now();
   }
 
   @AfterEach
@@ -48,10 +47,11 @@ class GatewayConfinementIT {
   void shouldGiveTheJvmItsCpusBackWhenClosed() {
     GatewayServer s = h.start("--pin", "exclusive", "--transport", "nio");
     assertThat(s.confined()).isPresent();
-    assertThat(masks()).containsValue(h.kit.pool().housekeeping()); // confined while it runs
+    assertThat(ThreadMasks.now())
+        .containsValue(h.kit.pool().housekeeping()); // confined while it runs
     s.close();
 
-    assertMasksAsBefore();
+    ThreadMasks.assertUnchangedSince(before);
   }
 
   @Test
@@ -72,7 +72,7 @@ class GatewayConfinementIT {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("audit failed (test)");
 
-    assertMasksAsBefore();
+    ThreadMasks.assertUnchangedSince(before);
     assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
   }
 
@@ -89,23 +89,7 @@ class GatewayConfinementIT {
           .hasMessageContaining("Address already in use");
     }
 
-    assertMasksAsBefore();
+    ThreadMasks.assertUnchangedSince(before);
     assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
-  }
-
-  private void assertMasksAsBefore() {
-    Map<Integer, CpuSet> after = masks();
-    before.forEach(
-        (tid, mask) -> {
-          if (after.containsKey(tid)) {
-            assertThat(after.get(tid)).as("thread %d's mask", tid).isEqualTo(mask);
-          }
-        });
-  }
-
-  private static Map<Integer, CpuSet> masks() {
-    Map<Integer, CpuSet> m = new HashMap<>();
-    ThreadStats.snapshot().threads().forEach(t -> m.put(t.tid(), t.allowed()));
-    return m;
   }
 }
