@@ -220,7 +220,7 @@ final class GatewayDriver implements AutoCloseable {
     gateway.close();
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }

@@ -21,6 +21,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
 
 /**
  * A WebSocket load generator on Netty with HdrHistogram: {@code connections} connections to one
@@ -56,6 +58,12 @@ public final class LoadClient {
 
     /** The recorded window has just opened. */
     void opened();
+
+    /**
+     * Called once, just before {@link #opened()}: {@code intervals} returns the latencies recorded
+     * since its previous call (a soak reads one a minute); by default nothing reads it.
+     */
+    default void latencyIntervals(Supplier<Histogram> intervals) {}
 
     /** The recorded window has just closed (echoes still in flight are being drained). */
     void closed();
@@ -112,6 +120,7 @@ public final class LoadClient {
       awaitNanos(run.startNs() - System.nanoTime());
       window.warmUp(config.warmup(), run::echoed);
       run.record(System.nanoTime());
+      window.latencyIntervals(run::intervalLatency);
       window.opened();
       awaitNanos(run.stopNs() - System.nanoTime());
       window.closed();

@@ -28,6 +28,7 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
   private ChannelHandlerContext ctx;
   private long nextSeq;
   private long expectSeq;
+  private boolean doneSending;
 
   LoadConnection(LoadRun run, int index, CountDownLatch handshakes) {
     this.run = run;
@@ -57,6 +58,7 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
   void go() {
     ChannelHandlerContext c = ctx;
     if (c != null) {
+      run.senderStarted();
       long delay = Math.max(0, run.startNs() + offsetNs - System.nanoTime());
       c.executor().schedule(this::start, delay, TimeUnit.NANOSECONDS);
     }
@@ -70,6 +72,15 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
         send(System.nanoTime());
       }
       ctx.flush();
+      doneSending(); // closed loop: it sends only on an echo, which the drain waits for
+    }
+  }
+
+  /** Tells the run this connection will send nothing more that it has not sent (once). */
+  private void doneSending() {
+    if (!doneSending) {
+      doneSending = true;
+      run.senderDone();
     }
   }
 
@@ -88,6 +99,8 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
     }
     if (intended < run.stopNs() && ctx.channel().isActive()) {
       ctx.executor().schedule(this::tick, intended - now, TimeUnit.NANOSECONDS);
+    } else {
+      doneSending(); // a late loop sent its backlog first: the drain waits for this
     }
   }
 
@@ -123,6 +136,14 @@ final class LoadConnection extends SimpleChannelInboundHandler<WebSocketFrame> {
       send(now);
       ctx.flush();
     }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (this.ctx != null) {
+      doneSending();
+    }
+    super.channelInactive(ctx);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.github.affinitykit.bench.load;
 
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -20,12 +21,15 @@ final class LoadRun {
   private volatile long recordFromNs = Long.MAX_VALUE;
   private volatile long stopNs = Long.MAX_VALUE;
   private final Recorder latency = new Recorder(3);
+  private final Histogram total = new Histogram(3); // the intervals taken so far, added up
   private final LongAdder sentInWindow = new LongAdder();
   private final LongAdder receivedInWindow = new LongAdder();
   private final LongAdder sentTotal = new LongAdder();
   private final LongAdder echoedTotal = new LongAdder();
   private final LongAdder outOfOrder = new LongAdder();
   private final LongAdder errors = new LongAdder();
+  private final LongAdder senders = new LongAdder();
+  private final LongAdder sendersDone = new LongAdder();
 
   LoadRun(LoadConfig config) {
     this.config = config;
@@ -100,13 +104,37 @@ final class LoadRun {
     return echoedTotal.sum();
   }
 
-  /** Returns whether every message sent so far has been echoed. */
+  /** A connection starts sending (once each, before it sends). */
+  void senderStarted() {
+    senders.increment();
+  }
+
+  /** A connection has sent everything it will send (once each). */
+  void senderDone() {
+    sendersDone.increment();
+  }
+
+  /**
+   * Returns whether every connection has sent everything it will (a loop that fell behind sends its
+   * backlog after the window closes) and every message sent has been echoed.
+   */
   boolean drained() {
-    return echoedTotal.sum() >= sentTotal.sum();
+    return sendersDone.sum() >= senders.sum() && echoedTotal.sum() >= sentTotal.sum();
+  }
+
+  /**
+   * Returns the latencies recorded since the previous call (the first: since the window opened);
+   * the run's result still holds them all.
+   */
+  synchronized Histogram intervalLatency() {
+    Histogram h = latency.getIntervalHistogram();
+    total.add(h);
+    return h;
   }
 
   /** Returns what the run measured; a message sent and not echoed by now counts as lost. */
   LoadResult result() {
+    intervalLatency();
     return new LoadResult(
         sentInWindow.sum(),
         receivedInWindow.sum(),
@@ -114,7 +142,11 @@ final class LoadRun {
         outOfOrder.sum(),
         errors.sum(),
         stopNs - recordFromNs,
-        latency.getIntervalHistogram());
+        totalLatency());
+  }
+
+  private synchronized Histogram totalLatency() {
+    return total.copy();
   }
 
   private boolean inWindow(long intendedNs) {

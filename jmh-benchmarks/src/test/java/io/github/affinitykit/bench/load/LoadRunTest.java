@@ -90,4 +90,16 @@ class LoadRunTest {
     run.echoed(START_NS, START_NS, true);
     assertThat(run.drained()).isTrue();
   }
+
+  @Test
+  void shouldWaitForAConnectionThatHasNotSentItsBacklogYet() {
+    run.senderStarted();
+    run.senderStarted();
+    run.sent(START_NS);
+    run.echoed(START_NS, START_NS, true);
+    run.senderDone();
+    assertThat(run.drained()).as("one connection still behind its schedule").isFalse();
+    run.senderDone();
+    assertThat(run.drained()).isTrue();
+  }
 }

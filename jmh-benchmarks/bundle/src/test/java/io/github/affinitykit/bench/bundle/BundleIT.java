@@ -92,11 +92,11 @@ class BundleIT {
     Run version = kit(List.of("--version"), 30);
 
     assertThat(help.status()).isZero();
-    assertThat(help.output()).contains("loadtest", "doctor", "gateway", "Sizing a load test");
+    assertThat(help.output()).contains("loadtest", "soak", "doctor", "gateway", "Sizing a load test");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.output().strip())
         .isEqualTo(
-            "affinity-kit: command: bench (expected: loadtest, doctor or gateway; --help lists"
+            "affinity-kit: command: bench (expected: loadtest, soak, doctor or gateway; --help lists"
                 + " them)");
     assertThat(version.output()).startsWith("affinity-kit " + version() + " (Java ");
   }

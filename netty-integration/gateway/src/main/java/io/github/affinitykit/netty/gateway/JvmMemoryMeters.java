@@ -8,6 +8,10 @@ import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -31,6 +35,14 @@ final class JvmMemoryMeters {
         registry, used, usedHelp, mem, m -> m.getNonHeapMemoryUsage().getUsed(), "area", "nonheap");
     gauge(registry, max, maxHelp, mem, m -> m.getHeapMemoryUsage().getMax(), "area", "heap");
     gauge(registry, max, maxHelp, mem, m -> m.getNonHeapMemoryUsage().getMax(), "area", "nonheap");
+    gauge(
+        registry,
+        "jvm_memory_used_after_gc_bytes",
+        "Heap in use right after the latest collection of each heap pool, summed: what a leak grows.",
+        ManagementFactory.getMemoryPoolMXBeans(),
+        JvmMemoryMeters::heapAfterGc,
+        "area",
+        "heap");
     for (BufferPoolMXBean pool : ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)) {
       String help = "Memory of the JDK's buffer pools.";
       gauge(
@@ -63,5 +75,17 @@ final class JvmMemoryMeters {
         .tags(tags)
         .strongReference(true)
         .register(registry);
+  }
+
+  /** The heap pools' usage after their latest collection, summed (0 before any collection). */
+  private static double heapAfterGc(List<MemoryPoolMXBean> pools) {
+    long sum = 0;
+    for (MemoryPoolMXBean p : pools) {
+      MemoryUsage u = p.getCollectionUsage();
+      if (p.getType() == MemoryType.HEAP && u != null) {
+        sum += u.getUsed();
+      }
+    }
+    return sum;
   }
 }
