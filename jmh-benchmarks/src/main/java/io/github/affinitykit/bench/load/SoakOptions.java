@@ -42,6 +42,11 @@ record SoakOptions(
     Objects.requireNonNull(pin, "pin");
     Objects.requireNonNull(out, "out");
     require(heap.matches("[1-9][0-9]*[mMgG]"), "--heap", heap, "a size such as 256m or 1g");
+    require(
+        pin.matches("unpinned|pinned|exclusive|isolated"),
+        "--pin",
+        pin,
+        "unpinned, pinned, exclusive or isolated");
     require(duration.compareTo(Duration.ofMinutes(1)) >= 0, "--duration", duration, ">= 1m");
     require(!warmup.isNegative(), "--warmup", warmup, ">= 0");
     require(rate >= 1, "--rate", rate, ">= 1 message/s");
