@@ -92,7 +92,8 @@ class BundleIT {
     Run version = kit(List.of("--version"), 30);
 
     assertThat(help.status()).isZero();
-    assertThat(help.output()).contains("loadtest", "soak", "doctor", "gateway", "Sizing a load test");
+    assertThat(help.output())
+        .contains("loadtest", "soak", "doctor", "gateway", "Sizing a load test");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.output().strip())
         .isEqualTo(
