@@ -1,11 +1,13 @@
 package io.github.affinitykit.netty.gateway;
 
+import com.sun.management.GcInfo;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.lang.management.BufferPoolMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
@@ -38,8 +40,9 @@ final class JvmMemoryMeters {
     gauge(
         registry,
         "jvm_memory_used_after_gc_bytes",
-        "Heap in use right after the latest collection of each heap pool, summed: what a leak grows.",
-        ManagementFactory.getMemoryPoolMXBeans(),
+        "Heap in use right after the latest collection (young or old), over every heap pool: what"
+            + " a leak grows.",
+        ManagementFactory.getGarbageCollectorMXBeans(),
         JvmMemoryMeters::heapAfterGc,
         "area",
         "heap");
@@ -77,11 +80,27 @@ final class JvmMemoryMeters {
         .register(registry);
   }
 
-  /** The heap pools' usage after their latest collection, summed (0 before any collection). */
-  private static double heapAfterGc(List<MemoryPoolMXBean> pools) {
+  /**
+   * The heap in use right after the latest collection of any collector (each pool's usage after it,
+   * as the GC's own log reports it: the old generation counts as it was then, not as of its own
+   * latest collection), 0 before the first or where the JDK does not say.
+   */
+  private static double heapAfterGc(List<GarbageCollectorMXBean> collectors) {
+    GcInfo latest = null;
+    for (GarbageCollectorMXBean c : collectors) {
+      if (c instanceof com.sun.management.GarbageCollectorMXBean g) {
+        GcInfo info = g.getLastGcInfo();
+        if (info != null && (latest == null || info.getEndTime() > latest.getEndTime())) {
+          latest = info;
+        }
+      }
+    }
+    if (latest == null) {
+      return 0;
+    }
     long sum = 0;
-    for (MemoryPoolMXBean p : pools) {
-      MemoryUsage u = p.getCollectionUsage();
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      MemoryUsage u = latest.getMemoryUsageAfterGc().get(p.getName());
       if (p.getType() == MemoryType.HEAP && u != null) {
         sum += u.getUsed();
       }

@@ -51,6 +51,7 @@ class MetricsTextTest {
           Map.entry("affinitykit_process_threads", "gauge"),
           Map.entry("jvm_memory_used_bytes", "gauge"),
           Map.entry("jvm_memory_max_bytes", "gauge"),
+          Map.entry("jvm_memory_used_after_gc_bytes", "gauge"),
           Map.entry("jvm_buffer_memory_used_bytes", "gauge"),
           Map.entry("affinitykit_netty_allocator_used_bytes", "gauge"),
           Map.entry("affinitykit_thread_cpu_seconds_total", "counter"),
@@ -89,6 +90,20 @@ class MetricsTextTest {
     assertThat(f.get("affinitykit_loop_cpu").samples().get(0).labels())
         .containsEntry("loop", "worker-0")
         .containsEntry("tid", "42");
+  }
+
+  @Test
+  void shouldPublishTheHeapAfterTheLatestCollection() {
+    byte[][] live = new byte[64][];
+    for (int i = 0; i < live.length; i++) {
+      live[i] = new byte[64 * 1024]; // 4 MiB this test holds across the collection
+    }
+    System.gc(); // a collection the JVM reports, whichever collector runs
+
+    double afterGc = render().get("jvm_memory_used_after_gc_bytes").samples().get(0).value();
+
+    assertThat(afterGc).isGreaterThanOrEqualTo(4.0 * (1 << 20));
+    assertThat(live[63]).hasSize(64 * 1024);
   }
 
   @Test
