@@ -91,16 +91,19 @@ final class SoakReport {
 
   private static List<String> csv(SoakResult r) {
     List<String> out = new ArrayList<>();
-    out.add("seconds,rss_bytes,heap_after_gc_bytes,direct_bytes,fds,threads,cpus,masks_changed");
+    out.add(
+        "seconds,rss_bytes,heap_after_gc_bytes,direct_bytes,non_heap_bytes,fds,threads,cpus,"
+            + "masks_changed");
     for (SoakSample s : r.samples()) {
       out.add(
           String.format(
               Locale.ROOT,
-              "%.1f,%d,%d,%d,%d,%d,\"%s\",%d",
+              "%.1f,%d,%d,%d,%d,%d,%d,\"%s\",%d",
               s.seconds(),
               s.rssBytes(),
               s.heapAfterGcBytes(),
               s.directBytes(),
+              s.nonHeapBytes(),
               s.fds(),
               s.threads(),
               s.cpus(),

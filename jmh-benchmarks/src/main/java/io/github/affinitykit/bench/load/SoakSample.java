@@ -26,6 +26,8 @@ import java.util.stream.Stream;
  * @param heapAfterGcBytes heap in use after the latest collection ({@code
  *     jvm_memory_used_after_gc_bytes}), -1 if the gateway does not publish it
  * @param directBytes the JDK's direct buffer pool plus Netty's pooled direct memory, -1 if unknown
+ * @param nonHeapBytes the JVM's non-heap memory (code cache, metaspace: {@code
+ *     jvm_memory_used_bytes{area="nonheap"}}), -1 if unknown
  * @param fds open file descriptors
  * @param threads the process's threads
  * @param cpus the CPUs its threads last ran on
@@ -36,6 +38,7 @@ record SoakSample(
     long rssBytes,
     long heapAfterGcBytes,
     long directBytes,
+    long nonHeapBytes,
     int fds,
     int threads,
     CpuSet cpus,
@@ -46,6 +49,7 @@ record SoakSample(
     RSS("resident set", "MiB", 1 << 20, 4),
     HEAP_AFTER_GC("heap after GC", "MiB", 1 << 20, 4),
     DIRECT("direct memory", "MiB", 1 << 20, 4),
+    NON_HEAP("non-heap (JIT, classes)", "MiB", 1 << 20, 4),
     FDS("file descriptors", "", 1, 3),
     THREADS("threads", "", 1, 3);
 
@@ -86,6 +90,7 @@ record SoakSample(
             case RSS -> s.rssBytes();
             case HEAP_AFTER_GC -> s.heapAfterGcBytes();
             case DIRECT -> s.directBytes();
+            case NON_HEAP -> s.nonHeapBytes();
             case FDS -> s.fds();
             case THREADS -> s.threads();
           };
@@ -123,11 +128,13 @@ record SoakSample(
     double nettyDirect =
         m.getOrDefault("affinitykit_netty_allocator_used_bytes{kind=\"direct\"}", 0.0);
     long direct = jdkDirect < 0 ? -1 : Math.round(jdkDirect + nettyDirect);
+    long nonHeap = Math.round(m.getOrDefault("jvm_memory_used_bytes{area=\"nonheap\"}", -1.0));
     return new SoakSample(
         seconds,
         status.getOrDefault("VmRSS", -1L) * 1024,
         heap,
         direct,
+        nonHeap,
         fds,
         status.getOrDefault("Threads", -1L).intValue(),
         cpus,

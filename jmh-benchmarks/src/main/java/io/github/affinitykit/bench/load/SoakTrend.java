@@ -99,7 +99,7 @@ record SoakTrend(
   String line() {
     String u = resource.unit().isEmpty() ? "" : " " + resource.unit();
     return String.format(
-        "%-17s %-10s mean %.1f%s, slope %+.2f%s/h [%+.2f, %+.2f] (%d samples)",
+        "%-23s %-10s mean %.1f%s, slope %+.2f%s/h [%+.2f, %+.2f] (%d samples)",
         resource.label(), verdict, mean, u, slopePerHour, u, lowPerHour, highPerHour, samples);
   }
 }

@@ -15,7 +15,7 @@ class SoakTrendTest {
     for (int i = 0; i < n; i++) {
       double seconds = i * 5.0;
       int threads = (int) Math.round(100 + perHour * seconds / 3600 + noise * r.nextGaussian());
-      out.add(new SoakSample(seconds, 1, 1, 1, 30, threads, CpuSet.of(0), 0));
+      out.add(new SoakSample(seconds, 1, 1, 1, 1, 30, threads, CpuSet.of(0), 0));
     }
     return out;
   }
@@ -51,7 +51,7 @@ class SoakTrendTest {
     List<SoakSample> s = threads(120, 0, 0.5, 3);
     for (int i = 0; i < 60; i++) { // a warm-up climbing to the plateau
       SoakSample x = s.get(i);
-      s.set(i, new SoakSample(x.seconds(), 1, 1, 1, 30, 40 + i, CpuSet.of(0), 0));
+      s.set(i, new SoakSample(x.seconds(), 1, 1, 1, 1, 30, 40 + i, CpuSet.of(0), 0));
     }
     assertThat(SoakTrend.of(SoakSample.Resource.THREADS, s, 300).verdict())
         .isEqualTo(SoakTrend.Verdict.BOUNDED);
@@ -65,7 +65,7 @@ class SoakTrendTest {
         .isEqualTo(SoakTrend.Verdict.UNKNOWN);
     List<SoakSample> unknownHeap = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      unknownHeap.add(new SoakSample(i, 1, -1, 1, 30, 10, CpuSet.of(0), 0));
+      unknownHeap.add(new SoakSample(i, 1, -1, 1, 1, 30, 10, CpuSet.of(0), 0));
     }
     assertThat(SoakTrend.of(SoakSample.Resource.HEAP_AFTER_GC, unknownHeap, 0).verdict())
         .isEqualTo(SoakTrend.Verdict.UNKNOWN);
