@@ -116,7 +116,8 @@ final class SoakReport {
     StringBuilder b = new StringBuilder();
     b.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Affinity Kit soak</title>")
         .append("<style>body{font-family:sans-serif;max-width:1400px;margin:1em auto}")
-        .append("pre{background:#f6f6f6;padding:.5em}svg{margin:.3em;border:1px solid #ddd}")
+        .append("pre{background:#f6f6f6;padding:.5em;white-space:pre-wrap}")
+        .append("svg{margin:.3em;border:1px solid #ddd}")
         .append("</style></head><body><h1>Affinity Kit soak</h1><pre>");
     lines.forEach(l -> b.append(SvgCharts.esc(l)).append('\n'));
     b.append("</pre><div>");
@@ -134,7 +135,10 @@ final class SoakReport {
     return b.append("</div></body></html>\n").toString();
   }
 
-  /** A line chart of {@code ys} over {@code xs} (minutes); NaN values are left out. */
+  /**
+   * A line chart of {@code ys} over {@code xs} (minutes), its y axis the data's own range (labelled
+   * at both ends); NaN values are left out.
+   */
   static String chart(String title, List<Double> xs, List<Double> ys) {
     double x0 = 0;
     double x1 = 1;
@@ -151,8 +155,9 @@ final class SoakReport {
       y0 = 0;
       y1 = 1;
     }
-    y0 = Math.min(0, y0);
-    y1 = y1 <= y0 ? y0 + 1 : y1 * 1.1;
+    double pad = Math.max((y1 - y0) * 0.05, Math.abs(y1) * 0.01 + 1e-9); // the data's own range:
+    y0 -= pad; // a few MiB of growth on 365 stays visible, and the axis says where it starts
+    y1 += pad;
     StringBuilder pts = new StringBuilder();
     for (int i = 0; i < xs.size(); i++) {
       if (!Double.isNaN(ys.get(i))) {
