@@ -45,7 +45,10 @@ public record LoadConfig(
     require(ioThreads > 0, "ioThreads", ioThreads, "> 0");
   }
 
-  private static void require(boolean ok, String name, Object value, String rule) {
+  /**
+   * Throws {@code name: value (expected: rule)} unless {@code ok}; the soak's options use it too.
+   */
+  static void require(boolean ok, String name, Object value, String rule) {
     if (!ok) {
       throw new IllegalArgumentException(name + ": " + value + " (expected: " + rule + ")");
     }

@@ -67,8 +67,9 @@ public final class Soak {
     ScheduledExecutorService churn = Executors.newScheduledThreadPool(2, daemon("churn"));
     ExecutorService hostiles = Executors.newFixedThreadPool(4, daemon("hostile"));
     AtomicLong turn = new AtomicLong();
+    AtomicLong hostileTurn = new AtomicLong();
     churn.scheduleAtFixedRate(
-        () -> cycle(clients, hostiles, o.hostilePercent(), turn.getAndIncrement()),
+        () -> cycle(clients, hostiles, o.hostilePercent(), turn.getAndIncrement(), hostileTurn),
         0,
         Math.round(1e6 / o.churnPerSecond()),
         TimeUnit.MICROSECONDS);
@@ -98,11 +99,15 @@ public final class Soak {
         o, steady, clients, sampler.samples(), sampler.p99PerMinuteUs(), sampler.error());
   }
 
-  /** Turn {@code n}: hostile when {@code n % 100} falls in the hostile share, by kind in turn. */
-  private static void cycle(SoakClients c, ExecutorService hostiles, int hostilePercent, long n) {
+  /**
+   * Turn {@code n}: hostile when {@code n % 100} falls in the hostile share (the kinds in turn, by
+   * {@code hostileTurn}), else a well-behaved cycle, a room pair every fourth turn.
+   */
+  private static void cycle(
+      SoakClients c, ExecutorService hostiles, int hostilePercent, long n, AtomicLong hostileTurn) {
     if (n % 100 < hostilePercent) {
       SoakClients.Hostile[] kinds = SoakClients.Hostile.values();
-      SoakClients.Hostile h = kinds[(int) (n / 100 * hostilePercent + n % 100) % kinds.length];
+      SoakClients.Hostile h = kinds[(int) (hostileTurn.getAndIncrement() % kinds.length)];
       hostiles.execute(() -> c.hostileCycle(h));
     } else if (n % 4 == 3) {
       c.roomCycle();
@@ -111,7 +116,8 @@ public final class Soak {
     }
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  /** Daemon threads named {@code soak-<name>-<n>}: a soak that fails never keeps the JVM up. */
+  static java.util.concurrent.ThreadFactory daemon(String name) {
     AtomicLong n = new AtomicLong();
     return r -> {
       Thread t = new Thread(r, "soak-" + name + "-" + n.getAndIncrement());

@@ -148,8 +148,8 @@ final class SoakClients {
           switch (h) {
             case NON_READING -> nonReading();
             case SLOWLORIS -> slowloris();
-            case OVERSIZE -> closedWith(1009, 1 << 20);
-            case BAD_FRAME -> closedWith(1002, -1);
+            case OVERSIZE -> oversize();
+            case BAD_FRAME -> badFrame();
             case RESET -> reset();
           };
       if (ok) {
@@ -183,22 +183,30 @@ final class SoakClients {
     }
   }
 
-  private boolean closedWith(int code, int declared) throws IOException {
+  private boolean oversize() throws IOException {
     try (SoakSocket ws = SoakSocket.open(port, "/ws", TIMEOUT_MS)) {
-      if (declared > 0) {
-        ws.write(SoakSocket.header(SoakSocket.BINARY, declared));
-        ws.write(new byte[] {1, 2, 3, 4}); // mask
-        ws.write(new byte[128 * 1024]);
-      } else {
-        ws.send(0x3, new byte[] {1}); // a reserved opcode
-      }
-      for (SoakSocket.Frame f = ws.read(); f != null; f = ws.read()) {
-        if (f.opcode() == SoakSocket.CLOSE) {
-          return f.closeCode() == code;
-        }
-      }
-      return false;
+      ws.write(SoakSocket.header(SoakSocket.BINARY, 1 << 20));
+      ws.write(new byte[] {1, 2, 3, 4}); // mask
+      ws.write(new byte[128 * 1024]);
+      return closeCode(ws) == 1009;
     }
+  }
+
+  private boolean badFrame() throws IOException {
+    try (SoakSocket ws = SoakSocket.open(port, "/ws", TIMEOUT_MS)) {
+      ws.send(0x3, new byte[] {1}); // a reserved opcode
+      return closeCode(ws) == 1002;
+    }
+  }
+
+  /** The code of the gateway's close frame, -2 if the stream ended without one. */
+  private static int closeCode(SoakSocket ws) throws IOException {
+    for (SoakSocket.Frame f = ws.read(); f != null; f = ws.read()) {
+      if (f.opcode() == SoakSocket.CLOSE) {
+        return f.closeCode();
+      }
+    }
+    return -2;
   }
 
   private boolean reset() throws IOException {

@@ -41,29 +41,27 @@ record SoakOptions(
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(pin, "pin");
     Objects.requireNonNull(out, "out");
-    require(heap.matches("[1-9][0-9]*[mMgG]"), "--heap", heap, "a size such as 256m or 1g");
-    require(
+    LoadConfig.require(
+        heap.matches("[1-9][0-9]*[mMgG]"), "--heap", heap, "a size such as 256m or 1g");
+    LoadConfig.require(
         pin.matches("unpinned|pinned|exclusive|isolated"),
         "--pin",
         pin,
         "unpinned, pinned, exclusive or isolated");
-    require(duration.compareTo(Duration.ofMinutes(1)) >= 0, "--duration", duration, ">= 1m");
-    require(!warmup.isNegative(), "--warmup", warmup, ">= 0");
-    require(rate >= 1, "--rate", rate, ">= 1 message/s");
-    require(connections >= 1, "--connections", connections, ">= 1");
-    require(churnPerSecond > 0 && churnPerSecond <= 100, "--churn", churnPerSecond, "> 0, <= 100");
-    require(hostilePercent >= 0 && hostilePercent <= 100, "--hostile", hostilePercent, "0-100");
-    require(
+    LoadConfig.require(
+        duration.compareTo(Duration.ofMinutes(1)) >= 0, "--duration", duration, ">= 1m");
+    LoadConfig.require(!warmup.isNegative(), "--warmup", warmup, ">= 0");
+    LoadConfig.require(rate >= 1, "--rate", rate, ">= 1 message/s");
+    LoadConfig.require(connections >= 1, "--connections", connections, ">= 1");
+    LoadConfig.require(
+        churnPerSecond > 0 && churnPerSecond <= 100, "--churn", churnPerSecond, "> 0, <= 100");
+    LoadConfig.require(
+        hostilePercent >= 0 && hostilePercent <= 100, "--hostile", hostilePercent, "0-100");
+    LoadConfig.require(
         sampleEvery.compareTo(Duration.ofSeconds(1)) >= 0
             && sampleEvery.multipliedBy(SoakTrend.MIN_SAMPLES * 2L).compareTo(duration) <= 0,
         "--sample",
         sampleEvery,
         ">= 1s, and at least " + SoakTrend.MIN_SAMPLES * 2 + " samples in --duration");
-  }
-
-  private static void require(boolean ok, String name, Object value, String rule) {
-    if (!ok) {
-      throw new IllegalArgumentException(name + ": " + value + " (expected: " + rule + ")");
-    }
   }
 }

@@ -43,13 +43,7 @@ final class SoakSampler implements AutoCloseable {
     this.port = port;
     this.clients = clients;
     this.progress = progress;
-    this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "soak-sampler");
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = Executors.newSingleThreadScheduledExecutor(Soak.daemon("sampler"));
     thread.scheduleWithFixedDelay(this::sample, 0, everyMs, TimeUnit.MILLISECONDS);
   }
 
@@ -88,7 +82,8 @@ final class SoakSampler implements AutoCloseable {
       nextMinuteNs += MINUTE_NS;
       double us = next.get().getValueAtPercentile(99) / 1e3;
       p99PerMinuteUs.add(us);
-      SoakSample last = samples().isEmpty() ? null : samples().get(samples().size() - 1);
+      List<SoakSample> now = samples();
+      SoakSample last = now.isEmpty() ? null : now.get(now.size() - 1);
       progress.printf(
           "soak: minute %d, p99 %.0f µs, %d client cycles, %d lost%s%n",
           p99PerMinuteUs.size(),
