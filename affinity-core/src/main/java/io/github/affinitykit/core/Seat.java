@@ -313,15 +313,20 @@ public final class Seat implements AutoCloseable {
    * Leaves the group: the CPU is freed once no other open seat of the group is on it. Closing a
    * seat a thread is still bound to gives the CPU up at once (a Netty group does so once its loops
    * have terminated); to free it only when the last thread lets go, close the {@link CpuGroup}.
+   * Whichever thread closes first, every close returns only once the seat has left: its CPU freed
+   * (if no other seat is on it) and, for the group's last seat once the group is closed, the
+   * group's isolation undone.
    */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      if (starts.get() == 0) {
-        reason = "never started; freed by close()";
+    synchronized (group) { // a second close (a loop thread's, its group's) waits for the first
+      if (closed.compareAndSet(false, true)) {
+        if (starts.get() == 0) {
+          reason = "never started; freed by close()";
+        }
+        status = LeaseStatus.RELEASED;
+        group.left(this);
       }
-      status = LeaseStatus.RELEASED;
-      group.left(this);
     }
   }
 

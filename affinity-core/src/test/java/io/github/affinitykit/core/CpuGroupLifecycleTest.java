@@ -75,6 +75,70 @@ class CpuGroupLifecycleTest {
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
   }
 
+  /**
+   * A Netty group closes its seats once the loops have terminated while each loop thread closes its
+   * own as it unbinds: whichever comes second must not return before the first has freed the CPU
+   * and ended the isolation (it did, and a closed group's isolation outlived its close). The test
+   * holds the group's lock so the first close stops inside; the second must wait, not return.
+   */
+  @Test
+  @Timeout(30)
+  void shouldReturnFromASecondCloseOnlyOnceTheFirstHasFreedTheCpuAndTheIsolation(@TempDir Path root)
+      throws Exception {
+    AffinityKit kit = io.github.affinitykit.core.testkit.FixtureKits.isolating(root, 4);
+    CpuGroup group = kit.group("iso").isolate(true).build();
+    Seat seat = group.joinAll(1).get(0);
+    var iso = group.isolation().orElseThrow();
+    assertThat(iso.isActive()).as(iso.report().text()).isTrue();
+    java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
+    Thread loop = new Thread(seat.bound(() -> await(end)), "loop");
+    loop.start();
+    while (!seat.isBound()) {
+      Thread.sleep(1);
+    }
+    group.close(); // closed, but its seat is bound: it stays until one closes it
+    java.util.concurrent.atomic.AtomicBoolean secondReturned =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Thread first = new Thread(seat::close, "first-close");
+    Thread second =
+        new Thread(
+            () -> {
+              seat.close();
+              secondReturned.set(true);
+            },
+            "second-close");
+    synchronized (group) {
+      first.start();
+      awaitState(first, Thread.State.BLOCKED);
+      second.start();
+      awaitState(second, Thread.State.BLOCKED);
+      assertThat(secondReturned).as("returned while the first close was still freeing").isFalse();
+      assertThat(iso.isActive()).isTrue();
+    }
+    first.join(10_000);
+    second.join(10_000);
+    end.countDown();
+    loop.join(10_000);
+    assertThat(secondReturned).isTrue();
+    assertThat(iso.isActive()).as("undone by the group's last seat").isFalse();
+    assertThat(group.held().isEmpty()).isTrue();
+  }
+
+  private static void await(java.util.concurrent.CountDownLatch end) {
+    try {
+      end.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Waits until {@code t} is in {@code state}, or has returned (then the assertions say why). */
+  private static void awaitState(Thread t, Thread.State state) throws InterruptedException {
+    while (t.getState() != state && t.getState() != Thread.State.TERMINATED) {
+      Thread.sleep(1);
+    }
+  }
+
   /** Descriptors this process has open on files in the lock directory. */
   private long openLockFiles() throws IOException {
     Path real = locks.toRealPath();
