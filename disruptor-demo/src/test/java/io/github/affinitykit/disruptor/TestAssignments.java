@@ -8,12 +8,15 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Layouts as {@link PinnedDisruptorBuilder#build()} makes them, on a fixture host: the builder's
@@ -47,11 +50,30 @@ final class TestAssignments {
     AffinityKit kit =
         AffinityKit.create(
             host, new RecordingAffinityBackend(host.reachable()), CpuReservations.inDirectory(dir));
-    busy.forEach(c -> kit.reservations().tryReserve(c));
+    List<Reservation> taken = new ArrayList<>();
+    busy.forEach(c -> kit.reservations().tryReserve(c).reservation().ifPresent(taken::add));
     CpuGroupBuilder g = kit.group("t").pool(pool).placements(placements).runOut(runOut);
     if (pinning == Pinning.UNPINNED) {
       g.unpinned("pinning: unpinned");
     }
-    return ConsumerThreads.seat(g.build(), pinning, consumers).layout(pinning);
+    CpuGroup group = g.build();
+    try {
+      return ConsumerThreads.seat(group, pinning, consumers).layout(pinning);
+    } finally { // the plan is all a test reads: free the CPUs and leave nothing in /tmp
+      group.close();
+      taken.forEach(Reservation::close);
+      delete(dir);
+    }
+  }
+
+  private static void delete(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
