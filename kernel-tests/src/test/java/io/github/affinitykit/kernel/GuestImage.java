@@ -12,6 +12,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
@@ -50,14 +51,30 @@ final class GuestImage {
     return String.join(":", cp);
   }
 
-  /** Builds (or reuses) the base and application archives and writes {@code init} after them. */
-  Path build(String shapeName, String init) throws IOException, InterruptedException {
+  /** Where kernel module {@code module} (a path under the kernel's modules) lies in the guest. */
+  static String moduleInGuest(String module) {
+    return "/lib/modules/" + Path.of(module).getFileName();
+  }
+
+  /**
+   * Builds (or reuses) the base and application archives and writes {@code init} and the shape's
+   * kernel modules ({@code modules}: path under the kernel's modules → file here) after them.
+   */
+  Path build(String shapeName, String init, Map<String, Path> modules)
+      throws IOException, InterruptedException {
     Files.createDirectories(work);
     Path base = base();
     Path app = app();
     Path initCpio = work.resolve(shapeName + "-init.cpio");
     try (Cpio c = new Cpio(initCpio)) {
       c.text("/init", init, true);
+      if (!modules.isEmpty()) {
+        c.dir("/lib");
+        c.dir("/lib/modules");
+      }
+      for (Map.Entry<String, Path> m : modules.entrySet()) {
+        c.file(moduleInGuest(m.getKey()), m.getValue());
+      }
     }
     Path image = work.resolve(shapeName + ".initrd");
     try (OutputStream out = Files.newOutputStream(image)) {

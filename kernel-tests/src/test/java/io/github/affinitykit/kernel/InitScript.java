@@ -34,6 +34,9 @@ final class InitScript {
         .append("up() { cut -d' ' -f1 /proc/uptime; }\n")
         .append("echo \"@@AK booted uptime=$(up)\" > $R\n")
         .append("( set -x\n");
+    for (String module : shape.modules()) {
+      s.append("insmod ").append(GuestImage.moduleInGuest(module)).append('\n');
+    }
     for (String line : shape.preBoot()) {
       s.append(line).append('\n');
     }

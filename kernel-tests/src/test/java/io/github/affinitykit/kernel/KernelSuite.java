@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -49,6 +51,7 @@ final class KernelSuite {
                     + debianPackage(shape.kernel())
                     + ")"));
     busybox.ifPresentOrElse(p -> {}, () -> missing.add("busybox"));
+    Map<String, Path> modules = modules(shape, kernel, missing);
     boolean linuxX86 =
         System.getProperty("os.name").equals("Linux")
             && System.getProperty("os.arch").equals("amd64");
@@ -69,7 +72,8 @@ final class KernelSuite {
               + " phase)");
     }
     GuestImage image = new GuestImage(WORK, busybox.orElseThrow(), classpath(), gatewayJar);
-    Path initrd = image.build(shape.name(), InitScript.render(shape, image.guestClasspath()));
+    Path initrd =
+        image.build(shape.name(), InitScript.render(shape, image.guestClasspath()), modules);
     GuestResult r = GuestBoot.boot(shape, qemu.orElseThrow(), kernel.orElseThrow(), initrd, WORK);
     System.out.println(r.timing());
     Files.writeString(
@@ -78,6 +82,30 @@ final class KernelSuite {
         java.nio.file.StandardOpenOption.CREATE,
         java.nio.file.StandardOpenOption.APPEND);
     return r;
+  }
+
+  /**
+   * The shape's kernel modules, from {@code /lib/modules/<release>/kernel} of the booted kernel
+   * ({@code vmlinuz-<release>}); each one missing is added to {@code missing}.
+   */
+  private static Map<String, Path> modules(
+      Shape shape, Optional<Path> kernel, List<String> missing) {
+    Map<String, Path> out = new LinkedHashMap<>();
+    if (kernel.isEmpty()) {
+      return out;
+    }
+    String image = kernel.get().getFileName().toString();
+    String release = image.startsWith("vmlinuz-") ? image.substring("vmlinuz-".length()) : image;
+    Path dir = Path.of("/lib/modules", release, "kernel");
+    for (String m : shape.modules()) {
+      Path p = dir.resolve(m);
+      if (Files.isRegularFile(p)) {
+        out.put(m, p);
+      } else {
+        missing.add("kernel module " + p + " (Debian: linux-image-" + release + ")");
+      }
+    }
+    return out;
   }
 
   /** This module's test classpath: the scenarios and every project jar they run. */

@@ -28,6 +28,11 @@ import java.util.Objects;
  *     for guests whose runs rewrite cpusets and partitions while every vCPU runs, which flips the
  *     kernel's static keys (code patched through int3 breakpoints); multi-threaded TCG executed a
  *     half-patched site once (a 6.12 guest, "Oops: int3" in __alloc_pages, 2026-11-25)
+ * @param devices extra QEMU arguments for devices (a PCI expander bridge on a node, a NIC behind
+ *     it)
+ * @param modules kernel modules the devices need, as paths under the booted kernel's {@code
+ *     /lib/modules/<release>/kernel}, in load order: copied into the initramfs, loaded by init
+ *     before the pre-boot steps
  */
 public record Shape(
     String name,
@@ -41,7 +46,9 @@ public record Shape(
     List<Run> runs,
     Duration timeout,
     String kernel,
-    boolean singleThreadedTcg) {
+    boolean singleThreadedTcg,
+    List<String> devices,
+    List<String> modules) {
 
   /** Debian 12's own kernel, which the first shapes were written for. */
   static final String DEBIAN_12 = "6.1";
@@ -94,6 +101,37 @@ public record Shape(
         false);
   }
 
+  /** A shape without extra devices. */
+  public Shape(
+      String name,
+      int sockets,
+      int cores,
+      int threads,
+      int nodes,
+      int memoryMb,
+      String cmdline,
+      List<String> preBoot,
+      List<Run> runs,
+      Duration timeout,
+      String kernel,
+      boolean singleThreadedTcg) {
+    this(
+        name,
+        sockets,
+        cores,
+        threads,
+        nodes,
+        memoryMb,
+        cmdline,
+        preBoot,
+        runs,
+        timeout,
+        kernel,
+        singleThreadedTcg,
+        List.of(),
+        List.of());
+  }
+
   /** Validates and copies. */
   public Shape {
     Objects.requireNonNull(name, "name");
@@ -102,6 +140,8 @@ public record Shape(
     Objects.requireNonNull(timeout, "timeout");
     preBoot = List.copyOf(preBoot);
     runs = List.copyOf(runs);
+    devices = List.copyOf(devices);
+    modules = List.copyOf(modules);
     if (sockets < 1 || cores < 1 || threads < 1 || nodes < 1 || cpus() % nodes != 0) {
       throw new IllegalArgumentException(
           "shape "
@@ -159,6 +199,7 @@ public record Shape(
                   + ",memdev=m"
                   + n));
     }
+    a.addAll(devices);
     return a;
   }
 }

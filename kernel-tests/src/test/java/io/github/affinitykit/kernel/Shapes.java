@@ -163,5 +163,42 @@ final class Shapes {
         true); // its runs rewrite cpusets and partitions while every vCPU runs
   }
 
+  /**
+   * N: 2 sockets × 2 cores, 2 NUMA nodes (node 0 = CPUs 0-1, node 1 = 2-3) and a virtio NIC with
+   * one IRQ per queue behind a PCI expander bridge on node 1, as a two-socket server's NIC sits on
+   * one socket's PCIe lanes: the NIC in the host model, memory placed by policy and read back by
+   * page, loops placed next to the NIC.
+   */
+  static final Shape N =
+      new Shape(
+          "n-numa-nic",
+          2,
+          2,
+          1,
+          2,
+          1536,
+          "",
+          List.of("ip link set eth0 up"),
+          List.of(new Shape.Run("n", List.of(), List.of("doctor", "nic"))),
+          Duration.ofMinutes(5),
+          Shape.DEBIAN_12,
+          false,
+          List.of(
+              "-device",
+              "pxb,id=b1,bus=pci.0,bus_nr=4,numa_node=1",
+              "-netdev",
+              "user,id=n0",
+              "-device",
+              "virtio-net-pci,netdev=n0,mq=on,vectors=6,bus=b1,addr=0x2"),
+          List.of(
+              "drivers/virtio/virtio_ring.ko",
+              "drivers/virtio/virtio.ko",
+              "drivers/virtio/virtio_pci_modern_dev.ko",
+              "drivers/virtio/virtio_pci_legacy_dev.ko",
+              "drivers/virtio/virtio_pci.ko",
+              "net/core/failover.ko",
+              "drivers/net/net_failover.ko",
+              "drivers/net/virtio_net.ko"));
+
   private Shapes() {}
 }
