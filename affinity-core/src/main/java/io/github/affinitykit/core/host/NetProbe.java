@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * /proc/interrupts} and {@code /proc/irq}. Every file is optional: an absent, garbled or unreadable
  * one is an unknown value (-1, empty), never an exception.
  *
- * <p>Thread safety: immutable once built; {@link #probe()} may run on any thread.
+ * <p>Thread safety: not thread-safe (it caches the names it read); one probe per thread.
  */
 final class NetProbe {
   private static final Pattern PCI_ADDRESS =
@@ -41,10 +41,10 @@ final class NetProbe {
 
   private final SysFs fs;
   private final Map<Integer, IrqAffinity> affinities = new HashMap<>();
-  private final Map<Integer, String> names = new HashMap<>();
+  private Map<Integer, String> names; // read at the first NIC interrupt: most probes see none
 
   /**
-   * Reads the handler names of {@code /proc/interrupts} now.
+   * Prepares a probe.
    *
    * @param fs the tree to read
    * @param irqs the IRQ affinities already read from {@code /proc/irq} (by {@link HostProbe})
@@ -52,11 +52,19 @@ final class NetProbe {
   NetProbe(SysFs fs, List<IrqAffinity> irqs) {
     this.fs = fs;
     irqs.forEach(irq -> affinities.put(irq.irq(), irq));
-    for (InterruptTable.Row row : InterruptTable.read(fs).rows()) {
-      if (!row.name().isEmpty()) {
-        names.put(row.irq(), row.name());
+  }
+
+  /** The handler names of {@code /proc/interrupts}, by IRQ, read once. */
+  private Map<Integer, String> names() {
+    if (names == null) {
+      names = new HashMap<>();
+      for (InterruptTable.Row row : InterruptTable.read(fs).rows()) {
+        if (!row.name().isEmpty()) {
+          names.put(row.irq(), row.name());
+        }
       }
     }
+    return names;
   }
 
   /** Every interface, by name; empty if {@code /sys/class/net} is absent (a container). */
@@ -149,7 +157,7 @@ final class NetProbe {
     }
     List<NicIrq> out = new ArrayList<>();
     for (int irq : numbers) {
-      String name = names.getOrDefault(irq, "");
+      String name = names().getOrDefault(irq, "");
       if (name.isEmpty()) {
         name = actionDirectory(irq);
       }
