@@ -8,6 +8,8 @@
  */
 module io.github.affinitykit.core {
   requires com.sun.jna;
+  // HotSpotDiagnosticMXBean: the host model reads -XX:+UseNUMA as the VM reports it
+  requires jdk.management;
 
   exports io.github.affinitykit.core;
   exports io.github.affinitykit.core.host;

@@ -28,11 +28,16 @@ public final class HostCpus {
   private final KernelCmdline cmdline;
   private final List<IrqAffinity> irqs;
   private final CpuSet irqDefault;
+  private final List<NetDevice> netDevices;
+  private final Optional<Boolean> jvmUsesNuma;
   private final Optional<CpuPool> pool;
   private final Optional<IllegalArgumentException> poolProblem;
 
-  /** The IRQs' affinities and the default one for new IRQs, as probed. */
-  record IrqRouting(List<IrqAffinity> irqs, CpuSet defaultMask) {}
+  /** The IRQs' affinities, the default one for new IRQs, and the NICs they serve, as probed. */
+  record IrqRouting(List<IrqAffinity> irqs, CpuSet defaultMask, List<NetDevice> netDevices) {}
+
+  /** What this JVM was started with: the pool override, {@code -XX:+UseNUMA} where read. */
+  record JvmSettings(Optional<PoolPolicy.Override> override, Optional<Boolean> useNuma) {}
 
   HostCpus(
       CpuTopology topology,
@@ -42,7 +47,7 @@ public final class HostCpus {
       CpuSet nohzFull,
       KernelCmdline cmdline,
       IrqRouting irqRouting,
-      Optional<PoolPolicy.Override> override) {
+      JvmSettings jvm) {
     List<IrqAffinity> irqs = irqRouting.irqs();
     CpuSet irqDefault = irqRouting.defaultMask();
     this.topology = Objects.requireNonNull(topology, "topology");
@@ -54,10 +59,12 @@ public final class HostCpus {
     this.cmdline = Objects.requireNonNull(cmdline, "cmdline");
     this.irqs = List.copyOf(irqs);
     this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
+    this.netDevices = List.copyOf(irqRouting.netDevices());
+    this.jvmUsesNuma = jvm.useNuma();
     Optional<CpuPool> resolved = Optional.empty();
     Optional<IllegalArgumentException> problem = Optional.empty();
     try {
-      resolved = Optional.of(PoolPolicy.resolve(this, override));
+      resolved = Optional.of(PoolPolicy.resolve(this, jvm.override()));
     } catch (IllegalArgumentException e) {
       problem = Optional.of(e);
     }
@@ -110,7 +117,7 @@ public final class HostCpus {
    * @return a snapshot taken now; its {@link #pool()} throws if the override was bad
    */
   public static HostCpus diagnose(Path root) {
-    return new HostProbe(new SysFs(root)).probe();
+    return new HostProbe(new SysFs(root), VmOptions::live).probe();
   }
 
   /**
@@ -193,6 +200,28 @@ public final class HostCpus {
    */
   public CpuSet irqDefault() {
     return irqDefault;
+  }
+
+  /**
+   * Returns the network interfaces ({@code /sys/class/net}), physical and virtual, with their NUMA
+   * nodes, queues and interrupts. Read with the rest of the snapshot because the warnings weigh
+   * them against the pool, and with the same {@code /proc/irq} reading as {@link #irqs()}.
+   *
+   * @return one entry per interface, by name; unmodifiable, empty without {@code /sys/class/net}
+   */
+  public List<NetDevice> netDevices() {
+    return netDevices;
+  }
+
+  /**
+   * Returns whether this JVM runs with {@code -XX:+UseNUMA}, as {@code
+   * HotSpotDiagnosticMXBean.getVMOption("UseNUMA")} reports it. Read only on a host with more than
+   * one NUMA node, where it matters.
+   *
+   * @return the flag; empty on a one-node host, or where the VM does not report it (not HotSpot)
+   */
+  public Optional<Boolean> jvmUsesNuma() {
+    return jvmUsesNuma;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.github.affinitykit.core.internal.TaskStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Reads a {@link HostCpus} snapshot from the kernel files under a root. Missing files mean "feature
@@ -15,15 +16,29 @@ import java.util.Optional;
  */
 final class HostProbe {
   private final SysFs fs;
+  private final Function<String, Optional<String>> vmOption;
 
-  HostProbe(SysFs fs) {
+  /**
+   * Probes {@code fs}.
+   *
+   * @param fs the tree to read
+   * @param vmOption reads a {@code -XX} option of this JVM ({@link VmOptions#live}; a test's
+   *     stand-in), asked only for {@code UseNUMA} and only on a host with several NUMA nodes
+   */
+  HostProbe(SysFs fs, Function<String, Optional<String>> vmOption) {
     this.fs = fs;
+    this.vmOption = vmOption;
   }
 
   HostCpus probe() {
     CpuTopology topology = CpuTopology.load(fs.root());
     int nbits = topology.possibleCount();
     CgroupCpuset cgroup = new CgroupProbe(fs).probe();
+    List<IrqAffinity> irqs = irqs();
+    Optional<Boolean> useNuma =
+        topology.numaNodes().size() > 1
+            ? VmOptions.flag(vmOption.apply("UseNUMA"))
+            : Optional.empty();
     return new HostCpus(
         topology,
         allowedMask(),
@@ -32,11 +47,10 @@ final class HostProbe {
         fs.cpuList("/sys/devices/system/cpu/nohz_full").orElse(CpuSet.empty()),
         KernelCmdline.parse(fs.read("/proc/cmdline").orElse(""), nbits),
         new HostCpus.IrqRouting(
-            irqs(),
-            fs.read("/proc/irq/default_smp_affinity")
-                .map(CpuSet::parseMask)
-                .orElse(CpuSet.empty())),
-        PoolPolicy.configuredOverride());
+            irqs,
+            fs.read("/proc/irq/default_smp_affinity").map(CpuSet::parseMask).orElse(CpuSet.empty()),
+            new NetProbe(fs, irqs).probe()),
+        new HostCpus.JvmSettings(PoolPolicy.configuredOverride(), useNuma));
   }
 
   /** The calling thread's mask: {@code thread-self} first, {@code self} is the main thread's. */

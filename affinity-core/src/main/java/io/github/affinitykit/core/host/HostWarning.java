@@ -28,7 +28,13 @@ public record HostWarning(Kind kind, String message) {
     /** Isolated CPUs exist but this process cannot reach them. */
     ISOLATED_UNREACHABLE,
     /** A kernel command-line parameter could not be parsed. */
-    CMDLINE
+    CMDLINE,
+    /** A NIC's interrupts are delivered to CPUs of the pool, where pinned threads run. */
+    NIC_IRQ_ON_POOL,
+    /** A NIC sits on a NUMA node that holds none of the pool's CPUs. */
+    NIC_REMOTE_NODE,
+    /** The host has more than one NUMA node and the JVM runs without {@code -XX:+UseNUMA}. */
+    JVM_NOT_NUMA_AWARE
   }
 
   /**

@@ -35,7 +35,9 @@ final class HostWarnings {
                   + host.reachable()));
     }
     restrictions(host, out);
+    CpuSet pool = CpuSet.empty();
     try {
+      pool = host.pool().cpus();
       if (host.pool().isEmpty()) {
         out.add(
             new HostWarning(HostWarning.Kind.POOL_EMPTY, "pool empty: " + host.pool().reason()));
@@ -48,6 +50,7 @@ final class HostWarnings {
     for (String p : host.cmdline().problems()) {
       out.add(new HostWarning(HostWarning.Kind.CMDLINE, "kernel command line: " + p));
     }
+    NicWarnings.add(host, pool, out);
     return out;
   }
 

@@ -1,10 +1,9 @@
 package io.github.affinitykit.core.observe;
 
+import io.github.affinitykit.core.internal.InterruptTable;
 import io.github.affinitykit.core.internal.ProcNumbers;
 import io.github.affinitykit.core.internal.SysFs;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,32 +27,14 @@ final class Interrupts {
 
   /** Reads {@code /proc/interrupts} under {@code fs}; none if absent or garbled. */
   static Interrupts read(SysFs fs) {
-    List<String> lines = fs.lines("/proc/interrupts");
-    if (lines.isEmpty()) {
-      return none();
-    }
-    List<Integer> cpus = new ArrayList<>();
-    for (String h : lines.get(0).trim().split("\\s+")) {
-      int cpu = SysFs.index(h, "CPU");
-      if (cpu < 0) {
-        return none();
-      }
-      cpus.add(cpu);
-    }
+    InterruptTable table = InterruptTable.read(fs);
     Map<Integer, Map<Integer, Long>> out = new HashMap<>();
-    for (String line : lines.subList(1, lines.size())) {
-      String[] f = line.trim().split("\\s+");
-      int irq = f.length > cpus.size() ? SysFs.index(f[0], "") : -1;
-      if (irq < 0 && f.length > cpus.size() && f[0].endsWith(":")) {
-        irq = SysFs.index(f[0].substring(0, f[0].length() - 1), "");
+    for (InterruptTable.Row row : table.rows()) {
+      Map<Integer, Long> perCpu = new HashMap<>();
+      for (int i = 0; i < table.cpus().size(); i++) {
+        perCpu.put(table.cpus().get(i), ProcNumbers.counter(row.counts().get(i)));
       }
-      if (irq >= 0) {
-        Map<Integer, Long> perCpu = new HashMap<>();
-        for (int i = 0; i < cpus.size(); i++) {
-          perCpu.put(cpus.get(i), ProcNumbers.counter(f[i + 1]));
-        }
-        out.put(irq, perCpu);
-      }
+      out.put(row.irq(), perCpu);
     }
     return new Interrupts(out);
   }

@@ -33,6 +33,13 @@ public final class Fixtures {
   /** The seed machine: 2-socket E5-2620 v3 with isolcpus=19-23. */
   public static final String E5 = "e5-2620v3";
 
+  /**
+   * The seed machine with network devices: eth0 (i40e-style, node 1, IRQ 63 on pool CPU 20), eth1
+   * (node 0, one legacy IRQ), lo and a docker0 bridge; made by {@code
+   * src/test/fixtures/e5-2620v3-nic.sh}.
+   */
+  public static final String E5_NIC = "e5-2620v3-nic";
+
   private static final Path OUT = Paths.get("target", "fixtures");
   private static final ConcurrentMap<String, Path> ROOTS = new ConcurrentHashMap<>();
 
@@ -61,7 +68,7 @@ public final class Fixtures {
   }
 
   private static Path unpack(String name) {
-    boolean gz = name.equals(E5);
+    boolean gz = name.startsWith(E5);
     Path dest = OUT.resolve(name).toAbsolutePath();
     try (InputStream raw = new BufferedInputStream(resource(name + (gz ? ".tar.gz" : ".tar.bz2")));
         InputStream unzipped =

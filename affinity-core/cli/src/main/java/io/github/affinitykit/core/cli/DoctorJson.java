@@ -12,6 +12,9 @@ import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.host.HostWarning;
 import io.github.affinitykit.core.host.IrqAffinity;
+import io.github.affinitykit.core.host.NetDevice;
+import io.github.affinitykit.core.host.NicIrq;
+import io.github.affinitykit.core.host.QueueMask;
 import io.github.affinitykit.core.isolation.IsolationJournal;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
@@ -53,6 +56,7 @@ final class DoctorJson {
     cmdline(doc.putObject("cmdline"), host);
     irqs(doc.putObject("irqs"), host);
     pool(doc.putObject("pool"), host);
+    network(doc.putObject("network"), host);
     ArrayNode iso = doc.putArray("isolations");
     isolations.forEach(i -> iso.add(IsolationJson.tree(i)));
     ArrayNode warnings = doc.putArray("warnings");
@@ -155,6 +159,45 @@ final class DoctorJson {
     } catch (IllegalArgumentException e) {
       m.removeAll().put("error", e.getMessage());
     }
+  }
+
+  /**
+   * {@code network}: {@code jvmUseNuma} ({@code "true"}, {@code "false"}, {@code "unknown"}: not
+   * read on a one-node host or not reported) and {@code devices}, one object per interface: {@code
+   * name}, {@code physical}, {@code device} (PCI address or bus device, {@code ""} if virtual),
+   * {@code node} (-1 unknown), {@code localCpus}, {@code rxQueues}, {@code txQueues}, {@code rps}
+   * and {@code xps} (the masks set: {@code queue}, {@code cpus}), {@code irqs} ({@code irq}, {@code
+   * name}, {@code queue} -1 unknown, {@code effective}).
+   */
+  private static void network(ObjectNode m, HostCpus h) {
+    m.put("jvmUseNuma", h.jvmUsesNuma().map(String::valueOf).orElse("unknown"));
+    ArrayNode devices = m.putArray("devices");
+    for (NetDevice d : h.netDevices()) {
+      ObjectNode o =
+          devices
+              .addObject()
+              .put("name", d.name())
+              .put("physical", d.physical())
+              .put("device", d.device())
+              .put("node", d.node())
+              .put("localCpus", d.localCpus().toString())
+              .put("rxQueues", d.rxQueues())
+              .put("txQueues", d.txQueues());
+      masks(o.putArray("rps"), d.rps());
+      masks(o.putArray("xps"), d.xps());
+      ArrayNode irqs = o.putArray("irqs");
+      for (NicIrq irq : d.irqs()) {
+        irqs.addObject()
+            .put("irq", irq.irq())
+            .put("name", irq.name())
+            .put("queue", irq.queue())
+            .put("effective", irq.effective().toString());
+      }
+    }
+  }
+
+  private static void masks(ArrayNode out, List<QueueMask> masks) {
+    masks.forEach(q -> out.addObject().put("queue", q.queue()).put("cpus", q.cpus().toString()));
   }
 
   private static void strings(ArrayNode out, List<CpuSet> sets) {

@@ -16,7 +16,7 @@ import java.util.StringJoiner;
 
 /**
  * The doctor's one screen for a person: this JVM's backend, topology, the CPU sets that decide what
- * can be pinned, the pool and why, and warnings.
+ * can be pinned, the pool and why, the network devices ({@link NetworkText}), and warnings.
  *
  * <p>Thread safety: stateless.
  */
@@ -34,6 +34,7 @@ final class DoctorText {
     topology(out, t);
     sets(out, host);
     pool(out, host);
+    NetworkText.render(out, host);
     List<HostWarning> warnings = host.warnings();
     out.append("\nWarnings").append(warnings.isEmpty() ? ": none\n" : "\n");
     for (HostWarning w : warnings) {

@@ -39,9 +39,12 @@ class DoctorRunTest {
   void shouldPrintWhatThePicocliCommandPrintsWhenTheInvocationIsPlain() {
     String e5 = Fixtures.root(Fixtures.E5).toString();
     String arm = Fixtures.root("128arm-2pa2n8cluster4co").toString();
+    String nic = Fixtures.root(Fixtures.E5_NIC).toString();
     for (List<String> args :
         List.of(
             List.of("doctor", "--root", e5),
+            List.of("doctor", "--root", nic, "--audit-ms", "0"),
+            List.of("doctor", "--json", "--root", nic),
             List.of("doctor", "--root=" + arm),
             List.of("doctor", "--json", "--root", e5),
             List.of("doctor", "--root", arm, "--audit-ms=0", "--json"),

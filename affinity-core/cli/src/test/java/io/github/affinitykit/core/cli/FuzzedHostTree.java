@@ -18,10 +18,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A private copy of the {@code e5-2620v3} fixture tree whose kernel files a fuzz input replaces.
- * For speed it keeps 6 of the 24 CPUs ({@link #KEPT}: two cores with both threads, the isolated CPU
- * 19 and its non-isolated core-mate 7), with {@code online}, {@code possible} and {@code present}
- * saying so; every other file is the machine's own.
+ * A private copy of the {@code e5-2620v3-nic} fixture tree (the seed machine with its network
+ * devices) whose kernel files a fuzz input replaces. For speed it keeps 6 of the 24 CPUs ({@link
+ * #KEPT}: two cores with both threads, the isolated CPU 19 and its non-isolated core-mate 7), with
+ * {@code online}, {@code possible} and {@code present} saying so; every other file is the machine's
+ * own.
  *
  * <p>Input format (bytes): sections {@code "@@ <file>\n<content>"}, the content running to the next
  * {@code "\n@@ "} or the end; bytes before the first header are the content of {@code
@@ -34,7 +35,8 @@ import java.util.stream.Stream;
 final class FuzzedHostTree {
   /**
    * The files a fuzz input may replace: every file the probe reads that decides something, then the
-   * observation readers' files ({@code /proc/stat}, PSI, one task of process 1).
+   * observation readers' files ({@code /proc/stat}, PSI, one task of process 1), then the network
+   * devices' files.
    */
   static final List<String> FILES =
       List.of(
@@ -83,7 +85,14 @@ final class FuzzedHostTree {
           "proc/1/task/1/stat",
           "proc/1/task/1/status",
           "proc/1/task/1/schedstat",
-          "proc/1/task/1/sched");
+          "proc/1/task/1/sched",
+          "proc/interrupts",
+          "proc/irq/63/effective_affinity_list",
+          "sys/class/net/eth0/device/numa_node",
+          "sys/class/net/eth0/device/local_cpulist",
+          "sys/class/net/eth0/queues/rx-0/rps_cpus",
+          "sys/class/net/eth0/queues/tx-1/xps_cpus",
+          "sys/class/net/eth1/device/irq");
 
   /** The CPUs whose directories the copy keeps. */
   static final String KEPT = "0-1,7,12-13,19";
@@ -113,7 +122,7 @@ final class FuzzedHostTree {
   static synchronized FuzzedHostTree shared() {
     if (shared == null) {
       Path copy = Paths.get("target", "fuzz-hosts", Long.toString(ProcessHandle.current().pid()));
-      Path root = copyTree(Fixtures.root(Fixtures.E5), copy.toAbsolutePath());
+      Path root = copyTree(Fixtures.root(Fixtures.E5_NIC), copy.toAbsolutePath());
       for (String mask : List.of("online", "possible", "present")) {
         write(root.resolve("sys/devices/system/cpu/" + mask), (KEPT + "\n").getBytes(ISO_8859_1));
       }
@@ -214,7 +223,10 @@ final class FuzzedHostTree {
             continue;
           }
         }
-        if (Files.isDirectory(p)) {
+        if (Files.isSymbolicLink(p)) { // sys/class/net: relative links, valid in the copy
+          Files.deleteIfExists(dest);
+          Files.createSymbolicLink(dest, Files.readSymbolicLink(p));
+        } else if (Files.isDirectory(p)) {
           Files.createDirectories(dest);
         } else {
           Files.copy(p, dest, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -19,7 +19,7 @@ import java.nio.file.Path;
 
 /**
  * Coverage-guided fuzzing of the host probe: the seed machine's sysfs/procfs dump (a copy of the
- * {@code e5-2620v3} fixture) with selected kernel files replaced by arbitrary bytes ({@link
+ * {@code e5-2620v3-nic} fixture) with selected kernel files replaced by arbitrary bytes ({@link
  * FuzzedHostTree} says which and how), probed through {@link HostCpus#probe(Path)}. The probe
  * either returns a model whose derived facts, pool and doctor reports (text and JSON) can all be
  * computed, or throws one of the exceptions it documents; nothing else (no NPE, no index or number

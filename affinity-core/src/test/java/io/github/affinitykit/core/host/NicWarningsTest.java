@@ -1,0 +1,112 @@
+package io.github.affinitykit.core.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.host.HostWarning.Kind;
+import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.testkit.Fixtures;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class NicWarningsTest {
+  private static HostCpus probe(String fixture, Function<String, Optional<String>> vm) {
+    return new HostProbe(new SysFs(Fixtures.root(fixture)), vm).probe();
+  }
+
+  private static List<HostWarning> of(HostCpus host, Kind kind) {
+    return host.warnings().stream().filter(w -> w.kind() == kind).toList();
+  }
+
+  @Test
+  void shouldNameTheNicItsIrqsAndThePoolCpusWhenANicInterruptsThePool() {
+    HostCpus h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
+
+    assertThat(h.pool().cpus()).hasToString("19-23");
+    assertThat(of(h, Kind.NIC_IRQ_ON_POOL))
+        .singleElement()
+        .extracting(HostWarning::message)
+        .asString()
+        .startsWith("NIC eth0 interrupts pool CPUs 20 (IRQ 63 i40e-eth0-TxRx-3 -> 20):")
+        .contains("/proc/irq/<irq>/smp_affinity_list");
+  }
+
+  @Test
+  void shouldWarnAboutTheNicOnTheNodeWithoutPoolCpusOnly() {
+    HostCpus h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
+
+    assertThat(of(h, Kind.NIC_REMOTE_NODE))
+        .singleElement()
+        .extracting(HostWarning::message)
+        .asString()
+        .startsWith(
+            "NIC eth1 is on NUMA node 0 (CPUs 0-5,12-17), which holds none of the pool's CPUs"
+                + " 19-23:");
+    assertThat(of(h, Kind.JVM_NOT_NUMA_AWARE)).isEmpty();
+    assertThat(h.jvmUsesNuma()).contains(true);
+  }
+
+  @Test
+  void shouldWarnAboutAJvmWithoutUseNumaOnlyWhenItSaysFalseOnSeveralNodes() {
+    List<String> asked = new ArrayList<>();
+    HostCpus off =
+        probe(
+            Fixtures.E5_NIC,
+            name -> {
+              asked.add(name);
+              return Optional.of("false");
+            });
+
+    assertThat(asked).containsExactly("UseNUMA");
+    assertThat(off.jvmUsesNuma()).contains(false);
+    assertThat(of(off, Kind.JVM_NOT_NUMA_AWARE))
+        .singleElement()
+        .extracting(HostWarning::message)
+        .asString()
+        .startsWith("this host has 2 NUMA nodes but the JVM runs without -XX:+UseNUMA");
+    HostCpus unknown = probe(Fixtures.E5_NIC, name -> Optional.empty());
+    assertThat(unknown.jvmUsesNuma()).isEmpty();
+    assertThat(of(unknown, Kind.JVM_NOT_NUMA_AWARE)).isEmpty();
+    assertThat(probe(Fixtures.E5_NIC, name -> Optional.of("maybe")).jvmUsesNuma()).isEmpty();
+  }
+
+  @Test
+  void shouldNotAskTheJvmOnAOneNodeHost() {
+    List<String> asked = new ArrayList<>();
+    HostCpus h =
+        probe(
+            "2arm-2c",
+            name -> {
+              asked.add(name);
+              return Optional.of("false");
+            });
+
+    assertThat(h.topology().numaNodes()).hasSizeLessThan(2);
+    assertThat(asked).isEmpty();
+    assertThat(h.jvmUsesNuma()).isEmpty();
+    assertThat(of(h, Kind.JVM_NOT_NUMA_AWARE)).isEmpty();
+  }
+
+  @Test
+  void shouldReadUseNumaFromThisVmWhenProbedLive() {
+    Optional<String> live = VmOptions.live("UseNUMA");
+
+    assertThat(live).isPresent().get().isIn("true", "false");
+    assertThat(VmOptions.live("NoSuchVmOptionAnywhere")).isEmpty();
+    assertThat(HostCpus.probe(Fixtures.root(Fixtures.E5_NIC)).jvmUsesNuma())
+        .isEqualTo(VmOptions.flag(live));
+  }
+
+  @Test
+  void shouldGiveNoNicWarningWhenThePoolIsEmpty() {
+    HostCpus h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
+    List<HostWarning> out = new ArrayList<>();
+
+    NicWarnings.add(h, CpuSet.empty(), out);
+
+    assertThat(out).isEmpty();
+  }
+}

@@ -1,0 +1,46 @@
+package io.github.affinitykit.core.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.TestTree;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InterruptTableTest {
+  @TempDir Path tmp;
+
+  private InterruptTable table(String text) {
+    TestTree.at(tmp).file("proc/interrupts", text);
+    return InterruptTable.read(new SysFs(tmp));
+  }
+
+  @Test
+  void shouldKeepTheCountsAndTheLastColumnAsTheNameWhenRowsAreNumbered() {
+    InterruptTable t =
+        table(
+            "           CPU0       CPU1\n"
+                + "  16:         3          4   IO-APIC  16-fasteoi   ehci_hcd:usb1, eth1\n"
+                + "  60:         0         12   IR-PCI-MSI 42991616-edge      i40e-eth0-TxRx-0\n"
+                + "  61:         5          0   IR-PCI-MSI 42991617-edge\n"
+                + " NMI:         0          0   Non-maskable interrupts\n"
+                + "  62:         1\n"
+                + "  x7:         1          2   chip 7-edge name\n");
+
+    assertThat(t.cpus()).containsExactly(0, 1);
+    assertThat(t.rows())
+        .containsExactly(
+            new InterruptTable.Row(16, List.of("3", "4"), "eth1"),
+            new InterruptTable.Row(60, List.of("0", "12"), "i40e-eth0-TxRx-0"),
+            new InterruptTable.Row(61, List.of("5", "0"), ""));
+  }
+
+  @Test
+  void shouldHaveNoRowsWhenTheFileIsAbsentOrItsHeaderIsNotCpuColumns() {
+    assertThat(InterruptTable.read(new SysFs(tmp)).rows()).isEmpty();
+    InterruptTable garbled = table("CPU0 GPU1\n 16: 1 2 IO-APIC 16-fasteoi eth1\n");
+    assertThat(garbled.rows()).isEmpty();
+    assertThat(garbled.cpus()).isEmpty();
+  }
+}
