@@ -170,6 +170,15 @@ public final class CpuGroupBuilder {
   }
 
   /**
+   * Returns the CPUs the group would take from if built now: the pool given, else the kit's.
+   *
+   * @return this builder's pool
+   */
+  public CpuSet pool() {
+    return resolvedPool();
+  }
+
+  /**
    * Builds the group.
    *
    * @return a new open group; it reserves nothing before a member joins

@@ -1,5 +1,6 @@
 package io.github.affinitykit.netty;
 
+import io.github.affinitykit.core.placement.NicPlacement;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,20 +13,37 @@ import java.util.Optional;
  * @param transport the transport chosen, and why
  * @param loops every loop: boss, then workers, then business executors
  * @param waits how the worker loops wait when idle, and why
+ * @param nic where the worker loops were placed next to a NIC, and why; empty if not asked
  */
 public record AssignmentReport(
-    TransportChoice transport, List<LoopAssignment> loops, WaitReport waits) {
+    TransportChoice transport,
+    List<LoopAssignment> loops,
+    WaitReport waits,
+    Optional<NicPlacement> nic) {
   /**
    * Copies.
    *
    * @param transport the transport chosen, and why; not null
    * @param loops every loop: boss, then workers, then business executors; copied, no nulls
    * @param waits how the worker loops wait when idle, and why; not null
+   * @param nic the placement next to a NIC; empty if not asked; not null
    */
   public AssignmentReport {
     Objects.requireNonNull(transport, "transport");
     Objects.requireNonNull(waits, "waits");
+    Objects.requireNonNull(nic, "nic");
     loops = List.copyOf(loops);
+  }
+
+  /**
+   * A report of loops placed without regard to a NIC.
+   *
+   * @param transport the transport chosen, and why; not null
+   * @param loops every loop: boss, then workers, then business executors; copied, no nulls
+   * @param waits how the worker loops wait when idle, and why; not null
+   */
+  public AssignmentReport(TransportChoice transport, List<LoopAssignment> loops, WaitReport waits) {
+    this(transport, loops, waits, Optional.empty());
   }
 
   /**
@@ -68,6 +86,15 @@ public record AssignmentReport(
         .append(" (")
         .append(transport.reason())
         .append(")");
+    nic.ifPresent(
+        p ->
+            out.append(System.lineSeparator())
+                .append("near ")
+                .append(p.nic())
+                .append(" (IRQs: ")
+                .append(p.applied().name().toLowerCase(java.util.Locale.ROOT))
+                .append("): ")
+                .append(p.reason()));
     loops.forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));
     out.append(System.lineSeparator()).append(waits.headline());
     waits.loops().forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));

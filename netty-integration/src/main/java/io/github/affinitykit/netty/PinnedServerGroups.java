@@ -5,6 +5,7 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
+import io.github.affinitykit.core.placement.NicPlacement;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final Optional<PinnedEventExecutorGroup> business;
   private final WorkerWait idle;
   private final Optional<Isolation> isolation;
+  private final Optional<NicPlacement> nic;
 
   PinnedServerGroups(
       TransportChoice transport,
@@ -45,13 +47,15 @@ public final class PinnedServerGroups implements AutoCloseable {
       PinnedIoEventLoopGroup workers,
       Optional<PinnedEventExecutorGroup> business,
       WorkerWait idle,
-      Optional<Isolation> isolation) {
+      Optional<Isolation> isolation,
+      Optional<NicPlacement> nic) {
     this.transport = Objects.requireNonNull(transport, "transport");
     this.boss = Objects.requireNonNull(boss, "boss");
     this.workers = Objects.requireNonNull(workers, "workers");
     this.business = Objects.requireNonNull(business, "business");
     this.idle = Objects.requireNonNull(idle, "idle");
     this.isolation = Objects.requireNonNull(isolation, "isolation");
+    this.nic = Objects.requireNonNull(nic, "nic");
     decideIdle(CpuSet.empty(), CpuSet.empty());
   }
 
@@ -117,7 +121,7 @@ public final class PinnedServerGroups implements AutoCloseable {
    * @return a new snapshot on each call: the transport, every loop, the workers' idle decision
    */
   public AssignmentReport report() {
-    return new AssignmentReport(transport, allLoops(), idle.report());
+    return new AssignmentReport(transport, allLoops(), idle.report(), nic);
   }
 
   /**
@@ -168,6 +172,16 @@ public final class PinnedServerGroups implements AutoCloseable {
    */
   public Optional<Isolation> isolation() {
     return isolation;
+  }
+
+  /**
+   * Returns where the worker loops were placed next to a NIC, if the builder was given one ({@link
+   * ServerGroupsBuilder#nic}): the NIC, its node, the CPUs chosen and why.
+   *
+   * @return the placement next to the NIC; empty when none was asked for
+   */
+  public Optional<NicPlacement> nic() {
+    return nic;
   }
 
   /**

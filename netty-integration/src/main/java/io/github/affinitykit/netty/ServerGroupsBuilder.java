@@ -5,6 +5,8 @@ import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.placement.IrqSharing;
+import io.github.affinitykit.core.placement.NicPlacement;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.util.Objects;
@@ -34,6 +36,8 @@ public final class ServerGroupsBuilder {
   private Optional<CpuGroupBuilder> bossGroup = Optional.empty();
   private WaitPolicy waitPolicy = WaitPolicy.BLOCK;
   private SpinLimit spinLimit = SpinLimit.DEFAULT;
+  private Optional<String> nic = Optional.empty();
+  private IrqSharing nicIrqs = IrqSharing.AVOID;
 
   ServerGroupsBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -79,6 +83,23 @@ public final class ServerGroupsBuilder {
       throw new IllegalArgumentException("businessThreads: " + threads + " (expected: >= 0)");
     }
     this.businessThreads = threads;
+    return this;
+  }
+
+  /**
+   * Places the worker loops next to network interface {@code nic}: on the worker group's CPUs on
+   * the NIC's NUMA node, with or without those its interrupts are delivered to ({@link
+   * NicPlacement}); where the NIC gives nothing to go by (virtual, one node, no pool CPU on its
+   * node) the pool stays whole. What was chosen, and why, is in {@link
+   * PinnedServerGroups#report()}.
+   *
+   * @param nic an interface of the kit's host ({@code eth0}); checked by {@link #build()}; not null
+   * @param irqs whether the loops may share CPUs with the NIC's interrupts; not null
+   * @return this builder
+   */
+  public ServerGroupsBuilder nic(String nic, IrqSharing irqs) {
+    this.nic = Optional.of(Objects.requireNonNull(nic, "nic"));
+    this.nicIrqs = Objects.requireNonNull(irqs, "irqs");
     return this;
   }
 
@@ -158,6 +179,9 @@ public final class ServerGroupsBuilder {
       WorkerWait idle =
           new WorkerWait(
               kit.host(), waitPolicy, WaitSelectStrategyFactory.of(waitPolicy, spinLimit));
+      Optional<NicPlacement> near =
+          nic.map(n -> NicPlacement.near(kit.host(), workerGroup.pool(), n, nicIrqs));
+      near.ifPresent(p -> workerGroup.pool(p.cpus()));
       CpuGroup workerCpus = workerGroup.build();
       int w = workers.orElse(Math.max(1, workerCpus.pool().size() - 1));
       work =
@@ -171,7 +195,7 @@ public final class ServerGroupsBuilder {
           PinnedIoEventLoopGroup.create(
               1, choice.transport().handlerFactory(), bossGroup.orElseGet(this::boss).build());
       Optional<Isolation> isolation = workerCpus.isolation();
-      return new PinnedServerGroups(choice, boss, work, business, idle, isolation);
+      return new PinnedServerGroups(choice, boss, work, business, idle, isolation, near);
     } catch (RuntimeException | Error e) { // a native handler may fail to load: free what started
       shutdown(boss);
       shutdown(work);

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.placement.Planner;
 import java.util.Objects;
 
 /**
@@ -9,9 +8,11 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable.
  *
- * @param cpus the CPUs pinned threads may be given; {@link Planner} takes CPUs on cores wholly
- *     inside the pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose
- *     sibling does general work) last: {@link Planner#order(CpuTopology, CpuSet)}
+ * @param cpus the CPUs pinned threads may be given; {@link
+ *     io.github.affinitykit.core.placement.Planner} takes CPUs on cores wholly inside the pool
+ *     first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose sibling does
+ *     general work) last: {@link io.github.affinitykit.core.placement.Planner#order(CpuTopology,
+ *     CpuSet)}
  * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads; none of the pool's
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on

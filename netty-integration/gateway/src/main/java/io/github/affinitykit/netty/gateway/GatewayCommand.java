@@ -9,6 +9,7 @@ import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.core.cli.OptionTable.Key;
+import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
@@ -60,6 +61,8 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<WaitPolicy> WAIT_POLICY = key("--wait-policy", WaitPolicy.class);
   private static final Key<SpinLimit> SPIN_LIMIT = key("--spin-limit", SpinLimit.class);
   private static final Key<Integer> WORKERS = key("--workers", Integer.class);
+  private static final Key<String> NIC = key("--nic", String.class);
+  private static final Key<IrqSharing> NIC_IRQS = key("--nic-irqs", IrqSharing.class);
   private static final Key<Long> WORK_NS = key("--work-ns", long.class);
   private static final Key<Integer> BUSINESS_THREADS = key("--business-threads", int.class);
   private static final Key<Integer> MAX_FRAME_BYTES = key("--max-frame-bytes", int.class);
@@ -105,6 +108,18 @@ final class GatewayCommand implements Callable<Integer> {
                       + " or a count of empty polls, 200polls (default 50us)")
               .converter(new SpinLimitText()),
           option(WORKERS, "N", "worker loops (default: pool CPUs - 1, at least 1)"),
+          option(
+              NIC,
+              "IF",
+              "place the worker loops next to network interface IF (eth0): on the pool's CPUs on"
+                  + " its NUMA node; the doctor lists the interfaces (default: none)"),
+          option(
+                  NIC_IRQS,
+                  "P",
+                  DEFAULTS.nicIrqs(),
+                  "next to --nic, avoid | share the CPUs its interrupts go to (default avoid;"
+                      + " shared where avoiding leaves no CPU on its node)")
+              .converter(new IrqSharingName()),
           option(
               WORK_NS,
               "NS",
@@ -225,7 +240,9 @@ final class GatewayCommand implements Callable<Integer> {
                 requestTimeout,
                 WAIT_POLICY.value(options),
                 SPIN_LIMIT.value(options),
-                workNs));
+                workNs,
+                Optional.ofNullable(NIC.value(options)),
+                NIC_IRQS.value(options)));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */
@@ -249,6 +266,19 @@ final class GatewayCommand implements Callable<Integer> {
     @Override
     public WaitPolicy convert(String value) {
       return WaitPolicy.parse(value);
+    }
+  }
+
+  /** {@code avoid} or {@code share}, in any case. */
+  static final class IrqSharingName implements ITypeConverter<IrqSharing> {
+    @Override
+    public IrqSharing convert(String value) {
+      for (IrqSharing s : IrqSharing.values()) {
+        if (s.name().equalsIgnoreCase(value)) {
+          return s;
+        }
+      }
+      throw new IllegalArgumentException("avoid or share");
     }
   }
 

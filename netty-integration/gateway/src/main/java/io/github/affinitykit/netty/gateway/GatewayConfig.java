@@ -1,10 +1,12 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -31,6 +33,9 @@ import java.util.OptionalInt;
  * @param workNs CPU work per echoed message, in ns, before the echo (a stand-in for an
  *     application's own work; the load test's positive control adds a known cost this way); 0 =
  *     none
+ * @param nic the network interface the worker loops are placed next to (its NUMA node first); empty
+ *     = none
+ * @param nicIrqs whether, next to {@code nic}, the loops avoid the CPUs its interrupts go to
  */
 public record GatewayConfig(
     String host,
@@ -47,11 +52,13 @@ public record GatewayConfig(
     Duration requestTimeout,
     WaitPolicy waitPolicy,
     SpinLimit spinLimit,
-    long workNs) {
+    long workNs,
+    Optional<String> nic,
+    IrqSharing nicIrqs) {
 
   /**
    * The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks, 5 s
-   * drain, 10 s request deadline, loops that block when idle, no work per message.
+   * drain, 10 s request deadline, loops that block when idle, no work per message, no NIC.
    */
   public static final GatewayConfig DEFAULTS =
       new GatewayConfig(
@@ -69,7 +76,9 @@ public record GatewayConfig(
           Duration.ofSeconds(10),
           WaitPolicy.BLOCK,
           SpinLimit.DEFAULT,
-          0);
+          0,
+          Optional.empty(),
+          IrqSharing.AVOID);
 
   /** The most work per message: 10 ms (a stand-in for work, not a way to stall a loop). */
   public static final long MAX_WORK_NS = 10_000_000L;
@@ -85,6 +94,8 @@ public record GatewayConfig(
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(waitPolicy, "waitPolicy");
     Objects.requireNonNull(spinLimit, "spinLimit");
+    Objects.requireNonNull(nic, "nic");
+    Objects.requireNonNull(nicIrqs, "nicIrqs");
     check(workNs >= 0 && workNs <= MAX_WORK_NS, "work-ns", workNs, "0.." + MAX_WORK_NS);
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");
     check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");

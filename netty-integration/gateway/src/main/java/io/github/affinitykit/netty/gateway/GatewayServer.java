@@ -114,6 +114,7 @@ public final class GatewayServer implements AutoCloseable {
             .waitPolicy(config.waitPolicy())
             .spinLimit(config.spinLimit());
     config.workers().ifPresent(b::workers);
+    config.nic().ifPresent(n -> b.nic(n, config.nicIrqs()));
     if (config.pin() == PinMode.ISOLATED) { // the default worker group, isolated at runtime
       b.workerGroup(
           kit.group("worker").placements(Placement.DIFFERENT_CORE, Placement.ANY).isolate(true));

@@ -52,7 +52,9 @@ final class EmbeddedGateway implements AutoCloseable {
           Duration.ofSeconds(10),
           WaitPolicy.BLOCK,
           SpinLimit.DEFAULT,
-          0);
+          0,
+          java.util.Optional.empty(),
+          io.github.affinitykit.core.placement.IrqSharing.AVOID);
 
   private static final byte[] SWITCHING =
       "HTTP/1.1 101 ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -74,7 +74,11 @@ class GatewayCommandTest {
             "4s",
             "--host",
             "127.0.0.2",
-            "--work-ns=1500");
+            "--work-ns=1500",
+            "--nic",
+            "eth0",
+            "--nic-irqs",
+            "share");
     assertThat(c)
         .isEqualTo(
             new GatewayConfig(
@@ -92,7 +96,9 @@ class GatewayCommandTest {
                 Duration.ofSeconds(4),
                 WaitPolicy.BLOCK,
                 SpinLimit.DEFAULT,
-                1500));
+                1500,
+                java.util.Optional.of("eth0"),
+                io.github.affinitykit.core.placement.IrqSharing.SHARE));
   }
 
   @Test
