@@ -251,13 +251,14 @@ public final class Seat implements AutoCloseable {
     tid = -1; // not the previous thread's, should this one's id be unreadable
     try {
       tid = threadId(backend);
-      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat pins nothing: " + planned);
       if (!open) {
+        memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat is closed");
         return new CpuLease(this, Optional.of(kit), tid, -1, CpuSet.empty(), memory, onClose);
       }
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
         return pin(kit, tid, onClose);
       }
+      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat pins nothing: " + planned);
       CpuSet before = confine(backend, group.unpinnedMask());
       status = planned;
       reason = plannedReason;
@@ -265,6 +266,7 @@ public final class Seat implements AutoCloseable {
     } catch (RuntimeException e) {
       status = LeaseStatus.FAILED;
       reason = "pinning failed: " + e;
+      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the pin failed: nothing set");
       return new CpuLease(this, Optional.empty(), tid, -1, CpuSet.empty(), memory, onClose);
     }
   }

@@ -159,6 +159,11 @@ class MemoryPolicyPinTest {
       assertThat(lease.memoryPolicy().state()).isEqualTo(State.LEFT_ALONE);
       assertThat(lease.memoryPolicy().reason()).isEqualTo("the pin failed: nothing set");
     }
+    Seat closed = kit.group("c").cpus(6).memoryPolicy(MemoryPolicy.bind(0)).build().join();
+    closed.close();
+    try (CpuLease lease = closed.bind()) {
+      assertThat(lease.memoryPolicy().reason()).isEqualTo("the seat is closed");
+    }
     assertThat(memory.calls()).isEmpty();
   }
 

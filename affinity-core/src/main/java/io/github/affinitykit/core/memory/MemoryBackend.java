@@ -23,6 +23,8 @@ public interface MemoryBackend {
     /**
      * Checks the parts.
      *
+     * @param policy the policy read; {@link MemoryPolicy#DEFAULT} when {@code errno} is not 0
+     * @param errno 0, or the kernel's errno ({@code -1} where the platform has no such call)
      * @throws NullPointerException if {@code policy} is null
      */
     public Reading {

@@ -33,6 +33,10 @@ public record MemoryPolicyStatus(MemoryPolicy asked, State state, int errno, Str
   /**
    * Checks the parts.
    *
+   * @param asked the policy the group asked for
+   * @param state what became of it
+   * @param errno 0, the kernel's errno of a refusal, or {@code -1} where the platform has no call
+   * @param reason one line for people: what was done, or why not
    * @throws NullPointerException if a part is null
    */
   public MemoryPolicyStatus {

@@ -20,6 +20,10 @@ public record PageNodes(
   /**
    * Copies the map.
    *
+   * @param pagesByNode pages per node, by node
+   * @param untouched pages not yet touched
+   * @param unknown pages the kernel could not place
+   * @param errno 0, the errno of a failed query, or {@code -1} where the platform has no such call
    * @throws NullPointerException if {@code pagesByNode} is null
    */
   public PageNodes {
