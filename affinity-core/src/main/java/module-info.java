@@ -1,10 +1,10 @@
 /**
  * Affinity Kit's core: the host model ({@code host}), placement ({@code placement}), cross-process
  * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
- * runtime isolation ({@code isolation}), and the API that joins them (the root package: {@code
- * AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}).
- * {@code internal} is plumbing shared by the packages and exported to nobody. The doctor
- * application is its own artifact, affinity-cli.
+ * runtime isolation ({@code isolation}), NUMA memory policy ({@code memory}), and the API that
+ * joins them (the root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory},
+ * {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages and
+ * exported to nobody. The doctor application is its own artifact, affinity-cli.
  */
 module io.github.affinitykit.core {
   requires com.sun.jna;
@@ -18,6 +18,7 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
   exports io.github.affinitykit.core.isolation;
+  exports io.github.affinitykit.core.memory;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

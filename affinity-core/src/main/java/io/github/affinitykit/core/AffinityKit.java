@@ -6,6 +6,7 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.isolation.Change;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.memory.MemoryBackend;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
@@ -42,6 +43,7 @@ public final class AffinityKit {
   private final CpuReservations reservations;
   private final CpuPool pool;
   private final Isolator isolator;
+  private final AtomicReference<MemoryBackend> memory;
   private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
   private final AtomicLong moved = new AtomicLong();
   private final AtomicReference<Isolation> isolation = new AtomicReference<>();
@@ -51,12 +53,14 @@ public final class AffinityKit {
       AffinityBackend backend,
       CpuReservations reservations,
       CpuPool pool,
-      Isolator isolator) {
+      Isolator isolator,
+      MemoryBackend memory) {
     this.host = Objects.requireNonNull(host, "host");
     this.backend = Objects.requireNonNull(backend, "backend");
     this.reservations = Objects.requireNonNull(reservations, "reservations");
     this.pool = Objects.requireNonNull(pool, "pool");
     this.isolator = Objects.requireNonNull(isolator, "isolator");
+    this.memory = new AtomicReference<>(memory); // null: detected on first use
   }
 
   /**
@@ -84,7 +88,7 @@ public final class AffinityKit {
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
-    return new AffinityKit(host, backend, reservations, host.pool(), Isolator.live(backend));
+    return new AffinityKit(host, backend, reservations, host.pool(), Isolator.live(backend), null);
   }
 
   /**
@@ -98,7 +102,7 @@ public final class AffinityKit {
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
-    return new AffinityKit(host, backend, reservations, pool, Isolator.live(backend));
+    return new AffinityKit(host, backend, reservations, pool, Isolator.live(backend), null);
   }
 
   /**
@@ -119,7 +123,31 @@ public final class AffinityKit {
       CpuReservations reservations,
       CpuPool pool,
       Isolator isolator) {
-    return new AffinityKit(host, backend, reservations, pool, isolator);
+    return new AffinityKit(host, backend, reservations, pool, isolator, null);
+  }
+
+  /**
+   * As {@link #create(HostCpus, AffinityBackend, CpuReservations, CpuPool, Isolator)}, with the
+   * backend of the threads' memory policies ({@link CpuGroupBuilder#memoryPolicy}) instead of
+   * {@link MemoryBackend#detect()}: a recording fake in tests.
+   *
+   * @param host the host snapshot; probe it before pinning anything
+   * @param backend the backend pinning goes through
+   * @param reservations where CPUs are reserved across processes
+   * @param pool the CPUs pinned threads are given unless a group sets its own
+   * @param isolator the isolator of the kit's isolations
+   * @param memory the backend every memory policy of this kit's threads goes through
+   * @return a new kit, independent of {@link #shared()}
+   */
+  public static AffinityKit create(
+      HostCpus host,
+      AffinityBackend backend,
+      CpuReservations reservations,
+      CpuPool pool,
+      Isolator isolator,
+      MemoryBackend memory) {
+    return new AffinityKit(
+        host, backend, reservations, pool, isolator, Objects.requireNonNull(memory, "memory"));
   }
 
   /**
@@ -138,6 +166,21 @@ public final class AffinityKit {
    */
   public AffinityBackend backend() {
     return backend;
+  }
+
+  /**
+   * Returns the backend of the threads' memory policies: the one the kit was created with, else
+   * {@link MemoryBackend#detect()}, detected on the first call.
+   *
+   * @return the memory backend; never null
+   */
+  public MemoryBackend memory() {
+    MemoryBackend m = memory.get();
+    if (m == null) {
+      memory.compareAndSet(null, MemoryBackend.detect());
+      m = memory.get();
+    }
+    return m;
   }
 
   /**

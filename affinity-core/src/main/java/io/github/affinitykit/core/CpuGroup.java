@@ -1,6 +1,7 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.Planner;
@@ -31,10 +32,9 @@ import java.util.stream.IntStream;
  * instead, and a group built with {@link CpuGroupBuilder#cpus(int...)} gives member <i>i</i> CPU
  * <i>i</i> of its list; {@link #joinAll(int)} seats a fixed number of members at once, all or
  * nothing. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and go
- * (a Netty loop resumed on a new thread binds the same seat again). A CPU is held while any seat on
- * it is open; {@link Seat#close()} gives it up. The group keeps only open seats: a pool that keeps
- * replacing its threads holds bounded state. A group is configured once, by its {@link
- * CpuGroupBuilder}, whichever adapter runs it.
+ * (a Netty loop resumed on a new thread binds it again). A CPU is held while any seat on it is
+ * open; {@link Seat#close()} gives it up. The group keeps only open seats: a pool that keeps
+ * replacing its threads holds bounded state. A group is configured once, by its builder.
  *
  * <p>Thread safety: safe for concurrent use; all methods serialise on the group. A {@link Seat} is
  * bound from the thread it pins and may be closed or read from any thread.
@@ -48,6 +48,7 @@ public final class CpuGroup implements AutoCloseable {
   private final Optional<String> unpinned;
   private final CpuSet unpinnedMask;
   private final boolean isolate;
+  private final MemoryPolicy memoryPolicy;
   private final Planner planner;
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
@@ -67,6 +68,7 @@ public final class CpuGroup implements AutoCloseable {
     this.unpinned = s.unpinned();
     this.unpinnedMask = s.unpinnedMask();
     this.isolate = s.isolate();
+    this.memoryPolicy = s.memoryPolicy();
     this.planner = new Planner(kit.host().topology(), pool, s.placements());
   }
 
@@ -288,6 +290,10 @@ public final class CpuGroup implements AutoCloseable {
     return unpinnedMask;
   }
 
+  MemoryPolicy memoryPolicy() {
+    return memoryPolicy;
+  }
+
   /** The reservation of {@code cpu} while the group holds it. */
   synchronized Optional<Reservation> reservation(int cpu) {
     return Optional.ofNullable(held.get(cpu));
@@ -340,10 +346,7 @@ public final class CpuGroup implements AutoCloseable {
     }
   }
 
-  /**
-   * {@return whether the group pins nothing by choice ({@link CpuGroupBuilder#unpinned}); false
-   * where pinning is merely unsupported}
-   */
+  /** {@return whether the group pins nothing by choice (not merely unsupported)} */
   public boolean isUnpinned() {
     return unpinned.isPresent();
   }

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.stream.IntStream;
  *       use less the isolated ones.
  *   <li>{@link #unpinned}: pinning off, with the reason every member reports; default on.
  *   <li>{@link #isolate}: make the group's CPUs exclusive at runtime; default off.
+ *   <li>{@link #memoryPolicy}: the NUMA memory policy each pinned member's thread takes; default
+ *       {@link MemoryPolicy#DEFAULT}, which leaves it alone.
  * </ul>
  *
  * <p>Thread safety: not thread-safe; build on one thread.
@@ -37,6 +40,7 @@ public final class CpuGroupBuilder {
   private Optional<String> unpinned = Optional.empty();
   private Optional<CpuSet> unpinnedMask = Optional.empty();
   private boolean isolate;
+  private MemoryPolicy memoryPolicy = MemoryPolicy.DEFAULT;
 
   /** What {@link #build()} hands the group: every option, resolved against the kit. */
   record Settings(
@@ -48,7 +52,8 @@ public final class CpuGroupBuilder {
       RunOutPolicy runOut,
       Optional<String> unpinned,
       CpuSet unpinnedMask,
-      boolean isolate) {}
+      boolean isolate,
+      MemoryPolicy memoryPolicy) {}
 
   CpuGroupBuilder(AffinityKit kit, String name) {
     this.kit = kit;
@@ -179,14 +184,33 @@ public final class CpuGroupBuilder {
   }
 
   /**
+   * Sets the NUMA memory policy of each pinned member's thread (default {@link
+   * MemoryPolicy#DEFAULT}: left alone). The thread sets it itself when its seat binds, right after
+   * its affinity ({@code set_mempolicy} acts on the caller), having read its previous policy, which
+   * it sets again when the binding ends (if the lease is closed on that thread: from another thread
+   * the policy stays, and the status says so). {@link MemoryPolicy#LOCAL} allocates on the pinned
+   * CPU's node. A refusal (no native layer, {@code EPERM}, {@code EINVAL}) leaves the pin standing:
+   * {@link CpuLease#memoryPolicy()} says why. A member that pins nothing (UNPINNED, UNSUPPORTED, a
+   * failed pin) sets nothing.
+   *
+   * @param policy the policy; {@link #build()} checks its nodes are this host's
+   * @return this builder
+   */
+  public CpuGroupBuilder memoryPolicy(MemoryPolicy policy) {
+    this.memoryPolicy = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /**
    * Builds the group.
    *
    * @return a new open group; it reserves nothing before a member joins
    * @throws IllegalArgumentException if the pool, the unpinned mask or the explicit CPUs name CPUs
-   *     this process may not use
+   *     this process may not use, or the memory policy names a node this host lacks
    */
   public CpuGroup build() {
     CpuSet reachable = kit.host().reachable();
+    checkNodes(name, memoryPolicy, kit);
     checkReachable(name, "pool", resolvedPool(), reachable);
     checkReachable(name, "unpinnedMask", resolvedMask(), reachable);
     checkExplicit(name, cpus, cpus.size(), reachable);
@@ -200,7 +224,18 @@ public final class CpuGroupBuilder {
             runOut,
             unpinned,
             resolvedMask(),
-            isolate));
+            isolate,
+            memoryPolicy));
+  }
+
+  /** The policy's nodes must be this host's (node 0 alone where the host shows no node). */
+  private static void checkNodes(String name, MemoryPolicy policy, AffinityKit kit) {
+    List<Integer> nodes = List.copyOf(kit.host().topology().numaNodes().keySet());
+    try {
+      policy.checkNodes(nodes.isEmpty() ? List.of(0) : nodes);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + ": memoryPolicy " + e.getMessage(), e);
+    }
   }
 
   /** Explicit CPUs must be {@code members} in number and CPUs this process may use. */

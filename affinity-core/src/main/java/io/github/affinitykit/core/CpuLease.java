@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
@@ -26,21 +27,30 @@ public final class CpuLease implements AutoCloseable {
   private final int tid;
   private final int cpu;
   private final CpuSet previous;
+  private final ThreadMemory memory;
   private final Runnable onClose;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Optional<String> moved = Optional.empty();
 
   /**
    * A lease of thread {@code tid}, made by {@code seat} when it bound the thread: on {@code cpu},
-   * or -1 when it bound none; {@code previous} is the mask to restore (empty: nothing to restore).
+   * or -1 when it bound none; {@code previous} is the mask to restore (empty: nothing to restore);
+   * {@code memory} the thread's memory policy, restored on close.
    */
   CpuLease(
-      Seat seat, Optional<AffinityKit> kit, int tid, int cpu, CpuSet previous, Runnable onClose) {
+      Seat seat,
+      Optional<AffinityKit> kit,
+      int tid,
+      int cpu,
+      CpuSet previous,
+      ThreadMemory memory,
+      Runnable onClose) {
     this.seat = Objects.requireNonNull(seat, "seat");
     this.kit = Objects.requireNonNull(kit, "kit");
     this.tid = tid;
     this.cpu = cpu;
     this.previous = Objects.requireNonNull(previous, "previous");
+    this.memory = Objects.requireNonNull(memory, "memory");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
   }
 
@@ -149,9 +159,21 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Restores the thread's previous mask (if the thread still lives), takes the thread out of the
-   * kit's pinned threads and runs the seat's close hook (which frees the CPU for {@link
-   * Seat#bindOnce()}). Idempotent.
+   * Returns what became of the group's memory policy on this lease's thread ({@link
+   * CpuGroupBuilder#memoryPolicy}): {@code LEFT_ALONE}, {@code IN_FORCE}, {@code REFUSED} with the
+   * errno (the pin stands), and once closed {@code RESTORED}, or {@code NOT_RESTORED} when closed
+   * from another thread.
+   *
+   * @return the status now; no system call
+   */
+  public MemoryPolicyStatus memoryPolicy() {
+    return memory.status();
+  }
+
+  /**
+   * Restores the thread's previous memory policy (when closed on that thread) and mask (if the
+   * thread still lives), takes the thread out of the kit's pinned threads and runs the seat's close
+   * hook (which frees the CPU for {@link Seat#bindOnce()}). Idempotent.
    */
   @Override
   public void close() {
@@ -161,6 +183,7 @@ public final class CpuLease implements AutoCloseable {
       }
     }
     try {
+      memory.restore(); // first, as it was set last
       if (!previous.isEmpty()) { // bound, or confined to a group's unpinned mask
         kit.orElseThrow().backend().setAffinity(tid, previous);
       }
@@ -177,6 +200,15 @@ public final class CpuLease implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "CpuLease[tid=" + tid + ", cpu=" + cpu + ", " + status() + ": " + reason() + "]";
+    return "CpuLease[tid="
+        + tid
+        + ", cpu="
+        + cpu
+        + ", "
+        + status()
+        + ": "
+        + reason()
+        + ThreadMemory.describe(memory.status())
+        + "]";
   }
 }

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
@@ -31,6 +32,7 @@ public final class Seat implements AutoCloseable {
   private volatile String reason;
   private volatile String thread = "";
   private volatile int tid = -1;
+  private volatile ThreadMemory memory;
   private final AtomicInteger starts = new AtomicInteger();
   private final AtomicInteger bindings = new AtomicInteger();
 
@@ -43,6 +45,7 @@ public final class Seat implements AutoCloseable {
     this.plannedReason = reason;
     this.status = status;
     this.reason = reason;
+    this.memory = ThreadMemory.leftAlone(group.memoryPolicy(), "no thread has bound the seat yet");
   }
 
   /** The reservation of the seat's CPU while its group holds it. */
@@ -154,6 +157,16 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
+   * Returns what became of the group's memory policy ({@link CpuGroupBuilder#memoryPolicy}) on the
+   * thread bound last: left alone, in force, refused with the errno, restored once it let go.
+   *
+   * @return the status of the last binding's policy; {@code LEFT_ALONE} before any
+   */
+  public MemoryPolicyStatus memoryPolicy() {
+    return memory.status();
+  }
+
+  /**
    * Returns a snapshot for reports.
    *
    * @return a new snapshot; it names the member until a thread has bound the seat
@@ -239,19 +252,22 @@ public final class Seat implements AutoCloseable {
     try {
       tid = threadId(backend);
       if (!open) {
-        return new CpuLease(this, Optional.of(kit), tid, -1, CpuSet.empty(), onClose);
+        memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat is closed");
+        return new CpuLease(this, Optional.of(kit), tid, -1, CpuSet.empty(), memory, onClose);
       }
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
         return pin(kit, tid, onClose);
       }
+      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat pins nothing: " + planned);
       CpuSet before = confine(backend, group.unpinnedMask());
       status = planned;
       reason = plannedReason;
-      return new CpuLease(this, Optional.of(kit), tid, -1, before, onClose);
+      return new CpuLease(this, Optional.of(kit), tid, -1, before, memory, onClose);
     } catch (RuntimeException e) {
       status = LeaseStatus.FAILED;
       reason = "pinning failed: " + e;
-      return new CpuLease(this, Optional.empty(), tid, -1, CpuSet.empty(), onClose);
+      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the pin failed: nothing set");
+      return new CpuLease(this, Optional.empty(), tid, -1, CpuSet.empty(), memory, onClose);
     }
   }
 
@@ -279,11 +295,13 @@ public final class Seat implements AutoCloseable {
               + (admitted.isEmpty() ? "" : " (" + admitted + ")");
       status = LeaseStatus.FAILED;
       reason = why; // the kernel changed nothing: nothing to restore
-      return new CpuLease(this, Optional.of(kit), self, -1, CpuSet.empty(), onClose);
+      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the pin failed: nothing set");
+      return new CpuLease(this, Optional.of(kit), self, -1, CpuSet.empty(), memory, onClose);
     }
     status = planned;
     reason = plannedReason;
-    CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, onClose);
+    memory = ThreadMemory.apply(kit, group.memoryPolicy()); // per thread: this one, pinned now
+    CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.pinned(lease);
     return lease;
   }
@@ -332,6 +350,15 @@ public final class Seat implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "Seat[" + member + ", cpu " + cpu() + ", " + status() + ": " + reason + "]";
+    return "Seat["
+        + member
+        + ", cpu "
+        + cpu()
+        + ", "
+        + status()
+        + ": "
+        + reason
+        + ThreadMemory.describe(memory.status())
+        + "]";
   }
 }

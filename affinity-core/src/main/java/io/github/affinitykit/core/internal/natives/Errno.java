@@ -18,6 +18,7 @@ public final class Errno {
   public static final int EACCES = 13;
   public static final int EFAULT = 14;
   public static final int EEXIST = 17;
+  public static final int ENODEV = 19;
   public static final int EINVAL = 22;
   public static final int ENOSYS = 38;
   public static final int ELOOP = 40;
@@ -32,6 +33,7 @@ public final class Errno {
     {"13", "EACCES", "Permission denied"},
     {"14", "EFAULT", "Bad address"},
     {"17", "EEXIST", "File exists"},
+    {"19", "ENODEV", "No such device"},
     {"20", "ENOTDIR", "Not a directory"},
     {"21", "EISDIR", "Is a directory"},
     {"22", "EINVAL", "Invalid argument"},

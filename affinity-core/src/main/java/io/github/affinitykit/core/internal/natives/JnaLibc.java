@@ -6,6 +6,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.NativeLong;
+import com.sun.jna.Pointer;
 import io.github.affinitykit.core.internal.natives.LinuxAbi.Syscall;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,15 +17,19 @@ import java.util.Map;
  * call costs about a JNI call. JNA loads a small JNI stub ({@code libjnidispatch}) that it first
  * extracts into {@code jna.tmpdir}, {@code ~/.cache/JNA/temp} or {@code java.io.tmpdir}; where all
  * of those are mounted {@code noexec} it cannot load it, and {@link NativeLayer} says how to fix
- * that. Every function is one libc has had for decades; {@code gettid} and {@code statx} go through
- * {@code syscall(2)}, so no libc version can make a call go missing. The natives are named {@code
- * libc_<function>} and {@code sys_<call>}; the function mapper binds them to {@code <function>} and
- * {@code syscall}.
+ * that. Every function is one libc has had for decades; {@code gettid}, {@code statx} and the NUMA
+ * calls go through {@code syscall(2)}, so no libc version can make a call go missing. The natives
+ * are named {@code libc_<function>} and {@code sys_<call>}; the function mapper binds them to
+ * {@code <function>} and {@code syscall}.
  *
  * <p>Thread safety: the natives are thread-safe; {@link #load} is synchronised.
  */
-final class JnaLibc implements ThreadCalls, FileCalls {
+final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   private static final int FLOCK_BYTES = 32;
+  private static final int PROT_READ = 1;
+  private static final int PROT_WRITE = 2;
+  private static final int MAP_PRIVATE = 2;
+  private static final int MAP_ANONYMOUS = 0x20;
   private static boolean registered; // guarded by JnaLibc.class
 
   private final LinuxAbi abi;
@@ -176,6 +181,93 @@ final class JnaLibc implements ThreadCalls, FileCalls {
   }
 
   @Override
+  public int setMempolicy(int mode, long[] nodemask, long maxnode) {
+    int nr = abi.number(Syscall.SET_MEMPOLICY);
+    try {
+      return nr < 0 ? -Errno.ENOSYS : (int) sys_set_mempolicy(nr, mode, orNull(nodemask), maxnode);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
+    int nr = abi.number(Syscall.GET_MEMPOLICY);
+    try {
+      return nr < 0
+          ? -Errno.ENOSYS
+          : (int) sys_get_mempolicy(nr, mode, orNull(nodemask), maxnode, addr, flags);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
+    int nr = abi.number(Syscall.MBIND);
+    try {
+      return nr < 0
+          ? -Errno.ENOSYS
+          : (int) sys_mbind(nr, addr, len, mode, orNull(nodemask), maxnode, flags);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
+    int nr = abi.number(Syscall.MOVE_PAGES);
+    try {
+      return nr < 0
+          ? -Errno.ENOSYS
+          : sys_move_pages(nr, pid, pages.length, pages, nodes, status, flags);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  /** An empty mask is passed as {@code NULL}. */
+  private static long[] orNull(long[] mask) {
+    return mask.length == 0 ? null : mask;
+  }
+
+  @Override
+  public long map(long bytes) {
+    try {
+      return libc_mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int unmap(long addr, long bytes) {
+    try {
+      return libc_munmap(addr, bytes);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int pageSize() {
+    return libc_getpagesize();
+  }
+
+  @Override
+  public ByteBuffer buffer(long addr, int bytes) {
+    return new Pointer(addr).getByteBuffer(0, bytes);
+  }
+
+  @Override
+  public long address(ByteBuffer buffer) {
+    if (!buffer.isDirect()) {
+      throw new IllegalArgumentException("buffer: " + buffer + " (expected: a direct buffer)");
+    }
+    return Pointer.nativeValue(Native.getDirectBufferPointer(buffer));
+  }
+
+  @Override
   public String toString() {
     return "JNA " + Native.VERSION;
   }
@@ -207,4 +299,26 @@ final class JnaLibc implements ThreadCalls, FileCalls {
   private static native long sys_statx(
       long nr, long dirfd, byte[] path, long flags, long mask, byte[] buf)
       throws LastErrorException;
+
+  private static native long sys_set_mempolicy(long nr, long mode, long[] mask, long maxnode)
+      throws LastErrorException;
+
+  private static native long sys_get_mempolicy(
+      long nr, int[] mode, long[] mask, long maxnode, long addr, long flags)
+      throws LastErrorException;
+
+  private static native long sys_mbind(
+      long nr, long addr, long len, long mode, long[] mask, long maxnode, long flags)
+      throws LastErrorException;
+
+  private static native long sys_move_pages(
+      long nr, long pid, long count, long[] pages, int[] nodes, int[] status, long flags)
+      throws LastErrorException;
+
+  private static native long libc_mmap(
+      long addr, long len, int prot, int flags, int fd, long offset) throws LastErrorException;
+
+  private static native int libc_munmap(long addr, long len) throws LastErrorException;
+
+  private static native int libc_getpagesize();
 }

@@ -9,12 +9,13 @@ import java.util.Optional;
 
 /**
  * The one native layer of this library: which technology calls libc, and per concern ({@link
- * ThreadCalls}, {@link FileCalls}) the calls or why there are none. Chosen once per JVM by {@link
- * #system()} (never in a static initialiser): on JDK 22+ {@code java.lang.foreign} ({@code
- * FfmLibc}, in the jar's {@code META-INF/versions/22}), which extracts nothing; on JDK 17-21, or
- * where that cannot load, JNA ({@link JnaLibc}). {@code -Daffinitykit.native=ffm|jna} forces one. A
- * platform that cannot make a call is data here (empty, with the reason), which the backend turns
- * into {@code UNSUPPORTED} and the reservations into Java's {@code FileChannel}: never hidden.
+ * ThreadCalls}, {@link FileCalls}, {@link MemoryCalls}) the calls or why there are none. Chosen
+ * once per JVM by {@link #system()} (never in a static initialiser): on JDK 22+ {@code
+ * java.lang.foreign} ({@code FfmLibc}, in the jar's {@code META-INF/versions/22}), which extracts
+ * nothing; on JDK 17-21, or where that cannot load, JNA ({@link JnaLibc}). {@code
+ * -Daffinitykit.native=ffm|jna} forces one. A platform that cannot make a call is data here (empty,
+ * with the reason), which the backend turns into {@code UNSUPPORTED} and the reservations into
+ * Java's {@code FileChannel}: never hidden.
  *
  * <p>Adding a call: declare it on its concern's interface (returning {@code -errno}, never
  * throwing), implement it in {@code JnaLibc} and {@code FfmLibc}, and if libc may lack it, make it
@@ -35,13 +36,32 @@ public final class NativeLayer {
   private final String name;
   private final ThreadCalls threads;
   private final FileCalls files;
+  private final MemoryCalls memory;
   private final String why;
 
-  private NativeLayer(String name, ThreadCalls threads, FileCalls files, String why) {
+  private NativeLayer(
+      String name, ThreadCalls threads, FileCalls files, MemoryCalls memory, String why) {
     this.name = name;
     this.threads = threads;
     this.files = files;
+    this.memory = memory;
     this.why = why;
+  }
+
+  /**
+   * A layer of {@code libc}'s calls on {@code abi}: the NUMA calls where their numbers are known.
+   */
+  private static NativeLayer of(Object libc, LinuxAbi abi, String osArch) {
+    if (abi.number(LinuxAbi.Syscall.SET_MEMPOLICY) < 0) {
+      return new NativeLayer(
+          libc.toString(),
+          (ThreadCalls) libc,
+          (FileCalls) libc,
+          null,
+          "NUMA memory calls: os.arch " + osArch + " (expected: x86-64 or aarch64)");
+    }
+    return new NativeLayer(
+        libc.toString(), (ThreadCalls) libc, (FileCalls) libc, (MemoryCalls) libc, "");
   }
 
   /** The layer of this JVM, chosen on the first call from the system properties and kept. */
@@ -101,7 +121,7 @@ public final class NativeLayer {
     try {
       Object libc =
           Class.forName(ffmClass).getDeclaredMethod("load", LinuxAbi.class).invoke(null, abi);
-      return new NativeLayer(libc.toString(), (ThreadCalls) libc, (FileCalls) libc, "");
+      return of(libc, abi, osArch);
     } catch (ClassNotFoundException e) {
       return none(
           "java.lang.foreign: this affinity-core has no JDK 22+ classes: not loaded from its"
@@ -137,9 +157,10 @@ public final class NativeLayer {
           libc.toString(),
           libc,
           null,
-          "lock file calls: os.arch " + osArch + " (expected: a 64-bit Linux ABI)");
+          null,
+          "lock file and NUMA memory calls: os.arch " + osArch + " (expected: a 64-bit Linux ABI)");
     }
-    return new NativeLayer(libc.toString(), libc, libc, "");
+    return of(libc, abi, osArch);
   }
 
   /** Why JNA cannot load, and how to fix it when it is its native stub. */
@@ -171,7 +192,7 @@ public final class NativeLayer {
   }
 
   private static NativeLayer none(String why) {
-    return new NativeLayer("none", null, null, why);
+    return new NativeLayer("none", null, null, null, why);
   }
 
   /** This layer, noting that the preferred implementation could not load. */
@@ -179,7 +200,7 @@ public final class NativeLayer {
     String w = why.isEmpty() ? preferred : why + "; " + preferred;
     return threads == null
         ? none(w)
-        : new NativeLayer(name + " (" + preferred + ")", threads, files, why);
+        : new NativeLayer(name + " (" + preferred + ")", threads, files, memory, why);
   }
 
   /** Returns the calls behind pinning, or empty when this platform has none ({@link #why()}). */
@@ -190,6 +211,13 @@ public final class NativeLayer {
   /** Returns the calls of lock files, or empty when this platform has none ({@link #why()}). */
   public Optional<FileCalls> files() {
     return Optional.ofNullable(files);
+  }
+
+  /**
+   * Returns the calls of NUMA memory policy, or empty when this platform has none ({@link #why()}).
+   */
+  public Optional<MemoryCalls> memory() {
+    return Optional.ofNullable(memory);
   }
 
   /**

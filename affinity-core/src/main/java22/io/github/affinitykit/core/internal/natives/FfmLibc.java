@@ -16,6 +16,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
 import java.util.Collections;
 
 /**
@@ -23,16 +24,19 @@ import java.util.Collections;
  * META-INF/versions/22}): downcalls into the libc the JVM already has loaded, so nothing is
  * extracted or loaded from a file and a {@code noexec} temporary directory does not matter. Every
  * downcall captures {@code errno} into a per-thread buffer and is adapted to one shape, {@code
- * (state, long × 6) -> long} (ints narrowed, pointers passed as addresses of per-thread native
+ * (state, long × 7) -> long} (ints narrowed, pointers passed as addresses of per-thread native
  * buffers that grow as needed and are freed with the thread), so that one method ({@link #call})
- * makes them all. {@code gettid} and {@code statx} go through the variadic {@code syscall(2)}.
- * {@link NativeLayer} creates it by reflection ({@link #load}); JDK 17-21 never see this class.
+ * makes them all. {@code gettid}, {@code statx} and the NUMA calls go through the variadic {@code
+ * syscall(2)}. {@link NativeLayer} creates it by reflection ({@link #load}); JDK 17-21 never see
+ * this class.
  *
  * <p>Thread safety: safe for concurrent use by any number of threads.
  */
-final class FfmLibc implements ThreadCalls, FileCalls {
-  private static final int ARGS = 6;
+final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
+  private static final int ARGS = 7;
   private static final int FLOCK_BYTES = 32;
+  private static final int PROT_RW = 3; // PROT_READ | PROT_WRITE
+  private static final int MAP_PRIVATE_ANONYMOUS = 0x22;
 
   private final LinuxAbi abi;
   private final long errnoOffset;
@@ -48,6 +52,10 @@ final class FfmLibc implements ThreadCalls, FileCalls {
   private final MethodHandle ftruncate;
   private final MethodHandle syscall0;
   private final MethodHandle syscall5;
+  private final MethodHandle syscall6;
+  private final MethodHandle mmap;
+  private final MethodHandle munmap;
+  private final MethodHandle pageSize;
 
   private FfmLibc(LinuxAbi abi) throws ReflectiveOperationException {
     this.abi = abi;
@@ -74,6 +82,12 @@ final class FfmLibc implements ThreadCalls, FileCalls {
             1,
             FunctionDescriptor.of(
                 JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
+    MemoryLayout[] longs = Collections.nCopies(ARGS, JAVA_LONG).toArray(MemoryLayout[]::new);
+    syscall6 = handle("syscall", 1, FunctionDescriptor.of(JAVA_LONG, longs));
+    FunctionDescriptor map = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT);
+    mmap = handle("mmap", -1, map.appendArgumentLayouts(JAVA_INT, JAVA_INT, JAVA_LONG));
+    munmap = handle("munmap", -1, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    pageSize = handle("getpagesize", -1, FunctionDescriptor.of(JAVA_INT));
   }
 
   /**
@@ -131,19 +145,27 @@ final class FfmLibc implements ThreadCalls, FileCalls {
     return Arena.ofAuto().allocate(bytes, 8);
   }
 
-  /** Makes a downcall: its result, or {@code -errno} when it returned a negative value. */
+  /** Makes a downcall of at most six arguments, as {@link #call7}. */
+  private long call(MethodHandle h, long a, long b, long c, long d, long e, long f) {
+    return call7(h, a, b, c, d, e, f, 0);
+  }
+
+  /**
+   * Makes a downcall on the calling thread's buffers: its result, or {@code -errno} when it
+   * returned a negative value.
+   */
   @SuppressWarnings("checkstyle:illegalcatch") // invokeExact declares Throwable
-  private long call(
-      MemorySegment[] s, MethodHandle h, long a, long b, long c, long d, long e, long f) {
+  private long call7(MethodHandle h, long a, long b, long c, long d, long e, long f, long g) {
+    MemorySegment state = scratch.get()[0];
     long r;
     try {
-      r = (long) h.invokeExact(s[0], a, b, c, d, e, f);
+      r = (long) h.invokeExact(state, a, b, c, d, e, f, g);
     } catch (RuntimeException | Error x) {
       throw x;
     } catch (Throwable x) {
       throw new IllegalStateException(x); // a downcall declares no checked exception
     }
-    return r < 0 ? -s[0].get(JAVA_INT, errnoOffset) : r;
+    return r < 0 ? -state.get(JAVA_INT, errnoOffset) : r;
   }
 
   @Override
@@ -155,7 +177,7 @@ final class FfmLibc implements ThreadCalls, FileCalls {
   public int getAffinity(int tid, long[] mask) {
     MemorySegment[] s = scratch.get();
     MemorySegment buf = data(s, mask.length * 8L);
-    long r = call(s, getAffinity, tid, mask.length * 8L, buf.address(), 0, 0, 0);
+    long r = call(getAffinity, tid, mask.length * 8L, buf.address(), 0, 0, 0);
     if (r == 0) {
       MemorySegment.copy(buf, JAVA_LONG, 0, mask, 0, mask.length);
     }
@@ -167,42 +189,42 @@ final class FfmLibc implements ThreadCalls, FileCalls {
     MemorySegment[] s = scratch.get();
     MemorySegment buf = data(s, mask.length * 8L);
     MemorySegment.copy(mask, 0, buf, JAVA_LONG, 0, mask.length);
-    return (int) call(s, setAffinity, tid, mask.length * 8L, buf.address(), 0, 0, 0);
+    return (int) call(setAffinity, tid, mask.length * 8L, buf.address(), 0, 0, 0);
   }
 
   @Override
   public int currentCpu() {
-    return (int) call(scratch.get(), getCpu, 0, 0, 0, 0, 0, 0);
+    return (int) call(getCpu, 0, 0, 0, 0, 0, 0);
   }
 
   @Override
   public int threadId() {
     int nr = abi.number(Syscall.GETTID);
-    return nr < 0 ? -Errno.ENOSYS : (int) call(scratch.get(), syscall0, nr, 0, 0, 0, 0, 0);
+    return nr < 0 ? -Errno.ENOSYS : (int) call(syscall0, nr, 0, 0, 0, 0, 0);
   }
 
   @Override
   public int open(byte[] path, int flags, int mode) {
     MemorySegment[] s = scratch.get();
-    return (int) call(s, open, path(s, path), flags, mode, 0, 0, 0);
+    return (int) call(open, path(s, path), flags, mode, 0, 0, 0);
   }
 
   @Override
   public int close(int fd) {
-    return (int) call(scratch.get(), close, fd, 0, 0, 0, 0, 0);
+    return (int) call(close, fd, 0, 0, 0, 0, 0);
   }
 
   @Override
   public int setLock(int fd, int cmd, short type) {
     MemorySegment[] s = scratch.get();
-    return (int) call(s, fcntl, fd, cmd, flock(s, type).address(), 0, 0, 0);
+    return (int) call(fcntl, fd, cmd, flock(s, type).address(), 0, 0, 0);
   }
 
   @Override
   public long lockHolder(int fd, int cmd) {
     MemorySegment[] s = scratch.get();
     MemorySegment flock = flock(s, F_WRLCK);
-    long r = call(s, fcntl, fd, cmd, flock.address(), 0, 0, 0);
+    long r = call(fcntl, fd, cmd, flock.address(), 0, 0, 0);
     if (r < 0) {
       return r;
     }
@@ -220,7 +242,7 @@ final class FfmLibc implements ThreadCalls, FileCalls {
   public long pread(int fd, byte[] buf, int count, long offset) {
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, count);
-    long r = call(s, pread, fd, data.address(), count, offset, 0, 0);
+    long r = call(pread, fd, data.address(), count, offset, 0, 0);
     if (r > 0) {
       MemorySegment.copy(data, JAVA_BYTE, 0, buf, 0, (int) r);
     }
@@ -232,12 +254,12 @@ final class FfmLibc implements ThreadCalls, FileCalls {
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, count);
     MemorySegment.copy(buf, 0, data, JAVA_BYTE, 0, count);
-    return call(s, pwrite, fd, data.address(), count, offset, 0, 0);
+    return call(pwrite, fd, data.address(), count, offset, 0, 0);
   }
 
   @Override
   public int ftruncate(int fd, long length) {
-    return (int) call(scratch.get(), ftruncate, fd, length, 0, 0, 0, 0);
+    return (int) call(ftruncate, fd, length, 0, 0, 0, 0);
   }
 
   @Override
@@ -248,11 +270,107 @@ final class FfmLibc implements ThreadCalls, FileCalls {
     }
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, STATX_BYTES);
-    long r = call(s, syscall5, nr, dirfd, path(s, path), flags, mask, data.address());
+    long r = call(syscall5, nr, dirfd, path(s, path), flags, mask, data.address());
     if (r == 0) {
       MemorySegment.copy(data, JAVA_BYTE, 0, buf, 0, STATX_BYTES);
     }
     return (int) r;
+  }
+
+  @Override
+  public int setMempolicy(int mode, long[] nodemask, long maxnode) {
+    int nr = abi.number(Syscall.SET_MEMPOLICY);
+    if (nr < 0) {
+      return -Errno.ENOSYS;
+    }
+    MemorySegment[] s = scratch.get();
+    return (int) call(syscall6, nr, mode, mask(s, nodemask, 0), maxnode, 0, 0);
+  }
+
+  @Override
+  public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
+    int nr = abi.number(Syscall.GET_MEMPOLICY);
+    if (nr < 0) {
+      return -Errno.ENOSYS;
+    }
+    MemorySegment[] s = scratch.get();
+    long mask = mask(s, nodemask, 8); // the mode at 0, the mask after it
+    MemorySegment buf = s[2];
+    long r = call(syscall6, nr, buf.address(), mask, maxnode, addr, flags);
+    if (r == 0) {
+      mode[0] = buf.get(JAVA_INT, 0);
+      MemorySegment.copy(buf, JAVA_LONG, 8, nodemask, 0, nodemask.length);
+    }
+    return (int) r;
+  }
+
+  @Override
+  public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
+    int nr = abi.number(Syscall.MBIND);
+    if (nr < 0) {
+      return -Errno.ENOSYS;
+    }
+    MemorySegment[] s = scratch.get();
+    return (int) call7(syscall6, nr, addr, len, mode, mask(s, nodemask, 0), maxnode, flags);
+  }
+
+  @Override
+  public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
+    int nr = abi.number(Syscall.MOVE_PAGES);
+    if (nr < 0) {
+      return -Errno.ENOSYS;
+    }
+    MemorySegment[] s = scratch.get();
+    int n = pages.length;
+    MemorySegment buf = data(s, 16L * n); // pages, then nodes, then status
+    MemorySegment.copy(pages, 0, buf, JAVA_LONG, 0, n);
+    long to = 0;
+    if (nodes != null) {
+      MemorySegment.copy(nodes, 0, buf, JAVA_INT, 8L * n, n);
+      to = buf.address() + 8L * n;
+    }
+    long at = buf.address();
+    long r = call7(syscall6, nr, pid, n, at, to, at + 12L * n, flags);
+    if (r >= 0) {
+      MemorySegment.copy(buf, JAVA_INT, 12L * n, status, 0, n);
+    }
+    return r;
+  }
+
+  /** Copies {@code nodemask} to the data buffer at {@code offset}: its address, 0 if empty. */
+  private static long mask(MemorySegment[] s, long[] nodemask, long offset) {
+    MemorySegment buf = data(s, offset + 8L * nodemask.length);
+    MemorySegment.copy(nodemask, 0, buf, JAVA_LONG, offset, nodemask.length);
+    return nodemask.length == 0 ? 0 : buf.address() + offset;
+  }
+
+  @Override
+  public long map(long bytes) {
+    return call(mmap, 0, bytes, PROT_RW, MAP_PRIVATE_ANONYMOUS, -1, 0);
+  }
+
+  @Override
+  public int unmap(long addr, long bytes) {
+    return (int) call(munmap, addr, bytes, 0, 0, 0, 0);
+  }
+
+  @Override
+  public int pageSize() {
+    return (int) call(pageSize, 0, 0, 0, 0, 0, 0);
+  }
+
+  @Override
+  @SuppressWarnings("restricted") // memory this caller mapped and owns
+  public ByteBuffer buffer(long addr, int bytes) {
+    return MemorySegment.ofAddress(addr).reinterpret(bytes).asByteBuffer();
+  }
+
+  @Override
+  public long address(ByteBuffer buffer) {
+    if (!buffer.isDirect()) {
+      throw new IllegalArgumentException("buffer: " + buffer + " (expected: a direct buffer)");
+    }
+    return MemorySegment.ofBuffer(buffer.duplicate().clear()).address();
   }
 
   /** The address of the calling thread's path buffer, holding {@code path}. */

@@ -1,9 +1,11 @@
 package io.github.affinitykit.core.internal.natives;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.testkit.NativeLayers;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,4 +78,82 @@ class NativeCallsTest {
       assertThat(calls.pread(fd, back, 1, 0)).isEqualTo(-9);
     }
   }
+
+  @Test
+  void shouldAnswerTheThreadPolicyCallsAlike() {
+    for (NativeLayer layer : NativeLayers.each()) {
+      MemoryCalls calls = layer.memory().orElseThrow();
+      long[] node0 = {1L};
+      long[] mask = new long[16];
+      int[] mode = {-1};
+      try {
+        assertThat(calls.setMempolicy(MemoryCalls.MPOL_BIND, node0, MemoryCalls.maxnode(node0)))
+            .as(layer.name())
+            .isZero();
+        assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0)).isZero();
+        assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_BIND);
+        assertThat(mask[0]).isEqualTo(1L);
+        long[] node5 = {1L << 5};
+        assertThat(calls.setMempolicy(MemoryCalls.MPOL_BIND, node5, MemoryCalls.maxnode(node5)))
+            .isEqualTo(-Errno.EINVAL);
+        assertThat(calls.setMempolicy(MemoryCalls.MPOL_BIND, new long[0], 0))
+            .isEqualTo(-Errno.EINVAL);
+        assertThat(calls.getMempolicy(mode, new long[0], 0, 0, 0)).isZero();
+        assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_BIND); // the failed calls changed nothing
+      } finally {
+        assertThat(calls.setMempolicy(MemoryCalls.MPOL_DEFAULT, new long[0], 0)).isZero();
+      }
+      assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0)).isZero();
+      assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_DEFAULT);
+      assertThat(mask).containsOnly(0L);
+      assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0x100))
+          .isEqualTo(-Errno.EINVAL); // no such flag
+    }
+  }
+
+  @Test
+  void shouldAnswerThePageCallsAlike() {
+    for (NativeLayer layer : NativeLayers.each()) {
+      MemoryCalls calls = layer.memory().orElseThrow();
+      int page = calls.pageSize();
+      assertThat(Integer.bitCount(page)).as(layer.name()).isOne();
+      long addr = calls.map(4L * page);
+      assertThat(addr).isPositive();
+      long[] node0 = {1L};
+      long[] node5 = {1L << 5};
+      assertThat(calls.mbind(addr, 4L * page, MemoryCalls.MPOL_BIND, node0, 65, 0)).isZero();
+      assertThat(calls.mbind(addr, 4L * page, MemoryCalls.MPOL_BIND, node5, 65, 0))
+          .isEqualTo(-Errno.EINVAL);
+      assertThat(calls.mbind(addr + 1, page, MemoryCalls.MPOL_BIND, node0, 65, 0))
+          .isEqualTo(-Errno.EINVAL);
+      long[] mask = new long[16];
+      int[] mode = {-1};
+      assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), addr, MPOL_F_ADDR))
+          .isZero();
+      assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_BIND);
+      assertThat(mask[0]).isEqualTo(1L);
+
+      ByteBuffer buffer = calls.buffer(addr, 4 * page);
+      assertThat(calls.address(buffer)).isEqualTo(addr);
+      assertThat(calls.address(buffer.position(page).slice())).isEqualTo(addr + page);
+      buffer.put(0, (byte) 1).put(2 * page, (byte) 1); // touch pages 0 and 2
+      long[] pages = {addr, addr + page, addr + 2L * page, addr + 3L * page};
+      int[] status = new int[4];
+      assertThat(calls.movePages(0, pages, null, status, 0)).isZero();
+      assertThat(status).containsExactly(0, -Errno.ENOENT, 0, -Errno.ENOENT);
+      assertThat(calls.movePages(0, new long[] {addr}, new int[] {5}, status, 0))
+          .isEqualTo(-Errno.ENODEV); // no node 5
+      assertThat(calls.movePages(Integer.MAX_VALUE, pages, null, status, 0))
+          .isEqualTo(-Errno.ESRCH);
+      assertThat(calls.unmap(addr, 4L * page)).isZero();
+      assertThat(calls.movePages(0, pages, null, status, 0)).isZero();
+      assertThat(status).containsOnly(-Errno.EFAULT); // unmapped
+      assertThat(calls.map(-1)).isEqualTo(-Errno.ENOMEM);
+      assertThat(calls.address(ByteBuffer.allocateDirect(8))).isPositive();
+      assertThatThrownBy(() -> calls.address(ByteBuffer.allocate(8)))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  private static final int MPOL_F_ADDR = 2;
 }

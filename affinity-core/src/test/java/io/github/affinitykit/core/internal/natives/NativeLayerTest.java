@@ -18,6 +18,7 @@ class NativeLayerTest {
     NativeLayer layer = NativeLayer.load("auto", "Mac OS X", "aarch64");
     assertThat(layer.threads()).isEmpty();
     assertThat(layer.files()).isEmpty();
+    assertThat(layer.memory()).isEmpty();
     assertThat(layer.name()).isEqualTo("none");
     assertThat(layer.why()).isEqualTo("os.name Mac OS X: only Linux is supported");
     assertThat(layer).hasToString("NativeLayer[none, os.name Mac OS X: only Linux is supported]");
@@ -37,6 +38,7 @@ class NativeLayerTest {
     assertThat(jna.name()).isEqualTo("JNA " + com.sun.jna.Native.VERSION);
     assertThat(jna.threads()).isPresent();
     assertThat(jna.files()).isPresent();
+    assertThat(jna.memory()).isPresent();
     assertThat(jna.why()).isEmpty();
     if (JDK < 22) {
       assertThat(NativeLayer.load("auto", "Linux", ARCH).name()).isEqualTo(jna.name());
@@ -55,6 +57,7 @@ class NativeLayerTest {
     assertThat(ffm.name()).isEqualTo("java.lang.foreign (JDK " + JDK + ")");
     assertThat(ffm.threads()).isPresent();
     assertThat(ffm.files()).isPresent();
+    assertThat(ffm.memory()).isPresent();
     assertThat(NativeLayer.load("auto", "Linux", ARCH).name()).isEqualTo(ffm.name());
   }
 
@@ -76,9 +79,22 @@ class NativeLayerTest {
     NativeLayer layer = NativeLayer.load("jna", "Linux", "arm");
     assertThat(layer.threads()).isPresent();
     assertThat(layer.files()).isEmpty();
+    assertThat(layer.memory()).isEmpty();
     assertThat(layer.why())
-        .isEqualTo("lock file calls: os.arch arm (expected: a 64-bit Linux ABI)");
+        .isEqualTo("lock file and NUMA memory calls: os.arch arm (expected: a 64-bit Linux ABI)");
     assertThat(NativeLayer.load("ffm", "Linux", "arm").threads()).isEmpty();
+  }
+
+  @Test
+  @EnabledOnOs(OS.LINUX)
+  void shouldHaveNoMemoryCallsWhereTheSystemCallNumbersAreUnknown() {
+    assumeTrue("amd64".equals(ARCH) || "aarch64".equals(ARCH), "JNA loads for this ABI only");
+    NativeLayer layer = NativeLayer.load("jna", "Linux", "riscv64");
+    assertThat(layer.threads()).isPresent();
+    assertThat(layer.files()).isPresent();
+    assertThat(layer.memory()).isEmpty();
+    assertThat(layer.why())
+        .isEqualTo("NUMA memory calls: os.arch riscv64 (expected: x86-64 or aarch64)");
   }
 
   @Test

@@ -1,0 +1,109 @@
+package io.github.affinitykit.core;
+
+import io.github.affinitykit.core.internal.natives.Errno;
+import io.github.affinitykit.core.memory.MemoryBackend;
+import io.github.affinitykit.core.memory.MemoryPolicy;
+import io.github.affinitykit.core.memory.MemoryPolicyStatus;
+import io.github.affinitykit.core.memory.MemoryPolicyStatus.State;
+
+/**
+ * The memory policy of one binding: set by the pinned thread itself right after its affinity (the
+ * policy is per thread), its previous policy read first and set again when the binding ends, on
+ * that thread. A refusal leaves the pin standing and says why.
+ *
+ * <p>Thread safety: {@link #apply} and {@link #restore} act on the calling thread; {@link
+ * #status()} may be read from any thread.
+ */
+final class ThreadMemory {
+  private final MemoryBackend backend;
+  private final MemoryPolicy asked;
+  private final MemoryPolicy previous;
+  private final Thread owner;
+  private volatile MemoryPolicyStatus status;
+
+  private ThreadMemory(
+      MemoryBackend backend, MemoryPolicy asked, MemoryPolicy previous, MemoryPolicyStatus s) {
+    this.backend = backend;
+    this.asked = asked;
+    this.previous = previous;
+    this.owner = Thread.currentThread();
+    this.status = s;
+  }
+
+  /** A binding whose thread's policy is left as it is, saying {@code why}. */
+  static ThreadMemory leftAlone(MemoryPolicy asked, String why) {
+    return new ThreadMemory(
+        null, asked, asked, new MemoryPolicyStatus(asked, State.LEFT_ALONE, 0, why));
+  }
+
+  /**
+   * Sets {@code asked} on the calling thread through {@code kit}'s backend (nothing for DEFAULT),
+   * remembering its policy.
+   */
+  static ThreadMemory apply(AffinityKit kit, MemoryPolicy asked) {
+    if (asked.equals(MemoryPolicy.DEFAULT)) {
+      return leftAlone(asked, "the thread's policy is left as it is");
+    }
+    MemoryBackend backend = kit.memory();
+    MemoryBackend.Reading before = backend.read();
+    if (before.errno() != 0) {
+      return refused(asked, "get_mempolicy", before.errno(), backend);
+    }
+    int errno = backend.set(asked);
+    if (errno != 0) {
+      return refused(asked, "set_mempolicy", errno, backend);
+    }
+    MemoryPolicy was = before.policy();
+    return new ThreadMemory(
+        backend, asked, was, new MemoryPolicyStatus(asked, State.IN_FORCE, 0, "was " + was));
+  }
+
+  private static ThreadMemory refused(
+      MemoryPolicy asked, String call, int errno, MemoryBackend backend) {
+    String why = errno < 0 ? backend.reason() : call + ": " + Errno.describe(errno);
+    return new ThreadMemory(
+        null, asked, asked, new MemoryPolicyStatus(asked, State.REFUSED, errno, why));
+  }
+
+  /**
+   * Sets the thread's previous policy again, if this binding set one: on the bound thread only
+   * ({@code set_mempolicy} changes the caller's); from another thread the policy stays and the
+   * status says so.
+   */
+  void restore() {
+    if (status.state() != State.IN_FORCE) {
+      return;
+    }
+    if (Thread.currentThread() != owner) {
+      status =
+          new MemoryPolicyStatus(
+              asked,
+              State.NOT_RESTORED,
+              0,
+              "ended from thread "
+                  + Thread.currentThread().getName()
+                  + ", not "
+                  + owner.getName()
+                  + ": a thread's policy is set by that thread only");
+      return;
+    }
+    int errno = backend.set(previous);
+    status =
+        errno == 0
+            ? new MemoryPolicyStatus(asked, State.RESTORED, 0, "back to " + previous)
+            : new MemoryPolicyStatus(
+                asked,
+                State.NOT_RESTORED,
+                errno,
+                "set_mempolicy " + previous + ": " + Errno.describe(errno));
+  }
+
+  MemoryPolicyStatus status() {
+    return status;
+  }
+
+  /** {@code ", memory bind 0: IN_FORCE (...)"} for a report; empty where DEFAULT was asked. */
+  static String describe(MemoryPolicyStatus status) {
+    return status.asked().equals(MemoryPolicy.DEFAULT) ? "" : ", " + status;
+  }
+}

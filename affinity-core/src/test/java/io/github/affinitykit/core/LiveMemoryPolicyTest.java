@@ -1,0 +1,76 @@
+package io.github.affinitykit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.internal.natives.MemoryCalls;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.core.memory.MemoryPolicy;
+import io.github.affinitykit.core.memory.MemoryPolicyStatus.State;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A group's memory policy on this host (node 0, which every Linux host has): a real thread pinned
+ * with {@code bind(0)} or {@code LOCAL} reads it back through {@code get_mempolicy}, and its
+ * previous policy once the lease is closed. Lock files in a private directory.
+ */
+@EnabledOnOs(OS.LINUX)
+@Timeout(30)
+class LiveMemoryPolicyTest {
+  @TempDir Path locks;
+
+  @Test
+  void shouldSetTheThreadsPolicyWhileItIsPinnedAndRestoreItAfter() throws InterruptedException {
+    AffinityKit kit =
+        AffinityKit.create(
+            HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inDirectory(locks));
+    MemoryCalls calls = NativeLayer.system().memory().orElseThrow();
+    List<Object> seen = new ArrayList<>();
+    Thread t =
+        new Thread(
+            () -> {
+              for (MemoryPolicy p : List.of(MemoryPolicy.bind(0), MemoryPolicy.LOCAL)) {
+                CpuGroup g = kit.group("mem").memoryPolicy(p).build();
+                try (CpuLease lease = g.join().bindOnce()) {
+                  seen.add(lease.status());
+                  seen.add(lease.memoryPolicy().state());
+                  seen.add(policy(calls));
+                }
+                seen.add(policy(calls));
+              }
+            },
+            "live-memory");
+    t.start();
+    t.join();
+
+    assertThat(seen)
+        .containsExactly(
+            LeaseStatus.PINNED,
+            State.IN_FORCE,
+            List.of(MemoryCalls.MPOL_BIND, 1L),
+            List.of(MemoryCalls.MPOL_DEFAULT, 0L),
+            LeaseStatus.PINNED,
+            State.IN_FORCE,
+            List.of(MemoryCalls.MPOL_LOCAL, 0L),
+            List.of(MemoryCalls.MPOL_DEFAULT, 0L));
+    assertThat(kit.memory().isSupported()).isTrue();
+    assertThat(kit.memory().reason()).startsWith("Linux: ").endsWith(" calls set_mempolicy");
+  }
+
+  /** The calling thread's mode and first mask word, as {@code get_mempolicy} says. */
+  private static List<Object> policy(MemoryCalls calls) {
+    int[] mode = {-1};
+    long[] mask = new long[16];
+    int r = calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0);
+    return r == 0 ? List.of(mode[0], mask[0]) : List.of(r);
+  }
+}
