@@ -3,6 +3,7 @@ package io.github.affinitykit.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.affinitykit.core.CpuSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,57 @@ class ShapeNIT extends BootedShape {
     assertThat(doctor.path("network").path("jvmUseNuma").asText()).isEqualTo("false");
     assertThat(doctor.path("warnings").findValuesAsText("kind"))
         .contains("NIC_IRQ_ON_POOL", "JVM_NOT_NUMA_AWARE");
+  }
+
+  @Test
+  void shouldPutTheBuffersPagesOnTheNodeTheThreadsPolicyBindsAndMoveWithARebind() {
+    JsonNode m = guest.section("n", "nic").path("memory");
+    JsonNode one = m.path("bound1");
+    assertThat(one.has("error")).as("%s", one).isFalse();
+    assertThat(one.path("cpu").asInt()).isEqualTo(3);
+    assertThat(one.path("state").asText()).isEqualTo("IN_FORCE");
+    assertThat(fieldNames(one.path("pagesByNode"))).containsExactly("1");
+    assertThat(one.path("pagesByNode").path("1").asInt()).isGreaterThanOrEqualTo(2048);
+    assertThat(one.path("untouched").asInt()).isZero();
+    assertThat(one.path("after").asText()).isEqualTo("RESTORED");
+    JsonNode zero = m.path("rebound0");
+    assertThat(zero.path("cpu").asInt()).as("the same CPU on node 1").isEqualTo(3);
+    assertThat(fieldNames(zero.path("pagesByNode"))).containsExactly("0");
+    assertThat(zero.path("pagesByNode").path("0").asInt()).isGreaterThanOrEqualTo(2048);
+  }
+
+  @Test
+  void shouldPlaceMappedPagesByTheirBindingWhoeverTouchesThem() {
+    JsonNode mapped = guest.section("n", "nic").path("memory").path("mapped1");
+    assertThat(mapped.has("error")).as("%s", mapped).isFalse();
+    assertThat(mapped.path("before").path("untouched").asInt()).isEqualTo(2048);
+    assertThat(mapped.path("cpu").asInt()).as("a CPU on node 0").isEqualTo(1);
+    assertThat(fieldNames(mapped.path("pagesByNode"))).containsExactly("1");
+    assertThat(mapped.path("pagesByNode").path("1").asInt()).isEqualTo(2048);
+  }
+
+  @Test
+  void shouldLandTheLoopsAskedForEth0OnNodeOneOffItsIrqCpuOrOnItWhenSharing() {
+    JsonNode loops = guest.section("n", "nic").path("loops");
+    JsonNode avoid = loops.path("AVOID");
+    assertThat(avoid.has("error")).as("%s", avoid).isFalse();
+    assertThat(avoid.path("node").asInt()).isEqualTo(1);
+    assertThat(avoid.path("cpus").asText()).isEqualTo("3");
+    assertThat(avoid.path("applied").asText()).isEqualTo("AVOID");
+    assertThat(avoid.path("reason").asText()).contains("node 1").contains("less 2 (its IRQs)");
+    assertThat(avoid.path("workers").findValuesAsText("cpu")).containsOnly("3");
+    avoid.path("allowed").forEach(a -> assertThat(a.asText()).isEqualTo("3"));
+    JsonNode share = loops.path("SHARE");
+    assertThat(share.path("cpus").asText()).isEqualTo("2-3");
+    assertThat(share.path("workers").size()).isEqualTo(1);
+    share.path("allowed").forEach(a -> assertThat(CpuSet.parse(a.asText()).size()).isEqualTo(1));
+    share.path("workers").forEach(w -> assertThat(List.of(2, 3)).contains(w.path("cpu").asInt()));
+  }
+
+  private static List<String> fieldNames(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    n.fieldNames().forEachRemaining(out::add);
+    return out;
   }
 
   private static JsonNode device(JsonNode doctor, String name) {

@@ -178,7 +178,11 @@ final class Shapes {
           2,
           1536,
           "",
-          List.of("ip link set eth0 up"),
+          List.of(
+              "ip link set eth0 up",
+              // every eth0 IRQ to CPU 2, so that loops avoiding them have CPU 3 on node 1
+              "for i in $(ls /sys/class/net/eth0/device/../msi_irqs); do"
+                  + " echo 2 > /proc/irq/$i/smp_affinity_list; done"),
           List.of(new Shape.Run("n", List.of(), List.of("doctor", "nic"))),
           Duration.ofMinutes(5),
           Shape.DEBIAN_12,

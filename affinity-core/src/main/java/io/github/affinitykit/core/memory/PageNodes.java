@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * kernel has given them no page), how many it could not say; or why the whole query failed.
  *
  * @param pagesByNode pages per node, by node ascending; unmodifiable
- * @param untouched pages not yet touched ({@code ENOENT} from {@code move_pages})
+ * @param untouched pages not yet touched: {@code ENOENT} from {@code move_pages} (6.18), or {@code
+ *     EFAULT}, which older kernels give a not-yet-present page of an anonymous mapping (seen on
+ *     Debian 12's 6.1; the buffer asked about is live, so its range is mapped)
  * @param unknown pages the kernel could not place (any other errno for that page)
  * @param errno 0, the errno of a failed query, or {@code -1} where the platform has no such call
  */
@@ -38,7 +40,7 @@ public record PageNodes(
     for (int s : status) {
       if (s >= 0) {
         nodes.merge(s, 1, Integer::sum);
-      } else if (s == -Errno.ENOENT) {
+      } else if (s == -Errno.ENOENT || s == -Errno.EFAULT) { // EFAULT: older kernels, see above
         untouched++;
       } else {
         unknown++;

@@ -2,15 +2,31 @@ package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.Seat;
+import io.github.affinitykit.core.memory.MemoryPolicy;
+import io.github.affinitykit.core.memory.NodeMemory;
+import io.github.affinitykit.core.memory.PageNodes;
+import io.github.affinitykit.core.placement.IrqSharing;
+import io.github.affinitykit.core.placement.NicPlacement;
+import io.github.affinitykit.netty.LoopAssignment;
+import io.github.affinitykit.netty.PinnedServerGroups;
+import io.github.affinitykit.netty.Transport;
+import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * The NIC, memory and loop placement facts of shape N: what the kernel says about {@code eth0}
- * (read here straight from sysfs and procfs, the reference the host model is held to).
+ * (read here straight from sysfs and procfs, the reference the host model is held to); where the
+ * pages of a buffer filled under a memory policy land ({@code move_pages}); where Netty worker
+ * loops asked to sit next to {@code eth0} run.
  *
  * <p>Thread safety: sections; run on the guest program's main thread.
  */
@@ -41,7 +57,116 @@ final class NicSection {
         }
       }
     }
+    AffinityKit kit = AffinityKit.shared();
+    ObjectNode memory = data.putObject("memory");
+    memory.set("bound1", fill(kit, 3, MemoryPolicy.bind(1)));
+    memory.set("rebound0", fill(kit, 3, MemoryPolicy.bind(0)));
+    memory.set("mapped1", mapped(kit, 1, MemoryPolicy.bind(1)));
+    ObjectNode loops = data.putObject("loops");
+    for (IrqSharing sharing : IrqSharing.values()) {
+      loops.set(sharing.name(), loops(kit, sharing));
+    }
     log.println("nic: " + data);
+  }
+
+  /**
+   * A thread pinned on {@code cpu} by a group with memory policy {@code policy} fills a fresh 8 MiB
+   * direct buffer (its first touch: the JDK zeroes it on the calling thread) and asks where the
+   * pages are.
+   */
+  private static ObjectNode fill(AffinityKit kit, int cpu, MemoryPolicy policy) throws Exception {
+    ObjectNode out = GuestMain.JSON.createObjectNode();
+    try (CpuGroup group = kit.group("mem").cpus(cpu).memoryPolicy(policy).build()) {
+      Seat seat = group.joinAll(1).get(0);
+      run(
+          seat.bound(
+              () -> {
+                ByteBuffer b = ByteBuffer.allocateDirect(8 << 20);
+                for (int i = 0; i < b.capacity(); i += 4096) {
+                  b.put(i, (byte) 1);
+                }
+                out.put("policy", seat.memoryPolicy().toString());
+                out.put("state", seat.memoryPolicy().state().name());
+                out.put("cpu", seat.cpu());
+                pages(out, NodeMemory.system().pageNodes(b));
+              }),
+          out);
+      out.put("after", seat.memoryPolicy().state().name());
+    }
+    return out;
+  }
+
+  /** {@link NodeMemory#allocate} bound to {@code policy}, touched from {@code cpu}. */
+  private static ObjectNode mapped(AffinityKit kit, int cpu, MemoryPolicy policy) throws Exception {
+    ObjectNode out = GuestMain.JSON.createObjectNode();
+    try (CpuGroup group = kit.group("map").cpus(cpu).build()) {
+      Seat seat = group.joinAll(1).get(0);
+      run(
+          seat.bound(
+              () -> {
+                ByteBuffer b = NodeMemory.system().allocate(8 << 20, policy);
+                out.set("before", GuestMain.JSON.valueToTree(NodeMemory.system().pageNodes(b)));
+                for (int i = 0; i < b.capacity(); i += 4096) {
+                  b.put(i, (byte) 1);
+                }
+                out.put("cpu", seat.cpu());
+                pages(out, NodeMemory.system().pageNodes(b));
+              }),
+          out);
+    }
+    return out;
+  }
+
+  private static void pages(ObjectNode out, PageNodes p) {
+    ObjectNode byNode = out.putObject("pagesByNode");
+    p.pagesByNode().forEach((node, n) -> byNode.put(Integer.toString(node), n));
+    out.put("untouched", p.untouched()).put("unknown", p.unknown()).put("errno", p.errno());
+  }
+
+  /** Runs {@code task} on a thread of its own and waits (60 s at most); a failure goes to out. */
+  private static void run(Runnable task, ObjectNode out) throws InterruptedException {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                task.run();
+              } catch (RuntimeException | Error e) {
+                out.put("error", e.toString());
+              }
+            },
+            "nic-section");
+    t.start();
+    t.join(TimeUnit.SECONDS.toMillis(60));
+    if (t.isAlive()) {
+      out.put("error", "still running after 60 s");
+    }
+  }
+
+  /**
+   * Netty server groups asked for {@code eth0} with {@code sharing}: the placement, each worker
+   * loop's CPU, and the mask its thread really has.
+   */
+  private static ObjectNode loops(AffinityKit kit, IrqSharing sharing) throws Exception {
+    ObjectNode out = GuestMain.JSON.createObjectNode();
+    try (PinnedServerGroups groups =
+        PinnedServerGroups.builder(kit).transport(Transport.NIO).nic("eth0", sharing).build()) {
+      NicPlacement p = groups.nic().orElseThrow();
+      out.put("node", p.node())
+          .put("cpus", p.cpus().toString())
+          .put("applied", p.applied().name())
+          .put("reason", p.reason());
+      ArrayNode workers = out.putArray("workers");
+      for (LoopAssignment l : groups.report().group("worker")) {
+        workers.addObject().put("cpu", l.cpu()).put("status", l.status().name());
+      }
+      ArrayNode allowed = out.putArray("allowed");
+      for (EventExecutor e : groups.workers()) {
+        allowed.add(
+            e.submit(() -> ThreadFacts.allowed(Path.of("/proc/thread-self/status")))
+                .get(30, TimeUnit.SECONDS));
+      }
+    }
+    return out;
   }
 
   private static String read(Path p) {
