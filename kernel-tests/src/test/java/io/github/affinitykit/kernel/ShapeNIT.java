@@ -94,6 +94,22 @@ class ShapeNIT extends BootedShape {
     share.path("workers").forEach(w -> assertThat(List.of(2, 3)).contains(w.path("cpu").asInt()));
   }
 
+  @Test
+  void shouldRunTheSeedsExperimentWithEachLayoutsPagesWhereItPutThem() {
+    JsonNode seed = guest.section("n", "numaseed");
+    assertThat(seed.path("exit").asInt()).as("%s", seed).isZero();
+    List<String> rows = seed.path("out").asText().lines().toList();
+    assertThat(rows.get(0)).startsWith("NUMA seed: 2 threads on CPUs [1, 2] (nodes [0, 1]), 8 MiB");
+    assertThat(row(rows, "first-touch")).endsWith("50%  node 0: 4096 pages");
+    assertThat(row(rows, "local")).endsWith("100%  node 0: 2048 pages, node 1: 2048 pages");
+    assertThat(row(rows, "interleave")).contains("node 0: ").contains("node 1: ");
+    assertThat(rows.get(rows.size() - 1)).startsWith("first-touch / local: ");
+  }
+
+  private static String row(List<String> rows, String layout) {
+    return rows.stream().filter(r -> r.startsWith(layout + " ")).findFirst().orElseThrow();
+  }
+
   private static List<String> fieldNames(JsonNode n) {
     List<String> out = new ArrayList<>();
     n.fieldNames().forEachRemaining(out::add);

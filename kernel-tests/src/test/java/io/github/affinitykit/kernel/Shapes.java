@@ -183,7 +183,7 @@ final class Shapes {
               // every eth0 IRQ to CPU 2, so that loops avoiding them have CPU 3 on node 1
               "for i in $(ls /sys/class/net/eth0/device/../msi_irqs); do"
                   + " echo 2 > /proc/irq/$i/smp_affinity_list; done"),
-          List.of(new Shape.Run("n", List.of(), List.of("doctor", "nic"))),
+          List.of(new Shape.Run("n", List.of(), List.of("doctor", "nic", "numaseed"))),
           Duration.ofMinutes(5),
           Shape.DEBIAN_12,
           false,

@@ -69,6 +69,18 @@ final class NicSection {
     log.println("nic: " + data);
   }
 
+  /** The seed's experiment, small: one thread a node, 8 MiB each, two passes; its table. */
+  static void numaSeed(ObjectNode data, PrintStream log) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    PrintStream p = new PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+    int exit =
+        io.github.affinitykit.bench.numa.NumaSeed.execute(
+            java.util.List.of("--threads-per-node", "1", "--mib", "8", "--passes", "2"), p, p);
+    String table = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    data.put("exit", exit).put("out", table);
+    log.println(table);
+  }
+
   /**
    * A thread pinned on {@code cpu} by a group with memory policy {@code policy} fills a fresh 8 MiB
    * direct buffer (its first touch: the JDK zeroes it on the calling thread) and asks where the

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.affinitykit.core.host.HostCpus;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -93,13 +94,24 @@ class BundleIT {
 
     assertThat(help.status()).isZero();
     assertThat(help.output())
-        .contains("loadtest", "soak", "doctor", "gateway", "Sizing a load test");
+        .contains("loadtest", "soak", "numa", "doctor", "gateway", "Sizing a load test");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.output().strip())
         .isEqualTo(
-            "affinity-kit: command: bench (expected: loadtest, soak, doctor or gateway; --help lists"
-                + " them)");
+            "affinity-kit: command: bench (expected: loadtest, soak, numa, doctor or gateway; --help"
+                + " lists them)");
     assertThat(version.output()).startsWith("affinity-kit " + version() + " (Java ");
+  }
+
+  @Test
+  @Timeout(value = 1, unit = TimeUnit.MINUTES)
+  void shouldRunTheNumaSeedAndSayWhatAOneNodeHostCannotCompare() throws Exception {
+    Run numa = kit(List.of("numa", "--passes", "1"), 50);
+    assertThat(numa.status()).as(numa.output()).isZero();
+    assertThat(numa.output()).startsWith("NUMA seed: ");
+    if (HostCpus.probe().topology().numaNodes().size() == 1) {
+      assertThat(numa.output()).contains("nothing to compare");
+    }
   }
 
   private static String version() {

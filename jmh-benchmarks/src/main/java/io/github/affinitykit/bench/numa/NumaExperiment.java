@@ -1,0 +1,187 @@
+package io.github.affinitykit.bench.numa;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
+import io.github.affinitykit.core.memory.MemoryPolicy;
+import io.github.affinitykit.core.memory.NodeMemory;
+import io.github.affinitykit.core.memory.PageNodes;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The fourth seed's experiment: threads pinned one per CPU, each sweeping its own share of memory
+ * (read, multiply, write every long) pass after pass, with the memory put three ways ({@link
+ * NumaMode}); it times each pass over all shares and asks the kernel ({@code move_pages}) where
+ * every share's pages are.
+ *
+ * <p>Thread safety: one {@link #run} at a time; it starts and joins its own threads.
+ */
+final class NumaExperiment {
+  private static final long JOIN_MS = TimeUnit.MINUTES.toMillis(10);
+
+  private final AffinityKit kit;
+  private final List<Integer> cpus;
+  private final Map<Integer, Integer> nodeOf;
+  private final int shareBytes;
+  private final int passes;
+  private final NodeMemory memory = NodeMemory.system();
+  private volatile long sink;
+
+  /**
+   * An experiment with one worker on each of {@code cpus}.
+   *
+   * @param nodeOf each CPU's NUMA node
+   * @param shareBytes each worker's share, a whole number of MiB
+   * @param passes the passes timed
+   */
+  NumaExperiment(
+      AffinityKit kit,
+      List<Integer> cpus,
+      Map<Integer, Integer> nodeOf,
+      int shareBytes,
+      int passes) {
+    this.kit = Objects.requireNonNull(kit, "kit");
+    this.cpus = List.copyOf(cpus);
+    this.nodeOf = Map.copyOf(nodeOf);
+    this.shareBytes = shareBytes;
+    this.passes = passes;
+  }
+
+  /** Puts the memory as {@code mode} says, then times the passes; frees the memory after. */
+  ModeResult run(NumaMode mode) throws InterruptedException {
+    int t = cpus.size();
+    ByteBuffer[] shares = new ByteBuffer[t];
+    if (mode != NumaMode.LOCAL) {
+      MemoryPolicy policy =
+          mode == NumaMode.INTERLEAVE
+              ? MemoryPolicy.interleave(nodeOf.values().stream().mapToInt(i -> i).toArray())
+              : MemoryPolicy.DEFAULT;
+      ByteBuffer all = memory.allocate(Math.multiplyExact(t, shareBytes), policy);
+      onCpus(group("toucher", List.of(cpus.get(0)), MemoryPolicy.DEFAULT), 1, i -> touch(all));
+      for (int i = 0; i < t; i++) {
+        shares[i] = all.slice(i * shareBytes, shareBytes);
+      }
+    }
+    CyclicBarrier barrier = new CyclicBarrier(t + 1);
+    long[] passNanos = new long[passes];
+    Thread timer = new Thread(() -> time(barrier, passNanos), "numa-timer");
+    timer.start();
+    onCpus(
+        group("worker", cpus, mode == NumaMode.LOCAL ? MemoryPolicy.LOCAL : MemoryPolicy.DEFAULT),
+        t,
+        i -> {
+          if (shares[i] == null) { // LOCAL: its own share, first touched here, on its own node
+            shares[i] = memory.allocate(shareBytes, MemoryPolicy.DEFAULT);
+            touch(shares[i]);
+          }
+          work(shares[i], barrier);
+        });
+    timer.join(JOIN_MS);
+    return result(mode, shares, passNanos);
+  }
+
+  private ModeResult result(NumaMode mode, ByteBuffer[] shares, long[] passNanos) {
+    Map<Integer, Integer> byNode = new TreeMap<>();
+    long own = 0;
+    int untouched = 0;
+    int unknown = 0;
+    for (int i = 0; i < shares.length; i++) {
+      PageNodes p = memory.pageNodes(shares[i]);
+      p.pagesByNode().forEach((n, c) -> byNode.merge(n, c, Integer::sum));
+      own += p.pagesOn(nodeOf.get(cpus.get(i)));
+      untouched += p.untouched();
+      unknown += p.unknown();
+    }
+    long[] sorted = passNanos.clone();
+    Arrays.sort(sorted);
+    return new ModeResult(
+        mode,
+        sorted[sorted.length / 2],
+        new PageNodes(new TreeMap<>(byNode), untouched, unknown, 0),
+        own);
+  }
+
+  private CpuGroup group(String name, List<Integer> on, MemoryPolicy policy) {
+    CpuGroupBuilder b = kit.group(name).cpus(on.stream().mapToInt(i -> i).toArray());
+    return b.memoryPolicy(policy).build();
+  }
+
+  /** {@code members} tasks, each on a thread of its own bound to a seat of group; waits for all. */
+  private static void onCpus(CpuGroup group, int members, IntTask task)
+      throws InterruptedException {
+    try (group) {
+      var seats = group.joinAll(members);
+      List<Thread> threads = new ArrayList<>();
+      for (int i = 0; i < seats.size(); i++) {
+        int index = i;
+        threads.add(new Thread(seats.get(i).bound(() -> task.run(index)), group.name() + i));
+      }
+      threads.forEach(Thread::start);
+      for (Thread th : threads) {
+        th.join(JOIN_MS);
+      }
+    }
+  }
+
+  /** The first touch: one write per page. */
+  private static void touch(ByteBuffer b) {
+    for (int i = 0; i < b.capacity(); i += 4096) {
+      b.put(i, (byte) 1);
+    }
+  }
+
+  /** Each pass: wait for the start, sweep the share, wait for the end. */
+  private void work(ByteBuffer share, CyclicBarrier barrier) {
+    LongBuffer longs = share.duplicate().order(ByteOrder.nativeOrder()).asLongBuffer();
+    long sum = 0;
+    for (int p = 0; p < passes; p++) {
+      await(barrier);
+      for (int i = 0; i < longs.capacity(); i++) {
+        long v = longs.get(i) * 31 + 1;
+        longs.put(i, v);
+        sum += v;
+      }
+      await(barrier);
+    }
+    sink += sum;
+  }
+
+  /** The timer's side of the barriers: each pass from its start to its end. */
+  private void time(CyclicBarrier barrier, long[] passNanos) {
+    for (int p = 0; p < passes; p++) {
+      await(barrier);
+      long start = System.nanoTime();
+      await(barrier);
+      passNanos[p] = System.nanoTime() - start;
+    }
+  }
+
+  private static void await(CyclicBarrier barrier) {
+    try {
+      barrier.await(JOIN_MS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (BrokenBarrierException | TimeoutException e) {
+      throw new IllegalStateException("a worker failed or stalled", e);
+    }
+  }
+
+  /** A task for worker {@code index}. */
+  @FunctionalInterface
+  private interface IntTask {
+    void run(int index);
+  }
+}
