@@ -191,7 +191,10 @@ public final class CpuGroupBuilder {
    * the policy stays, and the status says so). {@link MemoryPolicy#LOCAL} allocates on the pinned
    * CPU's node. A refusal (no native layer, {@code EPERM}, {@code EINVAL}) leaves the pin standing:
    * {@link CpuLease#memoryPolicy()} says why. A member that pins nothing (UNPINNED, UNSUPPORTED, a
-   * failed pin) sets nothing.
+   * failed pin) sets nothing. The restore is skipped (and said) when the thread's policy changed
+   * since the bind, so leases on one thread are best closed in the reverse order of their binds; a
+   * previous policy's mode flags ({@code MPOL_F_STATIC_NODES}, {@code MPOL_F_RELATIVE_NODES}) are
+   * not carried back by the restore.
    *
    * @param policy the policy; {@link #build()} checks its nodes are this host's
    * @return this builder

@@ -45,11 +45,18 @@ final class ThreadMemory {
       return leftAlone(asked, "the thread's policy is left as it is");
     }
     MemoryBackend backend = kit.memory();
-    MemoryBackend.Reading before = backend.read();
+    MemoryBackend.Reading before;
+    int errno;
+    try { // a backend may be the user's: one that throws refuses the policy, never the pin
+      before = backend.read();
+      errno = before.errno() != 0 ? 0 : backend.set(asked);
+    } catch (RuntimeException e) {
+      return new ThreadMemory(
+          null, asked, asked, new MemoryPolicyStatus(asked, State.REFUSED, 0, e.toString()));
+    }
     if (before.errno() != 0) {
       return refused(asked, "get_mempolicy", before.errno(), backend);
     }
-    int errno = backend.set(asked);
     if (errno != 0) {
       return refused(asked, "set_mempolicy", errno, backend);
     }
@@ -66,9 +73,10 @@ final class ThreadMemory {
   }
 
   /**
-   * Sets the thread's previous policy again, if this binding set one: on the bound thread only
-   * ({@code set_mempolicy} changes the caller's); from another thread the policy stays and the
-   * status says so.
+   * Sets the thread's previous policy again, if this binding set one and the thread still has it:
+   * on the bound thread only ({@code set_mempolicy} changes the caller's); from another thread, or
+   * once the policy was changed since the bind (leases closed out of order, the application's own
+   * call), the policy stays and the status says so.
    */
   void restore() {
     if (status.state() != State.IN_FORCE) {
@@ -85,6 +93,16 @@ final class ThreadMemory {
                   + ", not "
                   + owner.getName()
                   + ": a thread's policy is set by that thread only");
+      return;
+    }
+    MemoryBackend.Reading now = backend.read();
+    if (now.errno() == 0 && !now.policy().equals(asked)) { // leases closed out of order, or the
+      status = // application set its own since: restoring would undo that
+          new MemoryPolicyStatus(
+              asked,
+              State.NOT_RESTORED,
+              0,
+              "changed since the bind (now " + now.policy() + "): left as it is");
       return;
     }
     int errno = backend.set(previous);

@@ -70,8 +70,56 @@ class MemoryPolicyPinTest {
         .containsExactly(
             tuple("read", MemoryPolicy.DEFAULT, CpuSet.of(7)),
             tuple("set", MemoryPolicy.bind(1), CpuSet.of(7)),
+            tuple("read", MemoryPolicy.bind(1), CpuSet.of(7)),
             tuple("set", MemoryPolicy.DEFAULT, CpuSet.of(7)));
     assertThat(affinity.maskOf(lease.tid())).isEqualTo(CpuSet.range(0, 23));
+    g.close();
+  }
+
+  @Test
+  void shouldLeaveAPolicyTheThreadChangedSinceTheBindAndSaySo() {
+    CpuGroup g = kit(memory).group("w").cpus(7).memoryPolicy(MemoryPolicy.bind(1)).build();
+    Seat seat = g.join();
+    CpuLease lease = seat.bind();
+    memory.set(MemoryPolicy.bind(0)); // the application's own call, on the same thread
+    lease.close();
+    assertThat(memory.policyOf(Thread.currentThread())).isEqualTo(MemoryPolicy.bind(0));
+    assertThat(lease.memoryPolicy().state()).isEqualTo(State.NOT_RESTORED);
+    assertThat(lease.memoryPolicy().reason())
+        .isEqualTo("changed since the bind (now bind 0): left as it is");
+    g.close();
+  }
+
+  @Test
+  void shouldRefuseThePolicyNotThePinWhenTheBackendThrows() {
+    MemoryBackend throwing =
+        new MemoryBackend() {
+          @Override
+          public boolean isSupported() {
+            return true;
+          }
+
+          @Override
+          public String reason() {
+            return "throws";
+          }
+
+          @Override
+          public Reading read() {
+            throw new IllegalStateException("boom");
+          }
+
+          @Override
+          public int set(MemoryPolicy policy) {
+            throw new IllegalStateException("boom");
+          }
+        };
+    CpuGroup g = kit(throwing).group("w").cpus(7).memoryPolicy(MemoryPolicy.bind(1)).build();
+    try (CpuLease lease = g.join().bind()) {
+      assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
+      assertThat(lease.memoryPolicy().state()).isEqualTo(State.REFUSED);
+      assertThat(lease.memoryPolicy().reason()).isEqualTo("java.lang.IllegalStateException: boom");
+    }
     g.close();
   }
 

@@ -86,10 +86,12 @@ class ShapeNIT extends BootedShape {
     assertThat(avoid.path("applied").asText()).isEqualTo("AVOID");
     assertThat(avoid.path("reason").asText()).contains("node 1").contains("less 2 (its IRQs)");
     assertThat(avoid.path("workers").findValuesAsText("cpu")).containsOnly("3");
+    assertThat(avoid.path("allowed").size()).isEqualTo(avoid.path("workers").size()).isPositive();
     avoid.path("allowed").forEach(a -> assertThat(a.asText()).isEqualTo("3"));
     JsonNode share = loops.path("SHARE");
     assertThat(share.path("cpus").asText()).isEqualTo("2-3");
     assertThat(share.path("workers").size()).isEqualTo(1);
+    assertThat(share.path("allowed").size()).isEqualTo(1);
     share.path("allowed").forEach(a -> assertThat(CpuSet.parse(a.asText()).size()).isEqualTo(1));
     share.path("workers").forEach(w -> assertThat(List.of(2, 3)).contains(w.path("cpu").asInt()));
   }

@@ -89,9 +89,8 @@ public final class ServerGroupsBuilder {
   /**
    * Places the worker loops next to network interface {@code nic}: on the worker group's CPUs on
    * the NIC's NUMA node, with or without those its interrupts are delivered to ({@link
-   * NicPlacement}); where the NIC gives nothing to go by (virtual, one node, no pool CPU on its
-   * node) the pool stays whole. What was chosen, and why, is in {@link
-   * PinnedServerGroups#report()}.
+   * NicPlacement}); where the NIC gives nothing to go by (virtual, no pool CPU on its node) the
+   * pool stays whole. What was chosen, and why, is in {@link PinnedServerGroups#report()}.
    *
    * @param nic an interface of the kit's host ({@code eth0}); checked by {@link #build()}; not null
    * @param irqs whether the loops may share CPUs with the NIC's interrupts; not null

@@ -117,7 +117,9 @@ public final class HostCpus {
    * @return a snapshot taken now; its {@link #pool()} throws if the override was bad
    */
   public static HostCpus diagnose(Path root) {
-    return new HostProbe(new SysFs(root), VmOptions::live).probe();
+    boolean here = root.toAbsolutePath().normalize().equals(Path.of("/"));
+    return new HostProbe(new SysFs(root), here ? VmOptions::live : name -> Optional.empty())
+        .probe(); // this JVM's flags say nothing about a tree from another host
   }
 
   /**
@@ -216,9 +218,12 @@ public final class HostCpus {
   /**
    * Returns whether this JVM runs with {@code -XX:+UseNUMA}, as {@code
    * HotSpotDiagnosticMXBean.getVMOption("UseNUMA")} reports it. Read only on a host with more than
-   * one NUMA node, where it matters.
+   * one NUMA node, where it matters, and only for this host ({@code /}): a model probed from
+   * another root (a fixture tree, {@code doctor --root}) cannot see that host's JVM, and reads it
+   * as unknown.
    *
-   * @return the flag; empty on a one-node host, or where the VM does not report it (not HotSpot)
+   * @return the flag; empty on a one-node host, for another root, or where the VM does not report
+   *     it (not HotSpot)
    */
   public Optional<Boolean> jvmUsesNuma() {
     return jvmUsesNuma;

@@ -26,7 +26,7 @@ final class VmOptions {
           ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
       return bean == null ? Optional.empty() : Optional.of(bean.getVMOption(name).getValue());
     } catch (IllegalArgumentException | SecurityException | LinkageError e) {
-      return Optional.empty(); // not HotSpot, or a runtime jlink'd without jdk.management
+      return Optional.empty(); // not HotSpot, or no such option
     }
   }
 

@@ -14,7 +14,8 @@ import java.util.Objects;
 public final class InterruptTable {
   /**
    * Columns after the counts of a row that names its handler: chip, hardware IRQ and trigger, then
-   * the handler names; a row with fewer (an IRQ freed after it fired) names none.
+   * the handler names; a row with fewer (an IRQ freed after it fired) names none, and so does an
+   * ARM GIC row ({@code GICv3 27 Level}: its trigger is a column of its own).
    */
   private static final int NAMED_TAIL = 3;
 
@@ -67,7 +68,9 @@ public final class InterruptTable {
       String label = f[0].endsWith(":") ? f[0].substring(0, f[0].length() - 1) : f[0];
       int irq = f.length > n ? SysFs.index(label, "") : -1;
       if (irq >= 0) {
-        String name = f.length - 1 - n >= NAMED_TAIL ? f[f.length - 1] : "";
+        String last = f[f.length - 1];
+        boolean trigger = last.equals("Level") || last.equals("Edge"); // a GIC row, no handler
+        String name = f.length - 1 - n >= NAMED_TAIL && !trigger ? last : "";
         rows.add(new Row(irq, List.of(f).subList(1, n + 1), name));
       }
     }

@@ -65,7 +65,7 @@ public interface MemoryBackend {
 
   /**
    * Sets the calling thread's policy ({@code set_mempolicy}); {@link MemoryPolicy#DEFAULT} returns
-   * it to the process's.
+   * it to the system default (the node of the CPU that first touches a page).
    *
    * @param policy the policy
    * @return 0, or the errno ({@code EINVAL} for a node this host lacks; {@code -1} where the

@@ -5,7 +5,9 @@ import java.util.Objects;
 /**
  * What became of the memory policy a pinned thread was to take: left alone, in force, refused (with
  * the errno), restored once its binding ended, or kept because the binding was ended from another
- * thread.
+ * thread, or because the policy had changed since the bind.
+ *
+ * <p>Thread safety: immutable.
  *
  * @param asked the policy the group asked for
  * @param state what became of it

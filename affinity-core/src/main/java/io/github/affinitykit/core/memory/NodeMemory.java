@@ -4,6 +4,7 @@ import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.internal.natives.MemoryCalls;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Objects;
@@ -116,6 +117,14 @@ public final class NodeMemory {
     if (calls == null) {
       return PageNodes.failed(-1);
     }
+    try {
+      return pages(buffer);
+    } finally { // the buffer's Cleaner must not unmap it while the kernel reads its pages
+      Reference.reachabilityFence(buffer);
+    }
+  }
+
+  private PageNodes pages(ByteBuffer buffer) {
     long page = calls.pageSize();
     long start = calls.address(buffer) / page * page;
     long end = calls.address(buffer) + buffer.capacity();

@@ -10,6 +10,8 @@ import java.util.TreeMap;
  * Where the pages of a buffer are: how many on each node, how many no thread has touched yet (the
  * kernel has given them no page), how many it could not say; or why the whole query failed.
  *
+ * <p>Thread safety: immutable.
+ *
  * @param pagesByNode pages per node, by node ascending; unmodifiable
  * @param untouched pages not yet touched: {@code ENOENT} from {@code move_pages} (6.18), or {@code
  *     EFAULT}, which older kernels give a not-yet-present page of an anonymous mapping (seen on

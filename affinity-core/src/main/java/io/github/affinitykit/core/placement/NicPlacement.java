@@ -12,9 +12,11 @@ import java.util.Objects;
  * without the CPUs its interrupts are delivered to ({@link IrqSharing}). Give a group the chosen
  * CPUs as its pool ({@code kit.group("worker").pool(p.cpus())}); {@link #reason()} says why they.
  *
- * <p>Where the NIC has no node to go by (a virtual interface, a host with one node, a pool with no
- * CPU on the NIC's node) the pool is kept whole and the reason says so: placing near a NIC never
- * fails for want of one.
+ * <p>Where the NIC's node is unknown (the -1 the kernel prints on a host with one node) its local
+ * CPUs ({@code local_cpulist}: there, every CPU) stand for the node, so only the interrupt rule
+ * narrows the pool. Where the NIC gives nothing to go by (a virtual interface, no node and no local
+ * CPUs, a pool with no CPU on its node) the pool is kept whole and the reason says so: placing near
+ * a NIC never fails for want of one.
  *
  * <p>Thread safety: immutable.
  *
@@ -78,7 +80,10 @@ public record NicPlacement(
     }
     CpuSet irqs = d.irqCpus();
     CpuSet away = near.minus(irqs);
-    String base = nic + " is on " + where + ": the pool's CPUs there are " + near;
+    String base =
+        (d.node() >= 0 ? nic + " is on node " + d.node() : nic + "'s node is unknown, " + where)
+            + ": the pool's CPUs there are "
+            + near;
     if (sharing == IrqSharing.SHARE || near.equals(away)) {
       String also =
           irqs.intersect(near).isEmpty() ? "" : " (its IRQs on " + irqs.intersect(near) + ")";

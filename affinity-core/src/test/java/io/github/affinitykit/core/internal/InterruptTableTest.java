@@ -37,6 +37,17 @@ class InterruptTableTest {
   }
 
   @Test
+  void shouldNameNoHandlerForAGicRowWithoutOneAndTheLastColumnForOneWithIt() {
+    InterruptTable t =
+        table(
+            "           CPU0       CPU1\n"
+                + "  11:         0          0     GICv3  27 Level\n"
+                + "  12:       900        850     GICv3  30 Level     arch_timer\n"
+                + "  13:         0          0     GICv3  32 Edge\n");
+    assertThat(t.rows()).extracting(InterruptTable.Row::name).containsExactly("", "arch_timer", "");
+  }
+
+  @Test
   void shouldHaveNoRowsWhenTheFileIsAbsentOrItsHeaderIsNotCpuColumns() {
     assertThat(InterruptTable.read(new SysFs(tmp)).rows()).isEmpty();
     InterruptTable garbled = table("CPU0 GPU1\n 16: 1 2 IO-APIC 16-fasteoi eth1\n");

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.testkit.Fixtures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Placement next to a NIC on the two-socket E5 model: {@code eth0} on node 1 (CPUs 6-11, 18-23)
@@ -59,6 +65,37 @@ class NicPlacementTest {
     assertThat(p.node()).isEqualTo(-1);
     assertThat(p.cpus()).isEqualTo(E5.pool().cpus());
     assertThat(p.reason()).startsWith("docker0 is virtual");
+  }
+
+  @Test
+  void shouldLetTheLocalCpusStandForAnUnknownNodeOnAOneNodeHostAndStillAvoidTheIrqs(
+      @TempDir Path root) throws IOException {
+    String pci = "sys/devices/pci0000:00/0000:00:03.0";
+    FakeHost.create(root, 4, 1)
+        .file(pci + "/numa_node", "-1")
+        .file(pci + "/local_cpulist", "0-3")
+        .file(pci + "/msi_irqs/25", "msix")
+        .file(pci + "/net/eth0/queues/rx-0/rps_cpus", "0")
+        .file("proc/irq/25/effective_affinity_list", "2")
+        .file("proc/irq/25/smp_affinity_list", "2")
+        .file("proc/interrupts", "  CPU0 CPU1 CPU2 CPU3\n 25: 0 0 9 0 PCI-MSI 1-edge eth0-rx-0\n");
+    link(root.resolve(pci + "/net/eth0/device"), "../../../0000:00:03.0");
+    link(root.resolve("sys/class/net/eth0"), "../../devices/pci0000:00/0000:00:03.0/net/eth0");
+    HostCpus host = HostCpus.probe(root);
+
+    NicPlacement p = NicPlacement.near(host, CpuSet.parse("1-3"), "eth0", IrqSharing.AVOID);
+
+    assertThat(p.node()).isEqualTo(-1);
+    assertThat(p.cpus()).isEqualTo(CpuSet.of(1, 3));
+    assertThat(p.reason())
+        .isEqualTo(
+            "eth0's node is unknown, its local CPUs 0-3: the pool's CPUs there are 1-3,"
+                + " less 2 (its IRQs)");
+  }
+
+  private static void link(Path at, String target) throws IOException {
+    Files.createDirectories(at.getParent());
+    Files.createSymbolicLink(at, Paths.get(target));
   }
 
   @Test

@@ -19,6 +19,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The fourth seed's experiment: threads pinned one per CPU, each sweeping its own share of memory
@@ -59,37 +60,65 @@ final class NumaExperiment {
     this.passes = passes;
   }
 
-  /** Puts the memory as {@code mode} says, then times the passes; frees the memory after. */
+  /**
+   * Puts the memory as {@code mode} says, then times the passes. The mappings are unmapped once
+   * unreachable, after a garbage collection ({@link NodeMemory}); the JVM does not count them as
+   * direct memory, so the caller collects between modes.
+   *
+   * @throws IllegalStateException if a worker failed (its exception the cause) or stalled
+   */
   ModeResult run(NumaMode mode) throws InterruptedException {
     int t = cpus.size();
     ByteBuffer[] shares = new ByteBuffer[t];
-    if (mode != NumaMode.LOCAL) {
+    if (mode != NumaMode.LOCAL) { // one mapping a share, all first touched by one thread
       MemoryPolicy policy =
           mode == NumaMode.INTERLEAVE
               ? MemoryPolicy.interleave(nodeOf.values().stream().mapToInt(i -> i).toArray())
               : MemoryPolicy.DEFAULT;
-      ByteBuffer all = memory.allocate(Math.multiplyExact(t, shareBytes), policy);
-      onCpus(group("toucher", List.of(cpus.get(0)), MemoryPolicy.DEFAULT), 1, i -> touch(all));
       for (int i = 0; i < t; i++) {
-        shares[i] = all.slice(i * shareBytes, shareBytes);
+        shares[i] = memory.allocate(shareBytes, policy);
       }
+      onCpus(
+          group("toucher", List.of(cpus.get(0)), MemoryPolicy.DEFAULT),
+          1,
+          i -> Arrays.stream(shares).forEach(NumaExperiment::touch));
     }
     CyclicBarrier barrier = new CyclicBarrier(t + 1);
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     long[] passNanos = new long[passes];
-    Thread timer = new Thread(() -> time(barrier, passNanos), "numa-timer");
+    Thread timer =
+        new Thread(() -> guarded(() -> time(barrier, passNanos), barrier, failed), "numa-timer");
     timer.start();
     onCpus(
         group("worker", cpus, mode == NumaMode.LOCAL ? MemoryPolicy.LOCAL : MemoryPolicy.DEFAULT),
         t,
-        i -> {
-          if (shares[i] == null) { // LOCAL: its own share, first touched here, on its own node
-            shares[i] = memory.allocate(shareBytes, MemoryPolicy.DEFAULT);
-            touch(shares[i]);
-          }
-          work(shares[i], barrier);
-        });
+        i ->
+            guarded(
+                () -> {
+                  if (shares[i] == null) { // LOCAL: its own share, first touched on its own node
+                    shares[i] = memory.allocate(shareBytes, MemoryPolicy.DEFAULT);
+                    touch(shares[i]);
+                  }
+                  work(shares[i], barrier);
+                },
+                barrier,
+                failed));
     timer.join(JOIN_MS);
+    if (failed.get() != null || timer.isAlive()) {
+      throw new IllegalStateException(mode.label() + ": a worker failed or stalled", failed.get());
+    }
     return result(mode, shares, passNanos);
+  }
+
+  /** Runs {@code task}; a failure is kept (the first) and breaks the barrier for the others. */
+  private static void guarded(
+      Runnable task, CyclicBarrier barrier, AtomicReference<Throwable> failed) {
+    try {
+      task.run();
+    } catch (RuntimeException | Error e) {
+      failed.compareAndSet(null, e);
+      barrier.reset();
+    }
   }
 
   private ModeResult result(NumaMode mode, ByteBuffer[] shares, long[] passNanos) {

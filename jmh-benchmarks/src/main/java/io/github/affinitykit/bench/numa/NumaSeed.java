@@ -130,6 +130,7 @@ public final class NumaSeed implements Callable<Integer> {
     List<ModeResult> results = new ArrayList<>();
     for (NumaMode m : NumaMode.values()) {
       results.add(e.run(m));
+      System.gc(); // the mode's mappings are unmapped by their Cleaner once collected
     }
     out.print(NumaReport.table(results));
     return 0;

@@ -182,6 +182,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int setMempolicy(int mode, long[] nodemask, long maxnode) {
+    MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.SET_MEMPOLICY);
     try {
       return nr < 0 ? -Errno.ENOSYS : (int) sys_set_mempolicy(nr, mode, orNull(nodemask), maxnode);
@@ -192,6 +193,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
+    MemoryCalls.checkRead(mode, nodemask, maxnode);
     int nr = abi.number(Syscall.GET_MEMPOLICY);
     try {
       return nr < 0
@@ -204,6 +206,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
+    MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.MBIND);
     try {
       return nr < 0
@@ -216,6 +219,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
+    MemoryCalls.checkPages(pages, nodes, status);
     int nr = abi.number(Syscall.MOVE_PAGES);
     try {
       return nr < 0

@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  * policy calls act on the calling thread.
  */
 public interface MemoryCalls {
-  /** {@code MPOL_DEFAULT}: the process's policy (local allocation unless set otherwise). */
+  /** {@code MPOL_DEFAULT}: the system default (allocation on the node of the CPU that touches). */
   int MPOL_DEFAULT = 0;
 
   /** {@code MPOL_PREFERRED}: one node first, others when it is full. */
@@ -43,6 +43,50 @@ public interface MemoryCalls {
   /** Returns {@code maxnode} for a mask of {@code mask.length} words: every bit of it read. */
   static long maxnode(long[] mask) {
     return mask.length * 64L + 1;
+  }
+
+  /**
+   * Checks that the kernel cannot write or read past {@code nodemask}: {@code maxnode} at most
+   * {@link #maxnode(long[])} of it. Every implementation calls it first.
+   *
+   * @throws IllegalArgumentException naming the values and the rule
+   */
+  static void checkMask(long[] nodemask, long maxnode) {
+    if (maxnode < 0 || maxnode > maxnode(nodemask)) {
+      throw new IllegalArgumentException(
+          "maxnode: " + maxnode + " (expected: 0 to 64 x words + 1 = " + maxnode(nodemask) + ")");
+    }
+  }
+
+  /**
+   * Checks {@code get_mempolicy}'s arrays: room for the mode, and {@link #checkMask}.
+   *
+   * @throws IllegalArgumentException naming the value and the rule
+   */
+  static void checkRead(int[] mode, long[] nodemask, long maxnode) {
+    if (mode.length < 1) {
+      throw new IllegalArgumentException("mode: int[0] (expected: room for the mode)");
+    }
+    checkMask(nodemask, maxnode);
+  }
+
+  /**
+   * Checks {@code move_pages}' arrays: {@code status}, and {@code nodes} if given, as long as
+   * {@code pages}. Every implementation calls it first.
+   *
+   * @throws IllegalArgumentException naming the lengths and the rule
+   */
+  static void checkPages(long[] pages, int[] nodes, int[] status) {
+    if (status.length < pages.length || (nodes != null && nodes.length < pages.length)) {
+      throw new IllegalArgumentException(
+          "status/nodes: "
+              + status.length
+              + "/"
+              + (nodes == null ? "none" : nodes.length)
+              + " (expected: at least pages.length = "
+              + pages.length
+              + ")");
+    }
   }
 
   /**

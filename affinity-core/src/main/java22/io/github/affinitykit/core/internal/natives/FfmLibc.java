@@ -279,6 +279,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int setMempolicy(int mode, long[] nodemask, long maxnode) {
+    MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.SET_MEMPOLICY);
     if (nr < 0) {
       return -Errno.ENOSYS;
@@ -289,6 +290,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
+    MemoryCalls.checkRead(mode, nodemask, maxnode);
     int nr = abi.number(Syscall.GET_MEMPOLICY);
     if (nr < 0) {
       return -Errno.ENOSYS;
@@ -306,6 +308,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
+    MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.MBIND);
     if (nr < 0) {
       return -Errno.ENOSYS;
@@ -316,6 +319,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
+    MemoryCalls.checkPages(pages, nodes, status);
     int nr = abi.number(Syscall.MOVE_PAGES);
     if (nr < 0) {
       return -Errno.ENOSYS;
@@ -329,8 +333,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
       MemorySegment.copy(nodes, 0, buf, JAVA_INT, 8L * n, n);
       to = buf.address() + 8L * n;
     }
-    long at = buf.address();
-    long r = call7(syscall6, nr, pid, n, at, to, at + 12L * n, flags);
+    long r = call7(syscall6, nr, pid, n, buf.address(), to, buf.address() + 12L * n, flags);
     if (r >= 0) {
       MemorySegment.copy(buf, JAVA_INT, 12L * n, status, 0, n);
     }
