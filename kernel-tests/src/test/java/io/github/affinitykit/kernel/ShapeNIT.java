@@ -45,6 +45,9 @@ class ShapeNIT extends BootedShape {
     assertThat(eth0.path("irqs").findValuesAsText("queue")).contains("0");
     assertThat(device(doctor, "lo").path("physical").asBoolean()).isFalse();
     assertThat(doctor.path("network").path("jvmUseNuma").asText()).isEqualTo("false");
+    assertThat(doctor.path("network").path("numaBalancing").asText())
+        .as("turned off before the JVM started")
+        .isEqualTo("false");
     assertThat(doctor.path("warnings").findValuesAsText("kind"))
         .contains("NIC_IRQ_ON_POOL", "JVM_NOT_NUMA_AWARE");
   }

@@ -180,6 +180,10 @@ final class Shapes {
           "",
           List.of(
               "ip link set eth0 up",
+              // automatic NUMA balancing unmaps pages to sample them (PROT_NONE), which 6.1's
+              // move_pages reports as not present; pinned, bound threads turn it off, as tuned does
+              "cat /proc/sys/kernel/numa_balancing",
+              "echo 0 > /proc/sys/kernel/numa_balancing",
               // every eth0 IRQ to CPU 2, so that loops avoiding them have CPU 3 on node 1
               "for i in $(ls /sys/class/net/eth0/device/../msi_irqs); do"
                   + " echo 2 > /proc/irq/$i/smp_affinity_list; done"),

@@ -30,14 +30,21 @@ public final class HostCpus {
   private final CpuSet irqDefault;
   private final List<NetDevice> netDevices;
   private final Optional<Boolean> jvmUsesNuma;
+  private final Optional<Boolean> numaBalancing;
   private final Optional<CpuPool> pool;
   private final Optional<IllegalArgumentException> poolProblem;
 
   /** The IRQs' affinities, the default one for new IRQs, and the NICs they serve, as probed. */
   record IrqRouting(List<IrqAffinity> irqs, CpuSet defaultMask, List<NetDevice> netDevices) {}
 
-  /** What this JVM was started with: the pool override, {@code -XX:+UseNUMA} where read. */
-  record JvmSettings(Optional<PoolPolicy.Override> override, Optional<Boolean> useNuma) {}
+  /**
+   * What this JVM was started with (the pool override, {@code -XX:+UseNUMA} where read) and whether
+   * the kernel balances NUMA memory on its own ({@code kernel.numa_balancing}, where it has it).
+   */
+  record JvmSettings(
+      Optional<PoolPolicy.Override> override,
+      Optional<Boolean> useNuma,
+      Optional<Boolean> numaBalancing) {}
 
   HostCpus(
       CpuTopology topology,
@@ -61,6 +68,7 @@ public final class HostCpus {
     this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
     this.netDevices = List.copyOf(irqRouting.netDevices());
     this.jvmUsesNuma = jvm.useNuma();
+    this.numaBalancing = jvm.numaBalancing();
     Optional<CpuPool> resolved = Optional.empty();
     Optional<IllegalArgumentException> problem = Optional.empty();
     try {
@@ -227,6 +235,18 @@ public final class HostCpus {
    */
   public Optional<Boolean> jvmUsesNuma() {
     return jvmUsesNuma;
+  }
+
+  /**
+   * Returns whether the kernel's automatic NUMA balancing is on ({@code
+   * /proc/sys/kernel/numa_balancing} not 0): it samples tasks' pages by unmapping them for a moment
+   * (a fault on the next access, and on Debian 12's 6.1 {@code move_pages} reads such a page as not
+   * present) and migrates pages and tasks towards each other, against explicit placement.
+   *
+   * @return the setting; empty where the kernel has no such file (built without it)
+   */
+  public Optional<Boolean> numaBalancing() {
+    return numaBalancing;
   }
 
   /**

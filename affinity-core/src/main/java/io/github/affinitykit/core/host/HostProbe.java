@@ -6,6 +6,7 @@ import io.github.affinitykit.core.internal.TaskStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -50,7 +51,13 @@ final class HostProbe {
             irqs,
             fs.read("/proc/irq/default_smp_affinity").map(CpuSet::parseMask).orElse(CpuSet.empty()),
             new NetProbe(fs, irqs).probe()),
-        new HostCpus.JvmSettings(PoolPolicy.configuredOverride(), useNuma));
+        new HostCpus.JvmSettings(PoolPolicy.configuredOverride(), useNuma, numaBalancing()));
+  }
+
+  /** {@code kernel.numa_balancing}: 0 off, else on (1 normal, 2 memory tiering, 3 both). */
+  private Optional<Boolean> numaBalancing() {
+    OptionalInt v = fs.integer("/proc/sys/kernel/numa_balancing");
+    return v.isPresent() ? Optional.of(v.getAsInt() != 0) : Optional.empty();
   }
 
   /** The calling thread's mask: {@code thread-self} first, {@code self} is the main thread's. */

@@ -34,7 +34,9 @@ public record HostWarning(Kind kind, String message) {
     /** A NIC sits on a NUMA node that holds none of the pool's CPUs. */
     NIC_REMOTE_NODE,
     /** The host has more than one NUMA node and the JVM runs without {@code -XX:+UseNUMA}. */
-    JVM_NOT_NUMA_AWARE
+    JVM_NOT_NUMA_AWARE,
+    /** The host has more than one NUMA node and the kernel balances NUMA memory on its own. */
+    NUMA_BALANCING_ON
   }
 
   /**

@@ -7,8 +7,8 @@ import java.util.StringJoiner;
 
 /**
  * Derives the network {@link HostWarning}s of a {@link HostCpus} snapshot: NIC interrupts on pool
- * CPUs, NICs on a node without pool CPUs, and a JVM without {@code -XX:+UseNUMA} on a multi-node
- * host.
+ * CPUs, NICs on a node without pool CPUs, and, on a multi-node host, a JVM without {@code
+ * -XX:+UseNUMA} and the kernel's automatic NUMA balancing left on.
  *
  * <p>Thread safety: stateless.
  */
@@ -32,6 +32,15 @@ final class NicWarnings {
                   + " NUMA nodes but the JVM runs without -XX:+UseNUMA: the heap is not"
                   + " split by node, so pinned threads read and allocate memory across the"
                   + " interconnect (start java with -XX:+UseNUMA)"));
+    }
+    if (nodes > 1 && !pool.isEmpty() && host.numaBalancing().orElse(false)) {
+      out.add(
+          new HostWarning(
+              HostWarning.Kind.NUMA_BALANCING_ON,
+              "the kernel's automatic NUMA balancing is on (kernel.numa_balancing): it unmaps"
+                  + " pinned threads' pages to sample them (a fault on the next access) and moves"
+                  + " pages and threads on its own, against the placement asked for (sysctl -w"
+                  + " kernel.numa_balancing=0, as tuned's latency profiles do)"));
     }
   }
 

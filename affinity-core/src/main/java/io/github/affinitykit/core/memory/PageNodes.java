@@ -15,7 +15,9 @@ import java.util.TreeMap;
  * @param pagesByNode pages per node, by node ascending; unmodifiable
  * @param untouched pages not yet touched: {@code ENOENT} from {@code move_pages} (6.18), or {@code
  *     EFAULT}, which older kernels give a not-yet-present page of an anonymous mapping (seen on
- *     Debian 12's 6.1; the buffer asked about is live, so its range is mapped)
+ *     Debian 12's 6.1; the buffer asked about is live, so its range is mapped). On such a kernel a
+ *     page the automatic NUMA balancing has just unmapped to sample it reads so too: turn it off
+ *     where placement matters ({@code HostWarning.Kind#NUMA_BALANCING_ON})
  * @param unknown pages the kernel could not place (any other errno for that page)
  * @param errno 0, the errno of a failed query, or {@code -1} where the platform has no such call
  */

@@ -6,11 +6,13 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostWarning.Kind;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.testkit.Fixtures;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NicWarningsTest {
   private static HostCpus probe(String fixture, Function<String, Optional<String>> vm) {
@@ -115,5 +117,29 @@ class NicWarningsTest {
     NicWarnings.add(h, CpuSet.empty(), out);
 
     assertThat(out).isEmpty();
+  }
+
+  @Test
+  void shouldWarnOfTheKernelsNumaBalancingOnSeveralNodesOnly(@TempDir Path root) {
+    for (int nodes : new int[] {1, 2}) {
+      for (String value : new String[] {"0", "1", "3"}) {
+        Path r = root.resolve(nodes + "-" + value);
+        io.github.affinitykit.core.FakeHost tree =
+            io.github.affinitykit.core.FakeHost.create(r, 4, 1)
+                .file("proc/sys/kernel/numa_balancing", value);
+        if (nodes == 2) {
+          tree.file("sys/devices/system/node/node0/cpulist", "0-1")
+              .file("sys/devices/system/node/node1/cpulist", "2-3")
+              .file("sys/devices/system/node/node1/distance", "20 10");
+        }
+        HostCpus h = HostCpus.probe(r);
+        assertThat(h.numaBalancing()).contains(!value.equals("0"));
+        assertThat(of(h, Kind.NUMA_BALANCING_ON))
+            .as(nodes + " nodes, numa_balancing " + value)
+            .hasSize(nodes > 1 && !value.equals("0") ? 1 : 0);
+      }
+    }
+    io.github.affinitykit.core.FakeHost.create(root.resolve("none"), 4, 1);
+    assertThat(HostCpus.probe(root.resolve("none")).numaBalancing()).isEmpty();
   }
 }

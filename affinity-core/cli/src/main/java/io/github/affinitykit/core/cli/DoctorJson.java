@@ -163,14 +163,16 @@ final class DoctorJson {
 
   /**
    * {@code network}: {@code jvmUseNuma} ({@code "true"}, {@code "false"}, {@code "unknown"}: not
-   * read on a one-node host or not reported) and {@code devices}, one object per interface: {@code
-   * name}, {@code physical}, {@code device} (PCI address or bus device, {@code ""} if virtual),
-   * {@code node} (-1 unknown), {@code localCpus}, {@code rxQueues}, {@code txQueues}, {@code rps}
-   * and {@code xps} (the masks set: {@code queue}, {@code cpus}), {@code irqs} ({@code irq}, {@code
-   * name}, {@code queue} -1 unknown, {@code effective}).
+   * read on a one-node host or not reported), {@code numaBalancing} (the kernel's, {@code "true"},
+   * {@code "false"}, {@code "unknown"}: no such file) and {@code devices}, one object per
+   * interface: {@code name}, {@code physical}, {@code device} (PCI address or bus device, {@code
+   * ""} if virtual), {@code node} (-1 unknown), {@code localCpus}, {@code rxQueues}, {@code
+   * txQueues}, {@code rps} and {@code xps} (the masks set: {@code queue}, {@code cpus}), {@code
+   * irqs} ({@code irq}, {@code name}, {@code queue} -1 unknown, {@code effective}).
    */
   private static void network(ObjectNode m, HostCpus h) {
     m.put("jvmUseNuma", h.jvmUsesNuma().map(String::valueOf).orElse("unknown"));
+    m.put("numaBalancing", h.numaBalancing().map(String::valueOf).orElse("unknown"));
     ArrayNode devices = m.putArray("devices");
     for (NetDevice d : h.netDevices()) {
       ObjectNode o =

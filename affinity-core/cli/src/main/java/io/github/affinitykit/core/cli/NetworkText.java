@@ -11,7 +11,8 @@ import java.util.StringJoiner;
 /**
  * The doctor's "network" section for a person: each interface with its device, NUMA node, local
  * CPUs and queues, the RPS/XPS masks set, and each interrupt with the CPUs it is delivered to and
- * the queue it serves; then whether this JVM runs with {@code -XX:+UseNUMA}.
+ * the queue it serves; then whether this JVM runs with {@code -XX:+UseNUMA} and whether the
+ * kernel's automatic NUMA balancing is on.
  *
  * <p>Thread safety: stateless.
  */
@@ -27,7 +28,11 @@ final class NetworkText {
     out.append("\nNetwork    ");
     out.append(devices.isEmpty() ? "(no /sys/class/net visible)" : devices.size() + " interfaces");
     out.append(devices.isEmpty() ? "" : ", " + nics + " NIC" + (nics == 1 ? "" : "s"));
-    out.append("; JVM -XX:+UseNUMA ").append(useNuma(host)).append('\n');
+    out.append("; JVM -XX:+UseNUMA ")
+        .append(useNuma(host))
+        .append("; kernel NUMA balancing ")
+        .append(host.numaBalancing().map(on -> on ? "on" : "off").orElse("unknown"))
+        .append('\n');
     for (NetDevice d : devices) {
       device(out, d);
     }
@@ -38,7 +43,7 @@ final class NetworkText {
       return host.jvmUsesNuma().get() ? "on" : "off";
     }
     return host.topology().numaNodes().size() > 1
-        ? "unknown (not reported)"
+        ? "unknown (another host's tree, or not reported)"
         : "not read (one node)";
   }
 

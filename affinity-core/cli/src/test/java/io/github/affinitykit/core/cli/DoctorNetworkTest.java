@@ -18,7 +18,9 @@ class DoctorNetworkTest {
   }
 
   private static String useNuma(HostCpus h) {
-    return h.jvmUsesNuma().map(on -> on ? "on" : "off").orElse("unknown (not reported)");
+    return h.jvmUsesNuma()
+        .map(on -> on ? "on" : "off")
+        .orElse("unknown (another host's tree, or not reported)");
   }
 
   @Test
@@ -28,7 +30,10 @@ class DoctorNetworkTest {
     String text = DoctorText.render(h, "fixture", NOOP);
 
     assertThat(text)
-        .contains("\nNetwork    4 interfaces, 2 NICs; JVM -XX:+UseNUMA " + useNuma(h) + "\n")
+        .contains(
+            "\nNetwork    4 interfaces, 2 NICs; JVM -XX:+UseNUMA "
+                + useNuma(h)
+                + "; kernel NUMA balancing unknown\n")
         .contains("  docker0      virtual  queues rx 1 tx 1\n")
         .contains(
             "  eth0         0000:81:00.0  node 1  local 6-11,18-23  queues rx 4 tx 4\n"
@@ -62,8 +67,8 @@ class DoctorNetworkTest {
     JsonNode net =
         new ObjectMapper().readTree(DoctorJson.render(h, "fixture", NOOP)).at("/network");
 
-    assertThat(net.at("/jvmUseNuma").asText())
-        .isEqualTo(h.jvmUsesNuma().map(String::valueOf).orElse("unknown"));
+    assertThat(net.at("/jvmUseNuma").asText()).isEqualTo("unknown"); // a fixture: not this JVM's
+    assertThat(net.at("/numaBalancing").asText()).isEqualTo("unknown"); // the tree has no file
     assertThat(net.at("/devices")).hasSize(4);
     JsonNode eth0 = net.at("/devices/1");
     assertThat(eth0.at("/name").asText()).isEqualTo("eth0");
