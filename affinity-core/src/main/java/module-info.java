@@ -10,6 +10,9 @@ module io.github.affinitykit.core {
   requires com.sun.jna;
   // HotSpotDiagnosticMXBean: the host model reads -XX:+UseNUMA as the VM reports it
   requires jdk.management;
+  // JDK Flight Recorder events (core.jfr), emitted only where the runtime has the module: on the
+  // module path add --add-modules jdk.jfr to record them
+  requires static jdk.jfr;
 
   exports io.github.affinitykit.core;
   exports io.github.affinitykit.core.host;
@@ -19,6 +22,7 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.observe;
   exports io.github.affinitykit.core.isolation;
   exports io.github.affinitykit.core.memory;
+  exports io.github.affinitykit.core.jfr;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
@@ -93,10 +94,15 @@ public final class CpuLease implements AutoCloseable {
    *     replaced under it
    */
   public LeaseStatus verify() {
+    LeaseStatus before = status();
     if (cpu >= 0) {
       seat.reservation().ifPresent(Reservation::verify);
     }
-    return status();
+    LeaseStatus after = status();
+    if (after == LeaseStatus.LOST && before != LeaseStatus.LOST) {
+      Flight.lost(cpu, tid, seat.reason());
+    }
+    return after;
   }
 
   /**
@@ -142,6 +148,7 @@ public final class CpuLease implements AutoCloseable {
         if (isBound()) {
           moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
           kit.orElseThrow().countMoved();
+          Flight.moved(cpu, tid, now.toString());
         }
       }
     }
@@ -177,7 +184,9 @@ public final class CpuLease implements AutoCloseable {
    */
   @Override
   public void close() {
+    LeaseStatus was;
     synchronized (this) { // check() counts a move only while the lease is open
+      was = status();
       if (!closed.compareAndSet(false, true)) {
         return;
       }
@@ -195,6 +204,9 @@ public final class CpuLease implements AutoCloseable {
     } finally {
       kit.ifPresent(k -> k.released(this));
       onClose.run();
+      if (cpu >= 0) {
+        Flight.unpinned(cpu, tid, was.name());
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
@@ -303,6 +304,14 @@ public final class Seat implements AutoCloseable {
     memory = ThreadMemory.apply(kit, group.memoryPolicy()); // per thread: this one, pinned now
     CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.pinned(lease);
+    Flight.pinned(
+        group.name(),
+        member,
+        cpu,
+        self,
+        status.name(),
+        reason,
+        ThreadMemory.describe(memory.status()).replaceFirst("^, ", ""));
     return lease;
   }
 

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 final class GuestImage {
   /** The runtime's modules: JNA and Netty need jdk.unsupported; the echo client java.net.http. */
   static final String MODULES =
-      "java.base,jdk.unsupported,java.logging,java.management,jdk.management,java.net.http";
+      "java.base,jdk.unsupported,java.logging,java.management,jdk.management,java.net.http,jdk.jfr";
 
   private final Path work;
   private final Path busybox;

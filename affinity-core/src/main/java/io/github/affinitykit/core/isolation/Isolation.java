@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.isolation;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ public final class Isolation implements AutoCloseable {
   }
 
   static Isolation refused(IsolationReport report) {
+    Flight.isolation("isolation", report.cpus().toString(), report.status().name(), report.text());
     return new Isolation(report, Optional.empty());
   }
 
@@ -50,6 +52,8 @@ public final class Isolation implements AutoCloseable {
       IsolationReport report, Journal journal, Path file, Kernel kernel, List<Reservation> held) {
     Isolation iso =
         new Isolation(report, Optional.of(new Active(journal, file, kernel, List.copyOf(held))));
+    Flight.isolation(
+        "isolation", report.cpus().toString(), report.status().name(), report.mechanism().name());
     Thread hook = new Thread(iso::close, "affinitykit-isolation-undo");
     Runtime.getRuntime().addShutdownHook(hook);
     iso.atExit = hook;
@@ -210,6 +214,11 @@ public final class Isolation implements AutoCloseable {
             List.of(),
             "",
             List.of());
+    Flight.isolation(
+        "isolation",
+        report.cpus().toString(),
+        IsolationStatus.RELEASED.name(),
+        clean ? "undone" : "not all undone: journal " + a.file());
   }
 
   @Override

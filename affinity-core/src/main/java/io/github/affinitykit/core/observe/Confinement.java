@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.observe;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import java.time.Duration;
@@ -49,6 +50,13 @@ public final class Confinement implements AutoCloseable {
     first.already().forEach(e -> alreadyThere.add(e.tid()));
     this.sweeper =
         sweepPeriod.map(p -> new Sweeper(() -> record(jvm.confine(housekeeping, this.keep)), p));
+    Flight.isolation(
+        "confinement",
+        housekeeping.toString(),
+        "CONFINED",
+        first.moved().size()
+            + " threads moved"
+            + sweepPeriod.map(p -> ", sweeps every " + p).orElse(""));
   }
 
   private ConfineReport record(ConfineReport r) {
@@ -81,6 +89,7 @@ public final class Confinement implements AutoCloseable {
       return;
     }
     sweeper.ifPresent(Sweeper::close);
+    Flight.isolation("confinement", housekeeping.toString(), "FREED", "threads given back");
     Set<Integer> leave = new HashSet<>(jvm.pinnedThreadIds());
     leave.addAll(keep);
     leave.addAll(alreadyThere);

@@ -44,6 +44,9 @@ class ConfinementIT {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Thread born;
+    jdk.jfr.Recording recording = new jdk.jfr.Recording();
+    recording.enable("io.github.affinitykit.Isolation");
+    recording.start();
     try (Confinement c = new JvmThreads(kit).confineUntilClosed(Duration.ofMillis(20))) {
       assertThat(c.report().moved()).isNotEmpty();
       assertThat(backend.getAffinity(0)).isEqualTo(housekeeping); // this thread, confined
@@ -52,6 +55,18 @@ class ConfinementIT {
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(ThreadMasks.now()).containsValue(housekeeping);
     }
+    recording.stop();
+    Path jfr = locks.resolve("confinement.jfr");
+    recording.dump(jfr);
+    recording.close();
+    java.util.List<jdk.jfr.consumer.RecordedEvent> events =
+        jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
+    assertThat(events)
+        .extracting(
+            e -> e.getString("kind") + " " + e.getString("cpus") + " " + e.getString("status"))
+        .containsExactly(
+            "confinement " + housekeeping + " CONFINED", "confinement " + housekeeping + " FREED");
+    assertThat(events.get(0).getString("detail")).endsWith("threads moved, sweeps every PT0.02S");
     try {
       ThreadMasks.assertUnchangedSince(before);
       assertThat(ThreadMasks.now().get(tidOf("born-confined"))).isEqualTo(host.reachable());

@@ -1,0 +1,38 @@
+package io.github.affinitykit.core.jfr;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * A check found the reservation of a pinned thread's CPU lost: its lock file deleted or replaced,
+ * so another process may take the CPU.
+ *
+ * <p>Thread safety: an event; one thread fills and commits it.
+ */
+@Name("io.github.affinitykit.LeaseLost")
+@Label("Lease Lost")
+@Category("Affinity Kit")
+@Description("The reservation of a pinned thread's CPU found lost")
+@StackTrace(false)
+@SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
+public final class LeaseLostEvent extends jdk.jfr.Event {
+  /** An empty event, to fill and commit. */
+  public LeaseLostEvent() {
+    // fields are set one by one
+  }
+
+  /** The CPU whose reservation was lost. */
+  @Label("CPU")
+  public int cpu;
+
+  /** The thread's kernel id. */
+  @Label("TID")
+  public int tid;
+
+  /** Why: the seat's reason. */
+  @Label("Reason")
+  public String reason;
+}

@@ -1,0 +1,38 @@
+package io.github.affinitykit.core.jfr;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * A check found a pinned thread allowed on other CPUs than its own: the CPU went offline, a cpuset
+ * shrank, someone re-pinned it.
+ *
+ * <p>Thread safety: an event; one thread fills and commits it.
+ */
+@Name("io.github.affinitykit.LeaseMoved")
+@Label("Lease Moved")
+@Category("Affinity Kit")
+@Description("A pinned thread found allowed on other CPUs than its own")
+@StackTrace(false)
+@SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
+public final class LeaseMovedEvent extends jdk.jfr.Event {
+  /** An empty event, to fill and commit. */
+  public LeaseMovedEvent() {
+    // fields are set one by one
+  }
+
+  /** The CPU it was pinned to. */
+  @Label("CPU")
+  public int cpu;
+
+  /** The thread's kernel id. */
+  @Label("TID")
+  public int tid;
+
+  /** The CPUs the kernel allows it on now, as a cpu list. */
+  @Label("Allowed")
+  public String allowed;
+}

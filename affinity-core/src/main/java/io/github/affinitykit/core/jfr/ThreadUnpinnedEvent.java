@@ -1,0 +1,37 @@
+package io.github.affinitykit.core.jfr;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * A lease closed: the thread's previous mask restored, its CPU given back to its seat.
+ *
+ * <p>Thread safety: an event; one thread fills and commits it.
+ */
+@Name("io.github.affinitykit.ThreadUnpinned")
+@Label("Thread Unpinned")
+@Category("Affinity Kit")
+@Description("A lease closed: the thread's previous mask restored")
+@StackTrace(false)
+@SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
+public final class ThreadUnpinnedEvent extends jdk.jfr.Event {
+  /** An empty event, to fill and commit. */
+  public ThreadUnpinnedEvent() {
+    // fields are set one by one
+  }
+
+  /** The CPU the lease held, -1 if none. */
+  @Label("CPU")
+  public int cpu;
+
+  /** The thread's kernel id, -1 if unknown. */
+  @Label("TID")
+  public int tid;
+
+  /** The lease's status as it closed: PINNED, MOVED, LOST, ... */
+  @Label("Status")
+  public String status;
+}
