@@ -1,6 +1,7 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
@@ -311,7 +312,7 @@ public final class Seat implements AutoCloseable {
         self,
         status.name(),
         reason,
-        ThreadMemory.describe(memory.status()).replaceFirst("^, ", ""));
+        memory.status().asked().equals(MemoryPolicy.DEFAULT) ? "" : memory.status());
     return lease;
   }
 

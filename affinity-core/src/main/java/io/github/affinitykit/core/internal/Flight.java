@@ -25,7 +25,8 @@ public final class Flight {
    * @param tid the thread's kernel id
    * @param status the lease's status
    * @param reason why that CPU, or why none
-   * @param memoryPolicy what became of the memory policy, empty if none was asked
+   * @param memoryPolicy what became of the memory policy (its text is built only when recorded),
+   *     empty if none was asked
    */
   public static void pinned(
       String group,
@@ -34,7 +35,7 @@ public final class Flight {
       int tid,
       String status,
       String reason,
-      String memoryPolicy) {
+      Object memoryPolicy) {
     if (Module.PRESENT) {
       FlightEvents.pinned(group, member, cpu, tid, status, reason, memoryPolicy);
     }

@@ -20,7 +20,7 @@ final class FlightEvents {
       int tid,
       String status,
       String reason,
-      String memoryPolicy) {
+      Object memoryPolicy) {
     ThreadPinnedEvent e = new ThreadPinnedEvent();
     if (e.shouldCommit()) {
       e.group = group;
@@ -29,7 +29,7 @@ final class FlightEvents {
       e.tid = tid;
       e.status = status;
       e.reason = reason;
-      e.memoryPolicy = memoryPolicy;
+      e.memoryPolicy = String.valueOf(memoryPolicy); // built only for a recording
       e.commit();
     }
   }

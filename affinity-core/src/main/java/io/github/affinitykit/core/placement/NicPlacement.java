@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.placement;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.host.CpuInfo;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.host.NetDevice;
 import java.util.Objects;
@@ -70,7 +69,10 @@ public record NicPlacement(
       return new NicPlacement(
           nic, -1, sharing, sharing, pool, nic + " is virtual (no device, no node): pool " + pool);
     }
-    CpuSet local = d.node() >= 0 ? nodeCpus(host, d.node()) : d.localCpus();
+    CpuSet local =
+        d.node() >= 0
+            ? host.topology().numaNodes().getOrDefault(d.node(), CpuSet.empty())
+            : d.localCpus();
     String where = d.node() >= 0 ? "node " + d.node() : "its local CPUs " + d.localCpus();
     CpuSet near = pool.intersect(local);
     if (local.isEmpty() || near.isEmpty()) {
@@ -121,13 +123,5 @@ public record NicPlacement(
                         + String.join(
                             ", ", host.netDevices().stream().map(NetDevice::name).toList())
                         + ")"));
-  }
-
-  private static CpuSet nodeCpus(HostCpus host, int node) {
-    return CpuSet.of(
-        host.topology().cpus().stream()
-            .filter(c -> c.node() == node)
-            .mapToInt(CpuInfo::cpu)
-            .toArray());
   }
 }

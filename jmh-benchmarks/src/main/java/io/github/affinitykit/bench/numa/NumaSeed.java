@@ -9,7 +9,6 @@ import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.core.cli.OptionTable.Key;
-import io.github.affinitykit.core.host.CpuInfo;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,11 +139,15 @@ public final class NumaSeed implements Callable<Integer> {
   static SortedMap<Integer, CpuSet> poolByNode(AffinityKit kit) {
     SortedMap<Integer, CpuSet> out = new TreeMap<>();
     CpuSet pool = kit.pool().cpus();
-    for (CpuInfo c : kit.host().topology().cpus()) {
-      if (pool.contains(c.cpu()) && c.node() >= 0) {
-        out.merge(c.node(), CpuSet.of(c.cpu()), CpuSet::union);
-      }
-    }
+    kit.host()
+        .topology()
+        .numaNodes()
+        .forEach(
+            (node, cpus) -> {
+              if (cpus.intersects(pool)) {
+                out.put(node, cpus.intersect(pool));
+              }
+            });
     return out;
   }
 

@@ -114,12 +114,11 @@ final class GatewayCommand implements Callable<Integer> {
               "place the worker loops next to network interface IF (eth0): on the pool's CPUs on"
                   + " its NUMA node; the doctor lists the interfaces (default: none)"),
           option(
-                  NIC_IRQS,
-                  "P",
-                  DEFAULTS.nicIrqs(),
-                  "next to --nic, avoid | share the CPUs its interrupts go to (default avoid;"
-                      + " shared where avoiding leaves no CPU on its node)")
-              .converter(new IrqSharingName()),
+              NIC_IRQS,
+              "P",
+              DEFAULTS.nicIrqs(),
+              "next to --nic, avoid | share the CPUs its interrupts go to (default avoid;"
+                  + " shared where avoiding leaves no CPU on its node)"),
           option(
               WORK_NS,
               "NS",
@@ -266,19 +265,6 @@ final class GatewayCommand implements Callable<Integer> {
     @Override
     public WaitPolicy convert(String value) {
       return WaitPolicy.parse(value);
-    }
-  }
-
-  /** {@code avoid} or {@code share}, in any case. */
-  static final class IrqSharingName implements ITypeConverter<IrqSharing> {
-    @Override
-    public IrqSharing convert(String value) {
-      for (IrqSharing s : IrqSharing.values()) {
-        if (s.name().equalsIgnoreCase(value)) {
-          return s;
-        }
-      }
-      throw new IllegalArgumentException("avoid or share");
     }
   }
 

@@ -135,6 +135,17 @@ class GatewayCommandTest {
   }
 
   @Test
+  void shouldTakeTheNicAndItsIrqPolicyInAnyCaseAndRefuseAnyOtherPolicy() {
+    GatewayConfig c = GatewayHarness.config("--nic", "eth0", "--nic-irqs=SHARE");
+    assertThat(c.nic()).contains("eth0");
+    assertThat(c.nicIrqs()).isEqualTo(io.github.affinitykit.core.placement.IrqSharing.SHARE);
+    assertThat(GatewayConfig.DEFAULTS.nic()).isEmpty();
+    assertThat(GatewayConfig.DEFAULTS.nicIrqs())
+        .isEqualTo(io.github.affinitykit.core.placement.IrqSharing.AVOID);
+    assertOneLine("--nic-irqs: spread (expected: one of AVOID, SHARE)", "--nic-irqs=spread");
+  }
+
+  @Test
   void shouldRejectEachBadOptionWithOneLineAndExitTwo() {
     assertOneLine("--port: 70000 (expected: an integer from 0 to 65535)", "--port", "70000");
     assertOneLine("--port: -1 (expected: an integer from 0 to 65535)", "--port=-1");
@@ -234,6 +245,8 @@ class GatewayCommandTest {
             "--transport=T",
             "--pin=MODE",
             "--workers=N",
+            "--nic=IF",
+            "--nic-irqs=P",
             "--work-ns=NS",
             "--business-threads=N",
             "--max-frame-bytes=N",
