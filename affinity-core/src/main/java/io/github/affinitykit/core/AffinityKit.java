@@ -12,12 +12,9 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.ReservationResult;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
@@ -44,8 +41,7 @@ public final class AffinityKit {
   private final CpuPool pool;
   private final Isolator isolator;
   private final AtomicReference<MemoryBackend> memory;
-  private final Map<Integer, CpuLease> pinned = new ConcurrentHashMap<>();
-  private final AtomicLong moved = new AtomicLong();
+  private final PinnedLeases pinned;
   private final AtomicReference<Isolation> isolation = new AtomicReference<>();
 
   private AffinityKit(
@@ -60,6 +56,7 @@ public final class AffinityKit {
     this.reservations = Objects.requireNonNull(reservations, "reservations");
     this.pool = Objects.requireNonNull(pool, "pool");
     this.isolator = Objects.requireNonNull(isolator, "isolator");
+    this.pinned = new PinnedLeases(backend);
     this.memory = new AtomicReference<>(memory); // null: detected on first use
   }
 
@@ -202,22 +199,31 @@ public final class AffinityKit {
   }
 
   /**
+   * Returns the open leases of the threads pinned through this kit, and what checks found of them.
+   *
+   * @return the kit's registry; the same instance on every call
+   */
+  public PinnedLeases leases() {
+    return pinned;
+  }
+
+  /**
    * Returns the kernel thread ids of the threads currently pinned through this kit.
    *
-   * @return an immutable copy; a thread leaves it when its lease is closed
+   * @return an immutable copy ({@link PinnedLeases#threadIds()})
    */
   public Set<Integer> pinnedThreadIds() {
-    return Set.copyOf(pinned.keySet());
+    return pinned.threadIds();
   }
 
   /**
    * Returns how many of this kit's leases {@link CpuLease#check()} has found {@link
-   * LeaseStatus#MOVED}: a monotonic counter for metrics.
+   * LeaseStatus#MOVED}: a monotonic counter for metrics ({@link PinnedLeases#movedTotal()}).
    *
    * @return the number of moves found since the kit was made; never decreases
    */
   public long movedTotal() {
-    return moved.get();
+    return pinned.movedTotal();
   }
 
   /**
@@ -268,21 +274,6 @@ public final class AffinityKit {
     return group("pin").unpinnedMask(CpuSet.empty()).build();
   }
 
-  /** Called by a seat once it has bound a thread: the thread is one of this kit's owners. */
-  void pinned(CpuLease lease) {
-    pinned.put(lease.tid(), lease);
-  }
-
-  /** Called by a lease on close: the thread is no longer one of this kit's owners. */
-  void released(CpuLease lease) {
-    pinned.remove(lease.tid(), lease);
-  }
-
-  /** Called by a lease whose check found its thread moved off its CPU. */
-  void countMoved() {
-    moved.incrementAndGet();
-  }
-
   /**
    * Audits {@code cpus} over {@code window}, the threads pinned through this kit being their
    * owners: everything else seen there is an intruder. Blocks for the window.
@@ -325,7 +316,7 @@ public final class AffinityKit {
    */
   public Isolation isolate(CpuSet cpus, Isolator isolator) {
     Set<Integer> owners =
-        pinned.values().stream()
+        pinned.all().stream()
             .filter(l -> cpus.contains(l.cpu()))
             .map(CpuLease::tid)
             .collect(Collectors.toSet());

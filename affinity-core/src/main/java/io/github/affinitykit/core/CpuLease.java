@@ -30,6 +30,7 @@ public final class CpuLease implements AutoCloseable {
   private final CpuSet previous;
   private final ThreadMemory memory;
   private final Runnable onClose;
+  private final String threadName = Thread.currentThread().getName(); // made on the bound thread
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Optional<String> moved = Optional.empty();
 
@@ -65,6 +66,33 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
+   * Returns the name of the group whose seat made this lease.
+   *
+   * @return the group's name ({@link CpuGroup#name()})
+   */
+  public String group() {
+    return seat.groupName();
+  }
+
+  /**
+   * Returns the name of the member whose seat made this lease.
+   *
+   * @return the member's name ({@link Seat#member()})
+   */
+  public String member() {
+    return seat.member();
+  }
+
+  /**
+   * Returns the name the bound thread had when it was bound.
+   *
+   * @return the thread's name at the bind; a later rename is not seen
+   */
+  public String threadName() {
+    return threadName;
+  }
+
+  /**
    * Returns the kernel thread id of the bound thread (-1 if unknown).
    *
    * @return the id ({@code gettid}) of the thread that {@link Seat#bind()} bound; -1 if unknown
@@ -93,13 +121,14 @@ public final class CpuLease implements AutoCloseable {
    * @return the status after the check: {@link LeaseStatus#LOST} if a lock file was deleted or
    *     replaced under it
    */
-  public LeaseStatus verify() {
+  public synchronized LeaseStatus verify() {
     LeaseStatus before = status();
     if (cpu >= 0) {
       seat.reservation().ifPresent(Reservation::verify);
     }
     LeaseStatus after = status();
     if (after == LeaseStatus.LOST && before != LeaseStatus.LOST) {
+      kit.ifPresent(k -> k.leases().countLost());
       Flight.lost(cpu, tid, seat.reason());
     }
     return after;
@@ -147,7 +176,7 @@ public final class CpuLease implements AutoCloseable {
       synchronized (this) {
         if (isBound()) {
           moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
-          kit.orElseThrow().countMoved();
+          kit.orElseThrow().leases().countMoved();
           Flight.moved(cpu, tid, now.toString());
         }
       }
@@ -202,7 +231,7 @@ public final class CpuLease implements AutoCloseable {
     } catch (AffinityException e) {
       // ESRCH: the thread ended; nothing to restore.
     } finally {
-      kit.ifPresent(k -> k.released(this));
+      kit.ifPresent(k -> k.leases().remove(this));
       onClose.run();
       if (cpu >= 0) {
         Flight.unpinned(cpu, tid, was.name());

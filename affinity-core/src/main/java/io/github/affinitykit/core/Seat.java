@@ -92,6 +92,11 @@ public final class Seat implements AutoCloseable {
     return status == LeaseStatus.FAILED ? -1 : cpu;
   }
 
+  /** The name of the group this seat belongs to. */
+  String groupName() {
+    return group.name();
+  }
+
   int plannedCpu() {
     return cpu;
   }
@@ -304,7 +309,7 @@ public final class Seat implements AutoCloseable {
     reason = plannedReason;
     memory = ThreadMemory.apply(kit, group.memoryPolicy()); // per thread: this one, pinned now
     CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, memory, onClose);
-    kit.pinned(lease);
+    kit.leases().add(lease);
     Flight.pinned(
         group.name(),
         member,
