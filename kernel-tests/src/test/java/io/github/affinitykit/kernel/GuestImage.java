@@ -57,10 +57,12 @@ final class GuestImage {
   }
 
   /**
-   * Builds (or reuses) the base and application archives and writes {@code init} and the shape's
-   * kernel modules ({@code modules}: path under the kernel's modules → file here) after them.
+   * Builds (or reuses) the base and application archives and writes {@code init}, the shape's
+   * kernel modules ({@code modules}: path under the kernel's modules → file here) and its host
+   * programs ({@code programs}, each at its own path, with the libraries {@code ldd} lists) after
+   * them.
    */
-  Path build(String shapeName, String init, Map<String, Path> modules)
+  Path build(String shapeName, String init, Map<String, Path> modules, List<Path> programs)
       throws IOException, InterruptedException {
     Files.createDirectories(work);
     Path base = base();
@@ -74,6 +76,14 @@ final class GuestImage {
       }
       for (Map.Entry<String, Path> m : modules.entrySet()) {
         c.file(moduleInGuest(m.getKey()), m.getValue());
+      }
+      for (Path p : programs) {
+        c.file(p.toString(), p.toRealPath());
+      }
+      if (!programs.isEmpty()) {
+        for (Path lib : ldd(programs, "")) {
+          c.file(lib.toString(), lib.toRealPath());
+        }
       }
     }
     Path image = work.resolve(shapeName + ".initrd");
@@ -151,23 +161,36 @@ final class GuestImage {
 
   /** What {@code ldd} lists for the runtime's launcher and libraries, plus libc's helpers. */
   private static TreeSet<Path> sharedLibraries(Path jre) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("ldd", jre.resolve("bin/java").toString()));
+    List<Path> binaries = new ArrayList<>(List.of(jre.resolve("bin/java")));
     try (var files = Files.walk(jre.resolve("lib"))) {
-      files.filter(p -> p.toString().endsWith(".so")).forEach(p -> cmd.add(p.toString()));
+      files.filter(p -> p.toString().endsWith(".so")).forEach(binaries::add);
     }
-    TreeSet<Path> libs = new TreeSet<>();
-    for (String line : run(cmd).split("\n")) {
-      for (String word : line.trim().split("\\s+")) {
-        if (word.startsWith("/") && !word.startsWith(jre.toString()) && !word.endsWith(":")) {
-          libs.add(Path.of(word));
-        }
-      }
-    }
+    TreeSet<Path> libs = ldd(binaries, jre.toString());
     Path libc = libs.stream().filter(p -> p.endsWith("libc.so.6")).findFirst().orElseThrow();
     for (String extra : List.of("libdl.so.2", "libpthread.so.0", "librt.so.1")) {
       Path p = libc.resolveSibling(extra);
       if (Files.exists(p)) {
         libs.add(p);
+      }
+    }
+    return libs;
+  }
+
+  /**
+   * The libraries {@code ldd} lists for {@code binaries}, those under {@code skip} (if any) left
+   * out.
+   */
+  private static TreeSet<Path> ldd(List<Path> binaries, String skip)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("ldd"));
+    binaries.forEach(b -> cmd.add(b.toString()));
+    TreeSet<Path> libs = new TreeSet<>();
+    for (String line : run(cmd).split("\n")) {
+      for (String word : line.trim().split("\\s+")) {
+        boolean skipped = !skip.isEmpty() && word.startsWith(skip);
+        if (word.startsWith("/") && !skipped && !word.endsWith(":")) {
+          libs.add(Path.of(word));
+        }
       }
     }
     return libs;

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Renders a shape's {@code /init}: mount proc, sys, dev and a tmpfs, report the boot, run the
  * shape's pre-boot steps, start the guest program once per run (each in a subshell that first runs
- * the run's prefix, e.g. joining a cgroup), report each exit, power off.
+ * the run's prefix, e.g. joining a cgroup, then execs the JVM or hands its command line to the
+ * run's launcher), report each exit, power off.
  *
  * <p>Thread safety: stateless.
  */
@@ -55,12 +56,15 @@ final class InitScript {
               + run.label()
               + ' '
               + String.join(" ", run.sections());
-      s.append(
-              run.user().isEmpty()
-                  ? "exec " + java
-                  : "exec su -s /bin/sh " + run.user() + " -c 'exec " + java + "'")
-          .append("\n) > /dev/console 2>&1")
-          .append(run.background() ? " &\n" : "\n");
+      String start;
+      if (!run.launcher().isEmpty()) {
+        start = run.launcher() + " " + java;
+      } else if (run.user().isEmpty()) {
+        start = "exec " + java;
+      } else {
+        start = "exec su -s /bin/sh " + run.user() + " -c 'exec " + java + "'";
+      }
+      s.append(start).append("\n) > /dev/console 2>&1").append(run.background() ? " &\n" : "\n");
       if (!run.background()) {
         s.append("echo \"@@AK run-end ")
             .append(run.label())

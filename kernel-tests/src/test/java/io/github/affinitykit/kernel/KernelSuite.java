@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 final class KernelSuite {
   /** What the skip line tells a developer to install (Debian/Ubuntu package names). */
   static final String INSTALL =
-      "apt-get install qemu-system-x86 linux-image-amd64 linux-image-6.12-amd64 busybox-static";
+      "apt-get install qemu-system-x86 linux-image-amd64 linux-image-6.12-amd64 busybox-static runc";
 
   private static final Path WORK =
       Path.of(System.getProperty("kernel.workDir", "target/kernel")).toAbsolutePath();
@@ -52,6 +52,10 @@ final class KernelSuite {
                     + ")"));
     busybox.ifPresentOrElse(p -> {}, () -> missing.add("busybox"));
     Map<String, Path> modules = modules(shape, kernel, missing);
+    List<Path> programs = new ArrayList<>();
+    for (String name : shape.programs()) {
+      program(name).ifPresentOrElse(programs::add, () -> missing.add(name));
+    }
     boolean linuxX86 =
         System.getProperty("os.name").equals("Linux")
             && System.getProperty("os.arch").equals("amd64");
@@ -73,7 +77,8 @@ final class KernelSuite {
     }
     GuestImage image = new GuestImage(WORK, busybox.orElseThrow(), classpath(), gatewayJar);
     Path initrd =
-        image.build(shape.name(), InitScript.render(shape, image.guestClasspath()), modules);
+        image.build(
+            shape.name(), InitScript.render(shape, image.guestClasspath()), modules, programs);
     GuestResult r = GuestBoot.boot(shape, qemu.orElseThrow(), kernel.orElseThrow(), initrd, WORK);
     System.out.println(r.timing());
     Files.writeString(
@@ -158,6 +163,11 @@ final class KernelSuite {
     return version.equals(Shape.DEBIAN_12)
         ? "linux-image-amd64"
         : "linux-image-" + version + "-amd64";
+  }
+
+  /** A host program on the {@code PATH} or in {@code /usr/sbin}, {@code /sbin}. */
+  static Optional<Path> program(String name) {
+    return onPath(name).or(() -> firstExisting("/usr/sbin/" + name, "/sbin/" + name));
   }
 
   private static Optional<Path> onPath(String name) {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +40,33 @@ class KernelSuiteSkipTest {
         System.setProperty("kernel.image", before);
       }
     }
+  }
+
+  @Test
+  void shouldSkipNamingTheProgramWhenAShapesHostProgramIsMissing() {
+    Shape needs =
+        new Shape(
+            "needs-program",
+            1,
+            1,
+            1,
+            1,
+            256,
+            "",
+            List.of(),
+            List.of(),
+            Duration.ofMinutes(1),
+            Shape.DEBIAN_12,
+            false,
+            List.of(),
+            List.of(),
+            List.of("no-such-program-ak"));
+    assertThatThrownBy(() -> KernelSuite.boot(needs))
+        .isInstanceOf(TestAbortedException.class)
+        .hasMessageContaining("kernel tests skipped")
+        .hasMessageContaining("no-such-program-ak")
+        .hasMessageContaining("busybox-static runc");
+    assertThat(KernelSuite.program("sh")).as("found on the PATH").isPresent();
   }
 
   @Test

@@ -33,6 +33,10 @@ import java.util.Objects;
  * @param modules kernel modules the devices need, as paths under the booted kernel's {@code
  *     /lib/modules/<release>/kernel}, in load order: copied into the initramfs, loaded by init
  *     before the pre-boot steps
+ * @param programs host programs the guest runs besides busybox and the JVM ({@code runc}), by name:
+ *     found on the host's {@code PATH} or in its {@code sbin} directories when the image is built,
+ *     copied into the initramfs at the same path with the shared libraries {@code ldd} lists; the
+ *     shape is skipped, naming the program, when one is missing
  */
 public record Shape(
     String name,
@@ -48,7 +52,8 @@ public record Shape(
     String kernel,
     boolean singleThreadedTcg,
     List<String> devices,
-    List<String> modules) {
+    List<String> modules,
+    List<String> programs) {
 
   /** Debian 12's own kernel, which the first shapes were written for. */
   static final String DEBIAN_12 = "6.1";
@@ -63,19 +68,34 @@ public record Shape(
    * @param user the user the JVM runs as ({@code su}); empty for root
    * @param background whether init starts it and goes on to the next run at once (a JVM the next
    *     run kills)
+   * @param launcher how the JVM starts: empty to {@code exec} it in the run's subshell; else a
+   *     command (a shell function the prefix defines) given the JVM's command line as arguments,
+   *     which starts it its own way (in a container) and whose exit status is the run's
    */
   public record Run(
       String label,
       List<String> shellPrefix,
       List<String> sections,
       String user,
-      boolean background) {
+      boolean background,
+      String launcher) {
     /** Validates and copies. */
     public Run {
       Objects.requireNonNull(label, "label");
       shellPrefix = List.copyOf(shellPrefix);
       sections = List.copyOf(sections);
       Objects.requireNonNull(user, "user");
+      Objects.requireNonNull(launcher, "launcher");
+    }
+
+    /** A run whose JVM is exec'd in the run's subshell. */
+    public Run(
+        String label,
+        List<String> shellPrefix,
+        List<String> sections,
+        String user,
+        boolean background) {
+      this(label, shellPrefix, sections, user, background, "");
     }
 
     /** A run as root, in the foreground. */
@@ -101,7 +121,7 @@ public record Shape(
         false);
   }
 
-  /** A shape without extra devices. */
+  /** A shape without extra devices, kernel modules or host programs. */
   public Shape(
       String name,
       int sockets,
@@ -129,6 +149,7 @@ public record Shape(
         kernel,
         singleThreadedTcg,
         List.of(),
+        List.of(),
         List.of());
   }
 
@@ -142,6 +163,7 @@ public record Shape(
     runs = List.copyOf(runs);
     devices = List.copyOf(devices);
     modules = List.copyOf(modules);
+    programs = List.copyOf(programs);
     if (sockets < 1 || cores < 1 || threads < 1 || nodes < 1 || cpus() % nodes != 0) {
       throw new IllegalArgumentException(
           "shape "

@@ -1,6 +1,7 @@
 package io.github.affinitykit.kernel;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,6 +14,18 @@ final class Shapes {
   /** Moves every task that may move to CPUs 0-2; unmovable ones fail quietly. */
   private static final String HOUSEKEEPING_0_2 =
       "for t in /proc/[0-9]*/task/[0-9]*; do taskset -p -c 0-2 ${t##*/} >/dev/null 2>&1; done";
+
+  /** Mounts cgroup v2 on {@code /sys/fs/cgroup} and enables cpuset for the root's children. */
+  private static List<String> withCgroup2(String... then) {
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "mkdir -p /sys/fs/cgroup",
+                "mount -t cgroup2 none /sys/fs/cgroup",
+                "echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control"));
+    lines.addAll(List.of(then));
+    return lines;
+  }
 
   /**
    * A: 2 sockets × 2 cores × 2 threads, 2 nodes; CPUs 3-7 isolated, so CPU 3's sibling 2 is not.
@@ -70,10 +83,7 @@ final class Shapes {
           1,
           1024,
           "",
-          List.of(
-              "mkdir -p /sys/fs/cgroup",
-              "mount -t cgroup2 none /sys/fs/cgroup",
-              "echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control",
+          withCgroup2(
               "mkdir /sys/fs/cgroup/iso /sys/fs/cgroup/rt",
               "echo 8-11 > /sys/fs/cgroup/iso/cpuset.cpus",
               "echo isolated > /sys/fs/cgroup/iso/cpuset.cpus.partition",
@@ -206,7 +216,41 @@ final class Shapes {
               "drivers/virtio/virtio_pci.ko",
               "net/core/failover.ko",
               "drivers/net/net_failover.ko",
-              "drivers/net/virtio_net.ko"));
+              "drivers/net/virtio_net.ko"),
+          List.of());
+
+  /**
+   * R: 1 socket × 6 cores, cgroup v2; the JVM in a container {@code runc} starts in cgroup {@code
+   * /kubepods/pod1/c1} on CPUs 2-5, two threads pinned to 3 and 4 under a re-pinning watchdog, then
+   * {@code runc update --cpuset-cpus 2-3 c1}, as the kubelet's CPU manager narrows a running pod's
+   * cpuset. Debian's 6.1 resets every task of a cpuset whose CPUs change to the new set: both
+   * threads find themselves on 2-3.
+   */
+  static final Shape R =
+      new Shape(
+          "r-runc-cpuset",
+          1,
+          6,
+          1,
+          1,
+          1024,
+          "",
+          withCgroup2("runc --version"),
+          List.of(
+              new Shape.Run(
+                  "r",
+                  Container.prefix(
+                      "c1", "/kubepods/pod1/c1", "2-5", "runc update --cpuset-cpus 2-3 c1"),
+                  List.of("container"),
+                  "",
+                  false,
+                  Container.LAUNCHER)),
+          Duration.ofMinutes(5),
+          Shape.DEBIAN_12,
+          false,
+          List.of(),
+          List.of(),
+          List.of("runc"));
 
   private Shapes() {}
 }
