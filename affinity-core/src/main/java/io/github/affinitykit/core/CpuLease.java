@@ -2,6 +2,7 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
@@ -33,6 +34,7 @@ public final class CpuLease implements AutoCloseable {
   private final String threadName = Thread.currentThread().getName(); // made on the bound thread
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Optional<String> moved = Optional.empty();
+  private volatile CpuSet movedTo = CpuSet.empty(); // the mask a check or a re-pin found
 
   /**
    * A lease of thread {@code tid}, made by {@code seat} when it bound the thread: on {@code cpu},
@@ -176,12 +178,44 @@ public final class CpuLease implements AutoCloseable {
       synchronized (this) {
         if (isBound()) {
           moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
+          movedTo = now;
+          seat.moved(moved.get());
           kit.orElseThrow().leases().countMoved();
           Flight.moved(cpu, tid, now.toString());
         }
       }
     }
     return status();
+  }
+
+  /** The CPUs the kernel allowed the thread on when a check or a re-pin last looked; else empty. */
+  CpuSet movedTo() {
+    return movedTo;
+  }
+
+  /**
+   * Binds the thread to its CPU again after {@link #check()} found it moved, when the kernel still
+   * allows it there ({@link RepinPolicy#REPIN}). Returns "" when it is pinned again (the status
+   * goes back to the seat's, the reason names the move undone), else why not (it stays MOVED).
+   */
+  synchronized String repin() {
+    if (closed.get() || moved.isEmpty()) {
+      return "not moved";
+    }
+    AffinityBackend backend = kit.orElseThrow().backend();
+    try {
+      movedTo = backend.getAffinity(tid);
+      if (!movedTo.contains(cpu)) {
+        return "cpu " + cpu + " is gone: the kernel allows the thread only on " + movedTo;
+      }
+      backend.setAffinity(tid, CpuSet.of(cpu));
+    } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
+      return "the kernel refused cpu " + cpu + ": " + e.getMessage();
+    }
+    String undone = moved.get();
+    moved = Optional.empty();
+    seat.repinned(undone);
+    return "";
   }
 
   /**

@@ -34,6 +34,7 @@ public final class Seat implements AutoCloseable {
   private volatile String reason;
   private volatile String thread = "";
   private volatile int tid = -1;
+  private volatile String moved = ""; // why its thread's lease was found moved; "" if not
   private volatile ThreadMemory memory;
   private final AtomicInteger starts = new AtomicInteger();
   private final AtomicInteger bindings = new AtomicInteger();
@@ -103,13 +104,17 @@ public final class Seat implements AutoCloseable {
 
   /**
    * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED when the last
-   * bind was refused by the kernel; LOST when a check found the CPU's reservation lost; RELEASED
-   * once closed.
+   * bind was refused by the kernel; MOVED when a check found its thread allowed elsewhere ({@link
+   * CpuLease#check()}, until re-pinned); LOST when a check found the CPU's reservation lost;
+   * RELEASED once closed.
    *
    * @return the status now, never null; no I/O ({@link CpuLease#verify()} checks the lock files)
    */
   public LeaseStatus status() {
     LeaseStatus s = status;
+    if ((s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) && !moved.isEmpty()) {
+      return LeaseStatus.MOVED;
+    }
     if (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) {
       boolean lost = reservation().map(Reservation::isLost).orElse(false);
       return lost ? LeaseStatus.LOST : s;
@@ -123,7 +128,19 @@ public final class Seat implements AutoCloseable {
    * @return one line for people; after a failed bind, the kernel's error
    */
   public String reason() {
-    return reason;
+    String m = moved;
+    return m.isEmpty() ? reason : m;
+  }
+
+  /** Called by the lease whose check found its thread moved: the seat's status says MOVED. */
+  void moved(String why) {
+    moved = why;
+  }
+
+  /** Called by the lease whose thread was bound to its CPU again: the move undone is named. */
+  void repinned(String undone) {
+    reason = plannedReason + " (re-pinned after: " + undone + ")";
+    moved = "";
   }
 
   /**
@@ -180,7 +197,7 @@ public final class Seat implements AutoCloseable {
    */
   public Assignment assignment() {
     String name = thread.isEmpty() ? member : thread;
-    return new Assignment(name, tid, cpu(), status(), reason);
+    return new Assignment(name, tid, cpu(), status(), reason());
   }
 
   /**
@@ -307,6 +324,7 @@ public final class Seat implements AutoCloseable {
     }
     status = planned;
     reason = plannedReason;
+    moved = "";
     memory = ThreadMemory.apply(kit, group.memoryPolicy()); // per thread: this one, pinned now
     CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.leases().add(lease);
@@ -338,6 +356,7 @@ public final class Seat implements AutoCloseable {
   }
 
   private void unbind() {
+    moved = ""; // the next thread starts pinned
     bindings.decrementAndGet();
     group.unbound(this);
   }

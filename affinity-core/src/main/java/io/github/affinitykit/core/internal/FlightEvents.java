@@ -3,6 +3,8 @@ package io.github.affinitykit.core.internal;
 import io.github.affinitykit.core.jfr.IsolationEvent;
 import io.github.affinitykit.core.jfr.LeaseLostEvent;
 import io.github.affinitykit.core.jfr.LeaseMovedEvent;
+import io.github.affinitykit.core.jfr.LeaseRepinnedEvent;
+import io.github.affinitykit.core.jfr.PinnedCpuEvent;
 import io.github.affinitykit.core.jfr.ThreadPinnedEvent;
 import io.github.affinitykit.core.jfr.ThreadUnpinnedEvent;
 
@@ -71,6 +73,39 @@ final class FlightEvents {
       e.cpus = cpus;
       e.status = status;
       e.detail = detail;
+      e.commit();
+    }
+  }
+
+  static void repinned(int cpu, int tid, boolean repinned, String allowed, String detail) {
+    LeaseRepinnedEvent e = new LeaseRepinnedEvent();
+    if (e.shouldCommit()) {
+      e.cpu = cpu;
+      e.tid = tid;
+      e.repinned = repinned;
+      e.allowed = allowed;
+      e.detail = detail;
+      e.commit();
+    }
+  }
+
+  static boolean pinnedCpuEnabled() {
+    return new PinnedCpuEvent().isEnabled();
+  }
+
+  static void pinnedCpu(PinnedCpuSample s) {
+    PinnedCpuEvent e = new PinnedCpuEvent();
+    if (e.shouldCommit()) {
+      e.cpu = s.cpu();
+      e.tid = s.tid();
+      e.thread = s.thread();
+      e.group = s.group();
+      e.status = s.status();
+      e.verdict = s.verdict();
+      e.intruders = s.intruders();
+      e.voluntarySwitches = s.voluntarySwitches();
+      e.involuntarySwitches = s.involuntarySwitches();
+      e.interval = s.intervalMs();
       e.commit();
     }
   }

@@ -38,6 +38,30 @@ public final class CpuAudit {
   }
 
   /**
+   * An audit made of verdicts reached elsewhere: a recorded audit read back, another process's, a
+   * test's.
+   *
+   * @param window the window the verdicts were reached over; positive
+   * @param verdicts one per CPU, in any order; no CPU twice
+   * @return the audit, its verdicts ascending by CPU
+   * @throws IllegalArgumentException if the window is not positive or a CPU has two verdicts
+   */
+  public static CpuAudit from(Duration window, List<CpuVerdict> verdicts) {
+    if (window.isNegative() || window.isZero()) {
+      throw new IllegalArgumentException("window: " + window + " (expected: > 0)");
+    }
+    List<CpuVerdict> sorted =
+        verdicts.stream().sorted(java.util.Comparator.comparingInt(CpuVerdict::cpu)).toList();
+    for (int i = 1; i < sorted.size(); i++) {
+      if (sorted.get(i).cpu() == sorted.get(i - 1).cpu()) {
+        throw new IllegalArgumentException(
+            "verdicts: cpu " + sorted.get(i).cpu() + " twice (expected: one verdict per CPU)");
+      }
+    }
+    return new CpuAudit(window, sorted);
+  }
+
+  /**
    * Audits {@code cpus} of this host over {@code window}, owners being this JVM's pinned threads.
    *
    * @param cpus the CPUs to audit; not null

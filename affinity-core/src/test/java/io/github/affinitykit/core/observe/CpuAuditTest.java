@@ -244,4 +244,24 @@ class CpuAuditTest {
                 .firedSince(first, 1, 3))
         .isTrue();
   }
+
+  @Test
+  void shouldBuildAnAuditFromVerdictsReachedElsewhereAndRefuseACpuTwice() {
+    CpuVerdict shared =
+        new CpuVerdict(
+            3,
+            Verdict.SHARED,
+            List.of(new Intruder(Kind.RAN_THERE, 9, 9, "bash", "1 ms")),
+            List.of());
+    CpuVerdict alone = new CpuVerdict(1, Verdict.EXCLUSIVE, List.of(), List.of());
+
+    CpuAudit a = CpuAudit.from(Duration.ofMillis(50), List.of(shared, alone));
+
+    assertThat(a.verdicts()).containsExactly(alone, shared);
+    assertThat(a.summary()).isEqualTo("cpu 1: EXCLUSIVE\ncpu 3: SHARED, 1 ran_there\n");
+    assertThatThrownBy(() -> CpuAudit.from(Duration.ofMillis(50), List.of(alone, alone)))
+        .hasMessage("verdicts: cpu 1 twice (expected: one verdict per CPU)");
+    assertThatThrownBy(() -> CpuAudit.from(Duration.ZERO, List.of()))
+        .hasMessage("window: PT0S (expected: > 0)");
+  }
 }

@@ -1,0 +1,20 @@
+package io.github.affinitykit.core;
+
+/**
+ * What a {@link Watchdog} does with a lease it finds {@link LeaseStatus#MOVED}: the kernel, a
+ * cpuset change or another program widened the pinned thread's mask.
+ *
+ * <p>Thread safety: an enum; immutable.
+ */
+public enum RepinPolicy {
+  /** Reports the move and leaves the thread on the mask it was given: the default. */
+  REPORT,
+  /**
+   * Reports the move, then binds the thread to its CPU again when the kernel still allows it there
+   * (a cpuset that shrank but kept the CPU, an operator's {@code taskset}); a thread whose CPU is
+   * gone (offline, or no longer in its cpuset) is reported {@link WatchEvent.Kind#NOT_REPINNED}
+   * with the mask it runs on and left there, and re-pinned by a later check once its CPU is allowed
+   * again. Choosing it another CPU is the application's call: close the lease and bind again.
+   */
+  REPIN
+}

@@ -1,0 +1,153 @@
+package io.github.affinitykit.core;
+
+import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.internal.PinnedCpuSample;
+import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.CpuVerdict;
+import io.github.affinitykit.core.observe.TaskSample;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One watchdog's checks, and what it remembers between them: each CPU's last verdict, the moved
+ * threads it could not re-pin (told once per move), each thread's context switches at the last
+ * check. Thread safety: confined to the watchdog's lock.
+ */
+final class WatchPass {
+  private static final int NAMED_INTRUDERS = 5;
+
+  private final WatchdogBuilder.Settings config;
+  private final int pid = (int) ProcessHandle.current().pid();
+  private final Map<Integer, CpuVerdict.Verdict> verdicts = new HashMap<>();
+  private final Set<Integer> notRepinned = new HashSet<>();
+  private final Map<Integer, long[]> switches = new HashMap<>(); // tid -> {vol, invol, nanos}
+
+  WatchPass(WatchdogBuilder.Settings config) {
+    this.config = config;
+  }
+
+  WatchReport check() {
+    long start = System.nanoTime();
+    Instant at = Instant.now();
+    List<CpuLease> leases = config.kit().leases().all();
+    List<WatchEvent> events = new ArrayList<>();
+    for (CpuLease l : leases) {
+      lease(l, at, events);
+    }
+    Optional<CpuAudit> audit = config.audit().flatMap(w -> audit(leases, w, at, events));
+    if (Flight.pinnedCpuEnabled()) {
+      record(leases, audit);
+    }
+    Set<Integer> open = leases.stream().map(CpuLease::tid).collect(Collectors.toSet());
+    notRepinned.retainAll(open);
+    switches.keySet().retainAll(open);
+    return new WatchReport(
+        at, leases.size(), events, audit, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  private void lease(CpuLease l, Instant at, List<WatchEvent> out) {
+    LeaseStatus before = l.status();
+    if (l.verify() == LeaseStatus.LOST && before != LeaseStatus.LOST) {
+      out.add(WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), l.reason()));
+    }
+    LeaseStatus was = l.status();
+    if (l.check() == LeaseStatus.MOVED && was != LeaseStatus.MOVED) {
+      out.add(WatchEvent.of(Kind.MOVED, at, l, l.movedTo(), l.reason()));
+    }
+    if (config.repin() == RepinPolicy.REPIN && l.status() == LeaseStatus.MOVED) {
+      String why = l.repin();
+      String allowed = l.movedTo().toString();
+      if (why.isEmpty()) {
+        notRepinned.remove(l.tid());
+        out.add(WatchEvent.of(Kind.REPINNED, at, l, l.movedTo(), l.reason()));
+        Flight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
+      } else if (notRepinned.add(l.tid())) {
+        out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, l.movedTo(), why));
+        Flight.repinned(l.cpu(), l.tid(), false, allowed, why);
+      }
+    }
+  }
+
+  /** Audits the pinned CPUs; a CPU's change of verdict is an event named by its first lease. */
+  private Optional<CpuAudit> audit(
+      List<CpuLease> leases, Duration window, Instant at, List<WatchEvent> out) {
+    Map<Integer, CpuLease> byCpu = new HashMap<>();
+    leases.forEach(l -> byCpu.putIfAbsent(l.cpu(), l));
+    verdicts.keySet().retainAll(byCpu.keySet());
+    if (byCpu.isEmpty()) {
+      return Optional.empty();
+    }
+    CpuSet cpus = CpuSet.of(byCpu.keySet().stream().mapToInt(Integer::intValue).toArray());
+    CpuAudit audit = config.auditor().audit(cpus, window, config.kit().pinnedThreadIds());
+    for (CpuVerdict v : audit.verdicts()) {
+      CpuVerdict.Verdict prev = verdicts.put(v.cpu(), v.verdict());
+      boolean first = prev == null;
+      if (prev == v.verdict() || (first && v.verdict() != CpuVerdict.Verdict.SHARED)) {
+        continue;
+      }
+      Kind kind = Kind.valueOf(v.verdict().name());
+      String detail =
+          v.verdict() == CpuVerdict.Verdict.SHARED
+              ? intruders(v)
+              : v.verdict() + (first ? "" : " after " + prev) + notes(v);
+      out.add(WatchEvent.of(kind, at, byCpu.get(v.cpu()), CpuSet.empty(), detail));
+    }
+    return Optional.of(audit);
+  }
+
+  /** The per-check Flight Recorder event of each pinned thread. */
+  private void record(List<CpuLease> leases, Optional<CpuAudit> audit) {
+    long now = System.nanoTime();
+    for (CpuLease l : leases) {
+      Optional<CpuVerdict> v =
+          audit.flatMap(a -> a.verdicts().stream().filter(x -> x.cpu() == l.cpu()).findFirst());
+      long[] was = switches.get(l.tid());
+      Optional<TaskSample> t = config.tasks().read(pid, l.tid());
+      long vol = t.map(TaskSample::voluntarySwitches).orElse(0L);
+      long invol = t.map(TaskSample::involuntarySwitches).orElse(0L);
+      switches.put(l.tid(), new long[] {vol, invol, now});
+      Flight.pinnedCpu(
+          new PinnedCpuSample(
+              l.cpu(),
+              l.tid(),
+              l.threadName(),
+              l.group(),
+              l.status().name(),
+              v.map(x -> x.verdict().name()).orElse(""),
+              v.map(WatchPass::intruders).orElse(""),
+              was == null ? vol : Math.max(0, vol - was[0]),
+              was == null ? invol : Math.max(0, invol - was[1]),
+              was == null ? 0 : (now - was[2]) / 1_000_000));
+    }
+  }
+
+  /** The intruders of a verdict, the first few named: {@code "bash (pid 300): ran_there, ..."}. */
+  static String intruders(CpuVerdict v) {
+    List<CpuVerdict.Intruder> all = v.intruders();
+    String named =
+        all.stream()
+            .limit(NAMED_INTRUDERS)
+            .map(
+                i ->
+                    i.name()
+                        + (i.pid() >= 0 ? " (pid " + i.pid() + ")" : "")
+                        + ": "
+                        + i.kind().name().toLowerCase(java.util.Locale.ROOT))
+            .collect(Collectors.joining(", "));
+    int more = all.size() - NAMED_INTRUDERS;
+    return named + (more > 0 ? " and " + more + " more" : "");
+  }
+
+  private static String notes(CpuVerdict v) {
+    return v.notes().isEmpty() ? "" : ": " + String.join("; ", v.notes());
+  }
+}

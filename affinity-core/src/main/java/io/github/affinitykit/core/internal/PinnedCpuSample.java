@@ -1,0 +1,27 @@
+package io.github.affinitykit.core.internal;
+
+/**
+ * What a watchdog saw of one pinned thread at a check, for {@link Flight#pinnedCpu}.
+ *
+ * @param cpu the CPU the thread is pinned to
+ * @param tid the thread's kernel id
+ * @param thread the thread's name
+ * @param group its group's name
+ * @param status the lease's status
+ * @param verdict the audit's verdict of the CPU; empty when not audited
+ * @param intruders what else ran there; empty when none or not audited
+ * @param voluntarySwitches voluntary context switches since the previous check
+ * @param involuntarySwitches involuntary context switches since the previous check
+ * @param intervalMs milliseconds since the previous check
+ */
+public record PinnedCpuSample(
+    int cpu,
+    int tid,
+    String thread,
+    String group,
+    String status,
+    String verdict,
+    String intruders,
+    long voluntarySwitches,
+    long involuntarySwitches,
+    long intervalMs) {}
