@@ -2,6 +2,7 @@ package io.github.affinitykit.micrometer;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.observe.TaskReader;
@@ -33,7 +34,12 @@ import java.util.function.Supplier;
  *       a thread whose task files cannot be read (not Linux) has none;
  *   <li>per audited CPU, tagged {@code cpu}: {@value #CPU_VERDICT} (gauge, {@code verdict}:
  *       exclusive, shared, unknown; 1 for the CPU's verdict, 0 for the others) and {@value
- *       #CPU_INTRUDERS} (gauge), from the latest audit {@link Builder#audits} supplies.
+ *       #CPU_INTRUDERS} (gauge), from the latest audit {@link Builder#audits} supplies (a {@link
+ *       Builder#watchdog watchdog}'s last audit);
+ *   <li>with a {@link Builder#watchdog watchdog}: {@value #WATCHDOG_EVENTS} (function counter,
+ *       {@code kind}: moved, lost, repinned, not_repinned, shared, exclusive, unknown; 0 included),
+ *       {@value #WATCHDOG_CHECKS}, {@value #WATCHDOG_CHECK_FAILURES} and {@value
+ *       #WATCHDOG_LISTENER_FAILURES} (function counters).
  * </ul>
  *
  * <p>Threads and CPUs come and go: {@link #refresh()} adds the meters of the leases opened since
@@ -69,7 +75,20 @@ public final class AffinityMeterBinder implements MeterBinder {
   /** Gauge: how many intruders the latest audit found on a CPU. */
   public static final String CPU_INTRUDERS = "affinity.cpu.intruders";
 
+  /** Function counter: changes a {@link Watchdog}'s checks found, by {@code kind}. */
+  public static final String WATCHDOG_EVENTS = "affinity.watchdog.events";
+
+  /** Function counter: checks a {@link Watchdog} ran. */
+  public static final String WATCHDOG_CHECKS = "affinity.watchdog.checks";
+
+  /** Function counter: periodic checks of a {@link Watchdog} that threw. */
+  public static final String WATCHDOG_CHECK_FAILURES = "affinity.watchdog.check.failures";
+
+  /** Function counter: times a {@link Watchdog}'s listener threw. */
+  public static final String WATCHDOG_LISTENER_FAILURES = "affinity.watchdog.listener.failures";
+
   private final AffinityKit kit;
+  private final Optional<Watchdog> watchdog;
   private final Supplier<Optional<CpuAudit>> audits;
   private final TaskReader reader;
   private final int pid;
@@ -77,6 +96,7 @@ public final class AffinityMeterBinder implements MeterBinder {
 
   private AffinityMeterBinder(Builder b) {
     this.kit = b.kit;
+    this.watchdog = b.watchdog;
     this.audits = b.audits;
     this.reader = b.reader;
     this.pid = b.pid;
@@ -112,7 +132,12 @@ public final class AffinityMeterBinder implements MeterBinder {
   @Override
   public synchronized void bindTo(MeterRegistry registry) {
     Objects.requireNonNull(registry, "registry");
-    bound.computeIfAbsent(registry, r -> new BoundMeters(r, kit.leases()));
+    bound.computeIfAbsent(
+        registry,
+        r -> {
+          watchdog.ifPresent(dog -> WatchdogMeters.register(r, dog));
+          return new BoundMeters(r, kit.leases());
+        });
     refresh();
   }
 
@@ -143,6 +168,7 @@ public final class AffinityMeterBinder implements MeterBinder {
    */
   public static final class Builder {
     private final AffinityKit kit;
+    private Optional<Watchdog> watchdog = Optional.empty();
     private Supplier<Optional<CpuAudit>> audits = Optional::empty;
     private TaskReader reader = TaskReader.live();
     private int pid = (int) ProcessHandle.current().pid();
@@ -161,6 +187,22 @@ public final class AffinityMeterBinder implements MeterBinder {
      */
     public Builder audits(Supplier<Optional<CpuAudit>> latest) {
       this.audits = Objects.requireNonNull(latest, "latest");
+      return this;
+    }
+
+    /**
+     * Adds {@code dog}'s counters ({@value #WATCHDOG_EVENTS} by kind, {@value #WATCHDOG_CHECKS},
+     * the failures) and takes the CPU verdicts from its last audit ({@link Watchdog#lastAudit()}),
+     * as {@link #audits}{@code (dog::lastAudit)}. The watchdog's checks do not refresh the binder:
+     * call {@link AffinityMeterBinder#refresh()} as for any binder.
+     *
+     * @param dog a watchdog of the same kit, started or not; not null
+     * @return this builder
+     */
+    public Builder watchdog(Watchdog dog) {
+      Objects.requireNonNull(dog, "dog");
+      this.watchdog = Optional.of(dog);
+      this.audits = dog::lastAudit;
       return this;
     }
 
