@@ -1,0 +1,80 @@
+package io.github.affinitykit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's watchdog example, compiled and run on this host: the calling thread pinned, its mask
+ * widened as an operator's {@code taskset} would, the watchdog puts it back; and checked to be the
+ * README's text.
+ */
+@Timeout(60)
+class ReadmeWatchdogExampleTest {
+  @TempDir Path locks;
+
+  @Test
+  void shouldRepinAThreadWhoseMaskWasWidenedOnThisHost() {
+    AffinityBackend backend = AffinityBackend.detect();
+    HostCpus host = HostCpus.probe();
+    Assumptions.assumeTrue(backend.isSupported(), "this host cannot pin: " + backend.reason());
+    Assumptions.assumeTrue(host.reachable().size() > 1, "one CPU: a mask cannot be widened");
+    AffinityKit kit = AffinityKit.create(host, backend, CpuReservations.inDirectory(locks));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+    // README:begin
+    Watchdog dog =
+        Watchdog.builder(kit) // off until started: one daemon thread on the housekeeping CPUs
+            .period(Duration.ofSeconds(1))
+            .repin(RepinPolicy.REPIN) // a widened mask is narrowed again while its CPU is allowed
+            .listener(event -> out.println(event)) // MOVED, LOST, REPINNED, NOT_REPINNED, SHARED
+            .start();
+    // README:end
+
+    try (dog;
+        CpuLease lease = kit.pinCurrentThread()) {
+      Assumptions.assumeTrue(lease.isBound(), "no CPU free here: " + lease.reason());
+      backend.setAffinity(lease.tid(), host.reachable()); // as `taskset -p -c 0-1 <tid>`
+
+      List<WatchEvent> found = dog.checkNow().events();
+
+      assertThat(found).extracting(WatchEvent::kind).containsExactly(Kind.MOVED, Kind.REPINNED);
+      assertThat(backend.getAffinity(0)).isEqualTo(CpuSet.of(lease.cpu()));
+      assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
+      assertThat(lease.reason()).contains("re-pinned after");
+    }
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("MOVED ")
+        .contains("REPINNED ")
+        .contains("allowed on " + host.reachable());
+  }
+
+  @Test
+  void shouldBeTheCodeTheReadmeShows() throws IOException {
+    List<String> lines =
+        Files.readAllLines(
+            Path.of("src/test/java/io/github/affinitykit/core/ReadmeWatchdogExampleTest.java"));
+    List<String> mine =
+        lines.subList(lines.indexOf("    // README:begin") + 1, lines.indexOf("    // README:end"));
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String line : mine) {
+      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
+    }
+  }
+}
