@@ -9,6 +9,7 @@ import io.github.affinitykit.core.observe.Confinement;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
 /**
@@ -140,7 +142,11 @@ public final class GatewayServer implements AutoCloseable {
       PinnedServerGroups groups,
       BiFunction<CpuSet, Duration, CpuAudit> audit) {
     GatewayMetrics metrics = new GatewayMetrics();
-    MetricsText text = new MetricsText(metrics, groups::report, config.pin().cliName());
+    AtomicReference<Optional<CpuAudit>> startAudit = new AtomicReference<>(Optional.empty());
+    AffinityMeterBinder kitMeters =
+        AffinityMeterBinder.builder(kit).audits(startAudit::get).build();
+    MetricsText text =
+        new MetricsText(metrics, groups::report, config.pin().cliName(), Optional.of(kitMeters));
     Optional<EventExecutorGroup> business = groups.business().map(x -> x);
     GatewayContext g = GatewayContext.create(config, metrics, text, events, business);
     metrics.pendingFrom(() -> pendingBytes(g.all()));
@@ -164,7 +170,9 @@ public final class GatewayServer implements AutoCloseable {
     Confinement confined = new JvmThreads(kit).confineUntilClosed(SWEEP_PERIOD);
     try {
       if (config.waitPolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
-        groups.applyAudit(audit.apply(pinnedWorkerCpus(groups), AUDIT_WINDOW));
+        CpuAudit found = audit.apply(pinnedWorkerCpus(groups), AUDIT_WINDOW);
+        startAudit.set(Optional.of(found)); // /metrics: affinity_cpu_verdict of the workers' CPUs
+        groups.applyAudit(found);
       }
     } catch (RuntimeException e) { // the caller closes the groups; the confinement is ours
       confined.close();

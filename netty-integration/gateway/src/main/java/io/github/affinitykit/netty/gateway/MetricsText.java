@@ -2,6 +2,7 @@ package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.observe.TaskSample;
 import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -18,7 +20,11 @@ import java.util.function.Supplier;
  * PrometheusMeterRegistry} of its own: the gateway's counters ({@link GatewayMeters}), JVM and
  * Netty memory ({@link JvmMemoryMeters}), process CPU (seconds, and percent since the previous
  * scrape), every thread's CPU time and context switches from {@link ThreadStats}, and where every
- * loop is pinned. Series of threads that ended leave at the next scrape.
+ * loop is pinned. Series of threads that ended leave at the next scrape. With the kit's {@link
+ * AffinityMeterBinder} (the gateway's own kit; none for handler tests) it adds the {@code
+ * affinity_*} families: pinned threads by lease status, moves and losses, each pinned thread's CPU
+ * time and context switches tagged with its CPU and group, and the start audit's CPU verdicts; the
+ * binder is refreshed before each scrape.
  *
  * <p>Thread safety: {@link #render()} may be called from any thread; scrapes are serialised.
  */
@@ -32,9 +38,20 @@ final class MetricsText {
   private final GatewayMetrics metrics;
   private final Supplier<AssignmentReport> report;
   private final String pin;
+  private final Optional<AffinityMeterBinder> kitMeters;
   private ThreadStats previous; // guarded by this
 
+  /** Without a kit's meters: a gateway context for handler tests. */
   MetricsText(GatewayMetrics metrics, Supplier<AssignmentReport> report, String pin) {
+    this(metrics, report, pin, Optional.empty());
+  }
+
+  MetricsText(
+      GatewayMetrics metrics,
+      Supplier<AssignmentReport> report,
+      String pin,
+      Optional<AffinityMeterBinder> kitMeters) {
+    this.kitMeters = Objects.requireNonNull(kitMeters, "kitMeters");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.report = Objects.requireNonNull(report, "report");
     this.pin = Objects.requireNonNull(pin, "pin");
@@ -48,6 +65,7 @@ final class MetricsText {
             .register(registry.getPrometheusRegistry());
     GatewayMeters.register(registry, metrics);
     JvmMemoryMeters.register(registry);
+    kitMeters.ifPresent(b -> b.bindTo(registry));
   }
 
   synchronized String render() {
@@ -61,6 +79,7 @@ final class MetricsText {
     threads(now.threads(), roles(r));
     loops(r.loops());
     sampled.sweep();
+    kitMeters.ifPresent(AffinityMeterBinder::refresh); // the leases opened and closed since
     return registry.scrape();
   }
 

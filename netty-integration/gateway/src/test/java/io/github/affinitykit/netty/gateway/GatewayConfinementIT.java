@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.CpuVerdict;
+import io.github.affinitykit.core.observe.CpuVerdict.Verdict;
 import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,6 +79,38 @@ class GatewayConfinementIT {
 
     ThreadMasks.assertUnchangedSince(before);
     assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldPublishTheStartAuditsVerdictOfEachWorkerCpu() {
+    GatewayConfig config =
+        GatewayHarness.config(
+            "--port", "0", "--pin", "exclusive", "--transport", "nio", "--wait-policy", "auto");
+
+    try (GatewayServer s =
+        GatewayServer.start(
+            config,
+            h.kit,
+            GatewayEvents.NONE,
+            (cpus, window) -> {
+              List<CpuVerdict> all = new ArrayList<>();
+              cpus.forEach(
+                  c -> all.add(new CpuVerdict(c, Verdict.EXCLUSIVE, List.of(), List.of())));
+              return CpuAudit.from(window, all);
+            })) {
+      String cpu = String.valueOf(s.report().loop("worker", 0).orElseThrow().cpu());
+      Map<String, PromParser.Family> f = PromParser.parse(s.metricsText());
+
+      assertThat(f.get("affinity_cpu_verdict").samples())
+          .anyMatch(
+              x -> x.labels().equals(Map.of("cpu", cpu, "verdict", "exclusive")) && x.value() == 1)
+          .anyMatch(
+              x -> x.labels().equals(Map.of("cpu", cpu, "verdict", "shared")) && x.value() == 0);
+      assertThat(f.get("affinity_cpu_intruders").samples())
+          .anyMatch(x -> x.labels().equals(Map.of("cpu", cpu)) && x.value() == 0);
+    }
+
+    ThreadMasks.assertUnchangedSince(before);
   }
 
   @Test

@@ -173,6 +173,15 @@ class GatewayServerIT {
                     && x.value() == s.report().loop("worker", 0).orElseThrow().cpu());
     assertThat(f.get("affinitykit_gateway_info").samples().get(0).labels())
         .containsEntry("pin", "pinned");
+    int worker0 = s.report().loop("worker", 0).orElseThrow().cpu(); // the kit's meter binder:
+    assertThat(f.get("affinity_threads").samples())
+        .anyMatch(x -> x.labels().get("status").equals("pinned") && x.value() >= 1);
+    assertThat(f.get("affinity_thread_cpu_time_seconds_total").samples())
+        .anyMatch(
+            x ->
+                x.labels().get("group").equals("worker")
+                    && x.labels().get("cpu").equals(String.valueOf(worker0)));
+    assertThat(f.get("affinity_leases_moved_total").samples().get(0).value()).isZero();
   }
 
   @Test

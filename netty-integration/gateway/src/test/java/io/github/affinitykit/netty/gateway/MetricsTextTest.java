@@ -2,15 +2,22 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.observe.TaskReader;
+import io.github.affinitykit.core.testkit.FixtureKits;
+import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.TransportChoice;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code /metrics} through Micrometer keeps every name and type it had, and forgets dead threads.
@@ -136,6 +144,55 @@ class MetricsTextTest {
 
     assertThat(Files.exists(task)).as(task.toString()).isFalse();
     assertThat(text.render()).doesNotContain("mt-short-lived");
+  }
+
+  @Test
+  void shouldAddTheKitsFamiliesThroughItsMeterBinderWithPrometheusNamesAndTypes(@TempDir Path root)
+      throws Exception {
+    AffinityKit kit = FixtureKits.isolating(root, 4);
+    metrics.closeSent(1000); // the by-code families appear with their first code
+    metrics.httpResponse(404);
+    try (CpuLease lease = kit.pinCurrentThread(2)) {
+      String task = "proc/4242/task/" + lease.tid() + "/";
+      write(
+          root.resolve(task + "stat"),
+          lease.tid()
+              + " (pinned) S 1 1 1 0 -1 0 10 0 0 0 150 50 0 0 20 0 1 0 100 0 0 1"
+              + " 0 0 0 0 0 0 0 0 0 0 0 0 17 2 0 0 0 0 0");
+      write(
+          root.resolve(task + "status"),
+          "Name:\tpinned\nvoluntary_ctxt_switches:\t8\nnonvoluntary_ctxt_switches:\t2\n");
+      AffinityMeterBinder binder =
+          AffinityMeterBinder.builder(kit).tasks(TaskReader.at(root), 4242).build();
+
+      Map<String, PromParser.Family> f =
+          PromParser.parse(
+              new MetricsText(metrics, () -> report, "pinned", Optional.of(binder)).render());
+
+      assertThat(f.get("affinity_threads").type()).isEqualTo("gauge");
+      assertThat(f.get("affinity_threads").samples())
+          .anyMatch(x -> x.labels().equals(Map.of("status", "pinned")) && x.value() == 1);
+      assertThat(f.get("affinity_leases_moved_total").type()).isEqualTo("counter");
+      assertThat(f.get("affinity_leases_lost_total").type()).isEqualTo("counter");
+      PromParser.Family cpu = f.get("affinity_thread_cpu_time_seconds_total");
+      assertThat(cpu.type()).isEqualTo("counter");
+      assertThat(cpu.samples().get(0).value()).isEqualTo(2.0);
+      assertThat(cpu.samples().get(0).labels())
+          .isEqualTo(
+              Map.of(
+                  "cpu", "2",
+                  "group", lease.group(),
+                  "thread", Thread.currentThread().getName(),
+                  "tid", String.valueOf(lease.tid())));
+      assertThat(f.get("affinity_thread_context_switches_total").samples())
+          .anyMatch(x -> x.labels().get("kind").equals("voluntary") && x.value() == 8);
+      TODAY.forEach((name, type) -> assertThat(f.get(name)).as(name).isNotNull()); // all kept
+    }
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text);
   }
 
   private Map<String, PromParser.Family> render() {

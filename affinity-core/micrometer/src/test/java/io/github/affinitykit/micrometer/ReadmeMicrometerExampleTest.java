@@ -1,0 +1,58 @@
+package io.github.affinitykit.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** README's "Metrics", compiled and run on this host; checked line for line. */
+@Timeout(60)
+class ReadmeMicrometerExampleTest {
+  @Test
+  void shouldRunTheReadmeExample() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+    // README:begin
+    AffinityKit kit = AffinityKit.shared();
+    MeterRegistry registry = new SimpleMeterRegistry(); // yours: Prometheus, OTLP, ...
+    AffinityMeterBinder meters = AffinityMeterBinder.of(kit); // or builder(kit).watchdog(dog)
+    meters.bindTo(registry);
+    try (CpuLease lease = kit.pinCurrentThread()) {
+      meters.refresh(); // before each scrape: meters of new leases in, of closed ones out
+      out.println(lease.status() + ": " + registry.find("affinity.thread.cpu.time").meters());
+    }
+    // README:end
+
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).matches("(?s)[A-Z]+: \\[.*\\]\\R");
+    meters.refresh();
+    assertThat(registry.find("affinity.thread.cpu.time").meters()).isEmpty();
+    assertThat(registry.find("affinity.threads").gauges()).hasSize(4);
+  }
+
+  @Test
+  void shouldBeTheCodeTheReadmeShows() throws IOException {
+    List<String> lines =
+        Files.readAllLines(
+            Path.of(
+                "src/test/java/io/github/affinitykit/micrometer/ReadmeMicrometerExampleTest.java"));
+    List<String> mine =
+        lines.subList(lines.indexOf("    // README:begin") + 1, lines.indexOf("    // README:end"));
+    String readme = Files.readString(Path.of("..", "..", "README.md"));
+    assertThat(mine).isNotEmpty();
+    for (String line : mine) {
+      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
+    }
+  }
+}
