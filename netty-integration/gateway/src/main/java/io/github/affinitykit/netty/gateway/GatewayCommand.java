@@ -5,6 +5,7 @@ import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.RepinPolicy;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
@@ -63,6 +64,8 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<Integer> WORKERS = key("--workers", Integer.class);
   private static final Key<String> NIC = key("--nic", String.class);
   private static final Key<IrqSharing> NIC_IRQS = key("--nic-irqs", IrqSharing.class);
+  private static final Key<Duration> WATCHDOG = key("--watchdog", Duration.class);
+  private static final Key<RepinPolicy> REPIN = key("--repin", RepinPolicy.class);
   private static final Key<Long> WORK_NS = key("--work-ns", long.class);
   private static final Key<Integer> BUSINESS_THREADS = key("--business-threads", int.class);
   private static final Key<Integer> MAX_FRAME_BYTES = key("--max-frame-bytes", int.class);
@@ -119,6 +122,18 @@ final class GatewayCommand implements Callable<Integer> {
               DEFAULTS.nicIrqs(),
               "next to --nic, avoid | share the CPUs its interrupts go to (default avoid;"
                   + " shared where avoiding leaves no CPU on its node)"),
+          option(
+              WATCHDOG,
+              "D",
+              DEFAULTS.watchdog(),
+              "check every pinned loop this often for a widened mask (MOVED) or a lost lock"
+                  + " file (LOST), on stderr and /metrics; 0s = off (default 1s)"),
+          option(
+              REPIN,
+              "P",
+              DEFAULTS.repin(),
+              "what the watchdog does with a loop whose mask was widened: report, or repin it on"
+                  + " its CPU while the kernel allows it (default repin)"),
           option(
               WORK_NS,
               "NS",
@@ -241,7 +256,9 @@ final class GatewayCommand implements Callable<Integer> {
                 SPIN_LIMIT.value(options),
                 workNs,
                 Optional.ofNullable(NIC.value(options)),
-                NIC_IRQS.value(options)));
+                NIC_IRQS.value(options),
+                WATCHDOG.value(options),
+                REPIN.value(options)));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */

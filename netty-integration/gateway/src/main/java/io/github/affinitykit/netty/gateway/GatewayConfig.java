@@ -1,5 +1,6 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.github.affinitykit.core.RepinPolicy;
 import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
@@ -36,6 +37,8 @@ import java.util.OptionalInt;
  * @param nic the network interface the worker loops are placed next to (its NUMA node first); empty
  *     = none
  * @param nicIrqs whether, next to {@code nic}, the loops avoid the CPUs its interrupts go to
+ * @param watchdog how often a watchdog checks every pinned loop (MOVED, LOST, re-pin); zero = off
+ * @param repin what the watchdog does with a loop whose mask was widened
  */
 public record GatewayConfig(
     String host,
@@ -54,7 +57,9 @@ public record GatewayConfig(
     SpinLimit spinLimit,
     long workNs,
     Optional<String> nic,
-    IrqSharing nicIrqs) {
+    IrqSharing nicIrqs,
+    Duration watchdog,
+    RepinPolicy repin) {
 
   /**
    * The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks, 5 s
@@ -78,7 +83,9 @@ public record GatewayConfig(
           SpinLimit.DEFAULT,
           0,
           Optional.empty(),
-          IrqSharing.AVOID);
+          IrqSharing.AVOID,
+          Duration.ofSeconds(1),
+          RepinPolicy.REPIN);
 
   /** The most work per message: 10 ms (a stand-in for work, not a way to stall a loop). */
   public static final long MAX_WORK_NS = 10_000_000L;
@@ -96,6 +103,10 @@ public record GatewayConfig(
     Objects.requireNonNull(spinLimit, "spinLimit");
     Objects.requireNonNull(nic, "nic");
     Objects.requireNonNull(nicIrqs, "nicIrqs");
+    Objects.requireNonNull(watchdog, "watchdog");
+    Objects.requireNonNull(repin, "repin");
+    check(
+        watchdog.isZero() || watchdog.toMillis() >= 1, "watchdog", watchdog, ">= 1ms, or 0 = off");
     check(workNs >= 0 && workNs <= MAX_WORK_NS, "work-ns", workNs, "0.." + MAX_WORK_NS);
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");
     check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");

@@ -3,6 +3,7 @@ package io.github.affinitykit.netty.gateway;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.Confinement;
@@ -60,6 +61,7 @@ public final class GatewayServer implements AutoCloseable {
   private final GatewayContext context;
   private final Channel server;
   private final Optional<Confinement> confinement;
+  private final Optional<Watchdog> watchdog;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -67,11 +69,13 @@ public final class GatewayServer implements AutoCloseable {
       PinnedServerGroups groups,
       GatewayContext context,
       Channel server,
-      Optional<Confinement> confinement) {
+      Optional<Confinement> confinement,
+      Optional<Watchdog> watchdog) {
     this.groups = groups;
     this.context = context;
     this.server = server;
     this.confinement = confinement;
+    this.watchdog = watchdog;
   }
 
   /**
@@ -143,8 +147,10 @@ public final class GatewayServer implements AutoCloseable {
       BiFunction<CpuSet, Duration, CpuAudit> audit) {
     GatewayMetrics metrics = new GatewayMetrics();
     AtomicReference<Optional<CpuAudit>> startAudit = new AtomicReference<>(Optional.empty());
-    AffinityMeterBinder kitMeters =
-        AffinityMeterBinder.builder(kit).audits(startAudit::get).build();
+    Optional<Watchdog> dog = watchdog(config, kit);
+    AffinityMeterBinder.Builder meters = AffinityMeterBinder.builder(kit);
+    dog.ifPresent(meters::watchdog); // its counters; the verdicts stay the start audit's
+    AffinityMeterBinder kitMeters = meters.audits(startAudit::get).build();
     MetricsText text =
         new MetricsText(metrics, groups::report, config.pin().cliName(), Optional.of(kitMeters));
     Optional<EventExecutorGroup> business = groups.business().map(x -> x);
@@ -164,8 +170,9 @@ public final class GatewayServer implements AutoCloseable {
             .bind(config.host(), config.port())
             .syncUninterruptibly()
             .channel();
+    dog.ifPresent(Watchdog::start); // every loop is pinned now
     if (!config.pin().confines()) {
-      return new GatewayServer(groups, g, server, Optional.empty());
+      return new GatewayServer(groups, g, server, Optional.empty(), dog);
     }
     Confinement confined = new JvmThreads(kit).confineUntilClosed(SWEEP_PERIOD);
     try {
@@ -175,11 +182,37 @@ public final class GatewayServer implements AutoCloseable {
         groups.applyAudit(found);
       }
     } catch (RuntimeException e) { // the caller closes the groups; the confinement is ours
+      dog.ifPresent(Watchdog::close);
       confined.close();
       server.close();
       throw e;
     }
-    return new GatewayServer(groups, g, server, Optional.of(confined));
+    return new GatewayServer(groups, g, server, Optional.of(confined), dog);
+  }
+
+  /**
+   * The watchdog of the pinned loops, not started: none when {@code --watchdog 0s} or unpinned. Its
+   * events go to standard error, one line each.
+   */
+  private static Optional<Watchdog> watchdog(GatewayConfig config, AffinityKit kit) {
+    if (config.watchdog().isZero() || config.pin() == PinMode.UNPINNED) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Watchdog.builder(kit)
+            .period(config.watchdog())
+            .repin(config.repin())
+            .listener(e -> System.err.println("gateway: watchdog: " + e))
+            .build());
+  }
+
+  /**
+   * Returns the watchdog of the pinned loops.
+   *
+   * @return the watchdog; empty when off ({@code --watchdog 0s}) or unpinned
+   */
+  public Optional<Watchdog> watchdog() {
+    return watchdog;
   }
 
   /** The CPUs the workers are pinned to. */
@@ -265,6 +298,7 @@ public final class GatewayServer implements AutoCloseable {
       return;
     }
     try {
+      watchdog.ifPresent(Watchdog::close); // before the loops let go of their CPUs
       context.draining().set(true);
       server.close().syncUninterruptibly();
       for (Channel ch : context.all()) {

@@ -54,7 +54,9 @@ final class EmbeddedGateway implements AutoCloseable {
           SpinLimit.DEFAULT,
           0,
           java.util.Optional.empty(),
-          io.github.affinitykit.core.placement.IrqSharing.AVOID);
+          io.github.affinitykit.core.placement.IrqSharing.AVOID,
+          Duration.ZERO,
+          io.github.affinitykit.core.RepinPolicy.REPORT);
 
   private static final byte[] SWITCHING =
       "HTTP/1.1 101 ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

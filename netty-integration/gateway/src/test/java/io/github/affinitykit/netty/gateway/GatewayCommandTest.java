@@ -78,7 +78,11 @@ class GatewayCommandTest {
             "--nic",
             "eth0",
             "--nic-irqs",
-            "share");
+            "share",
+            "--watchdog",
+            "250ms",
+            "--repin",
+            "REPORT");
     assertThat(c)
         .isEqualTo(
             new GatewayConfig(
@@ -98,7 +102,9 @@ class GatewayCommandTest {
                 SpinLimit.DEFAULT,
                 1500,
                 java.util.Optional.of("eth0"),
-                io.github.affinitykit.core.placement.IrqSharing.SHARE));
+                io.github.affinitykit.core.placement.IrqSharing.SHARE,
+                Duration.ofMillis(250),
+                io.github.affinitykit.core.RepinPolicy.REPORT));
   }
 
   @Test

@@ -3,7 +3,11 @@ package io.github.affinitykit.netty.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.WatchEvent;
+import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.netty.LoopAssignment;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import java.net.BindException;
@@ -13,7 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -206,5 +212,30 @@ class GatewayServerIT {
     b.awaitClosed();
     assertThat(h.kit.reservations().reservedHere().isEmpty()).isTrue();
     assertThat(s.metrics().closesSent()).containsEntry(1001, 2L);
+  }
+
+  @Test
+  void shouldPutAWorkerWhoseMaskWasWidenedBackOnItsCpuAndSayItInMetrics() throws Exception {
+    Assumptions.assumeTrue(h.kit.backend().isSupported(), h.kit.backend().reason());
+    Assumptions.assumeTrue(h.kit.host().reachable().size() > 1, "one CPU: nothing to widen");
+    GatewayServer s = h.start("--pin", "pinned", "--transport", "nio", "--watchdog", "50ms");
+    LoopAssignment w = s.report().loop("worker", 0).orElseThrow();
+    Assumptions.assumeTrue(w.status() == LeaseStatus.PINNED, "worker-0 not pinned: " + w);
+    Watchdog dog = s.watchdog().orElseThrow();
+
+    h.kit.backend().setAffinity(w.tid(), h.kit.host().reachable()); // an operator's taskset
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (dog.count(WatchEvent.Kind.REPINNED) == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(dog.count(WatchEvent.Kind.MOVED)).isEqualTo(1);
+    assertThat(dog.count(WatchEvent.Kind.REPINNED)).isEqualTo(1);
+    assertThat(h.kit.backend().getAffinity(w.tid())).isEqualTo(CpuSet.of(w.cpu()));
+    assertThat(s.report().loop("worker", 0).orElseThrow().reason()).contains("re-pinned after");
+    Map<String, PromParser.Family> f = PromParser.parse(Http.get(s.port(), "/metrics").body());
+    assertThat(f.get("affinity_watchdog_events_total").samples())
+        .anyMatch(x -> x.labels().get("kind").equals("repinned") && x.value() == 1);
+    assertThat(f.get("affinity_leases_moved_total").samples().get(0).value()).isEqualTo(1);
   }
 }
