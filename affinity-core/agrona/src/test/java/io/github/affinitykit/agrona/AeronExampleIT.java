@@ -21,6 +21,7 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.core.placement.WaitRule;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.ReadmeBlocks;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -110,17 +111,9 @@ class AeronExampleIT {
 
   @Test
   void shouldBeTheCodeTheReadmeShows() throws IOException {
-    List<String> lines =
-        Files.readAllLines(
-            Path.of("src/test/java/io/github/affinitykit/agrona/AeronExampleIT.java"));
-    List<String> mine =
-        lines.subList(
-            lines.indexOf("    // README:begin") + 1, lines.indexOf("      // README:end"));
-    assertThat(mine).hasSizeGreaterThan(10);
-    String readme = Files.readString(Path.of("..", "..", "README.md"));
-    for (String line : mine) {
-      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
-    }
+    Path me = Path.of("src/test/java/io/github/affinitykit/agrona/AeronExampleIT.java");
+    assertThat(ReadmeBlocks.block(me)).hasSizeGreaterThan(10);
+    ReadmeBlocks.assertShown(me, Path.of("..", "..", "README.md"));
   }
 
   /** Sends MESSAGES numbers 1..MESSAGES over {@code channel}; returns the sum received. */
