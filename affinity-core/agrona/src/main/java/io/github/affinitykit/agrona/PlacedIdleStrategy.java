@@ -1,0 +1,118 @@
+package io.github.affinitykit.agrona;
+
+import io.github.affinitykit.core.AffinityKit;
+import java.util.Objects;
+import java.util.Optional;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * An Agrona {@link IdleStrategy} chosen by where its thread runs: Agrona's {@link
+ * BusySpinIdleStrategy} on a CPU the placement rule ({@code core.placement.WaitRule}) calls
+ * exclusive, its {@link BackoffIdleStrategy} (default parameters) everywhere else, with the reason
+ * ({@link #choice()}).
+ *
+ * <pre>{@code
+ * ctx.senderThreadFactory(PinnedThreadFactory.builder(kit.group("sender")).build())
+ *    .senderIdleStrategy(PlacedIdleStrategy.of(kit));
+ * }</pre>
+ *
+ * <p>Frameworks take their idle strategies before any agent thread exists (Aeron's {@code
+ * MediaDriver.Context}, Agrona's {@code AgentRunner}), while a pinned thread factory's thread binds
+ * its CPU only when it starts. So the strategy decides on its own thread, once, at its first call
+ * ({@link #idle(int)}, {@link #idle()} or {@link #reset()}): it looks up the calling thread's lease
+ * in {@code kit.leases().current()}, then, first match wins, backs off when there is none ("not
+ * pinned"), when the lease is not PINNED (shared, lost, moved), or when another thread the kit
+ * pinned is on the same core; otherwise it asks the rule. The rule's audit basis is not used: an
+ * audit needs the threads running, and the choice is made before; so only a thread whose whole core
+ * is isolated spins. Threads pinned later, or a lease that changes later, do not change a choice
+ * made: build a new strategy for a new agent.
+ *
+ * <p>Thread safety: an idle strategy belongs to one agent thread: {@link #idle(int)}, {@link
+ * #idle()} and {@link #reset()} may be called only from that thread (the first call decides for
+ * it), so give each agent its own instance. {@link #choice()}, {@link #alias()} and {@link
+ * #toString()} may be read from any thread.
+ */
+public final class PlacedIdleStrategy implements IdleStrategy {
+  /** The alias before the choice; after it, this with the chosen strategy's alias appended. */
+  public static final String ALIAS = "placed";
+
+  private final AffinityKit kit;
+  private IdleStrategy delegate; // the owner thread's; null until its first call
+  private volatile Optional<IdleChoice> choice = Optional.empty();
+
+  private PlacedIdleStrategy(AffinityKit kit) {
+    this.kit = Objects.requireNonNull(kit, "kit");
+  }
+
+  /**
+   * Returns a strategy that chooses at its first call from the calling thread's lease of {@code
+   * kit}.
+   *
+   * @param kit the kit whose pinned thread factory (or group) binds the agent's thread; not null
+   * @return a new strategy, undecided; one per agent thread
+   */
+  public static PlacedIdleStrategy of(AffinityKit kit) {
+    return new PlacedIdleStrategy(kit);
+  }
+
+  /**
+   * Returns what was chosen, on which thread, and why.
+   *
+   * @return the choice once the owner thread made it; empty before its first call
+   */
+  public Optional<IdleChoice> choice() {
+    return choice;
+  }
+
+  @Override
+  public void idle(int workCount) {
+    delegate().idle(workCount);
+  }
+
+  @Override
+  public void idle() {
+    delegate().idle();
+  }
+
+  @Override
+  public void reset() {
+    delegate().reset();
+  }
+
+  /**
+   * Returns {@code placed} before the choice, then {@code placed-} and the chosen strategy's Agrona
+   * alias: {@code placed-spin} or {@code placed-backoff}.
+   *
+   * @return the name of what this strategy does now
+   */
+  @Override
+  public String alias() {
+    return choice
+        .map(c -> ALIAS + "-" + (c.spin() ? BusySpinIdleStrategy.ALIAS : BackoffIdleStrategy.ALIAS))
+        .orElse(ALIAS);
+  }
+
+  private IdleStrategy delegate() {
+    IdleStrategy d = delegate;
+    return d != null ? d : decide();
+  }
+
+  private IdleStrategy decide() {
+    IdleChoice c =
+        IdleRule.choose(
+            kit.host(),
+            Thread.currentThread().getName(),
+            kit.leases().current(),
+            kit.leases().all());
+    delegate = c.spin() ? new BusySpinIdleStrategy() : new BackoffIdleStrategy();
+    choice = Optional.of(c);
+    return delegate;
+  }
+
+  @Override
+  public String toString() {
+    return "PlacedIdleStrategy[" + choice.map(IdleChoice::toString).orElse("undecided") + "]";
+  }
+}
