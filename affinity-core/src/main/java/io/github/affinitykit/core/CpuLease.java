@@ -35,6 +35,7 @@ public final class CpuLease implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Optional<String> moved = Optional.empty();
   private volatile CpuSet movedTo = CpuSet.empty(); // the mask a check or a re-pin found
+  private boolean lossFound; // guarded by this: the reservation's loss was counted for this lease
 
   /**
    * A lease of thread {@code tid}, made by {@code seat} when it bound the thread: on {@code cpu},
@@ -124,16 +125,27 @@ public final class CpuLease implements AutoCloseable {
    *     replaced under it
    */
   public synchronized LeaseStatus verify() {
-    LeaseStatus before = status();
-    if (cpu >= 0) {
-      seat.reservation().ifPresent(Reservation::verify);
+    verifyLoss();
+    return status();
+  }
+
+  /**
+   * Checks the reservation; true when this call found it lost. A lease's loss is counted ({@link
+   * PinnedLeases#lostTotal()}) and recorded once, whatever its status shows (a moved lease's too).
+   */
+  synchronized boolean verifyLoss() {
+    if (cpu < 0 || closed.get() || lossFound) {
+      return false;
     }
-    LeaseStatus after = status();
-    if (after == LeaseStatus.LOST && before != LeaseStatus.LOST) {
-      kit.ifPresent(k -> k.leases().countLost());
-      Flight.lost(cpu, tid, seat.reason());
+    Optional<Reservation> held = seat.reservation();
+    held.ifPresent(Reservation::verify);
+    if (!held.map(Reservation::isLost).orElse(false)) {
+      return false;
     }
-    return after;
+    lossFound = true;
+    kit.ifPresent(k -> k.leases().countLost());
+    Flight.lost(cpu, tid, seat.reason());
+    return true;
   }
 
   /**

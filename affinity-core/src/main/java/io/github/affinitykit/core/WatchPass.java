@@ -55,9 +55,10 @@ final class WatchPass {
   }
 
   private void lease(CpuLease l, Instant at, List<WatchEvent> out) {
-    LeaseStatus before = l.status();
-    if (l.verify() == LeaseStatus.LOST && before != LeaseStatus.LOST) {
-      out.add(WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), l.reason()));
+    if (l.verifyLoss()) { // also a moved lease's: its status says MOVED first
+      String why = "the lock files of cpu " + l.cpu() + " were deleted or replaced under the lease";
+      out.add(
+          WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), why + ": another process may take it"));
     }
     LeaseStatus was = l.status();
     if (l.check() == LeaseStatus.MOVED && was != LeaseStatus.MOVED) {

@@ -141,6 +141,11 @@ class WatchdogTest {
     assertThat(backend.getAffinity(lease.tid())).isEqualTo(CpuSet.range(0, 5));
     assertThat(svc.assignments().get(0).status()).isEqualTo(LeaseStatus.MOVED);
     assertThat(dog.repinPolicy()).isEqualTo(RepinPolicy.REPORT);
+
+    Files.delete(kit.reservations().lockFile(3)); // and then its lock file goes too
+    assertThat(dog.checkNow().events()).extracting(WatchEvent::kind).containsExactly(Kind.LOST);
+    assertThat(lease.status()).isEqualTo(LeaseStatus.MOVED); // the move shows first
+    assertThat(kit.leases().lostTotal()).isEqualTo(1);
   }
 
   @Test
@@ -161,6 +166,10 @@ class WatchdogTest {
     assertThat(dog.checkNow().events()).extracting(WatchEvent::kind).containsExactly(Kind.LOST);
     assertThat(dog.checkNow().events()).isEmpty();
     assertThat(second).extracting(WatchEvent::kind).containsExactly(Kind.LOST);
+    assertThat(second.get(0).detail())
+        .isEqualTo(
+            "the lock files of cpu 1 were deleted or replaced under the lease: another process may"
+                + " take it");
     assertThat(dog.listenerFailures()).isEqualTo(1);
     assertThat(dog.count(Kind.LOST)).isEqualTo(1);
     assertThat(lease.status()).isEqualTo(LeaseStatus.LOST);
