@@ -1,6 +1,7 @@
 package io.github.affinitykit.agrona;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
 import java.util.Objects;
 import java.util.Optional;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -26,8 +27,10 @@ import org.agrona.concurrent.IdleStrategy;
  * pinned"), when the lease is not PINNED (shared, lost, moved), or when another thread the kit
  * pinned is on the same core; otherwise it asks the rule. The rule's audit basis is not used: an
  * audit needs the threads running, and the choice is made before; so only a thread whose whole core
- * is isolated spins. Threads pinned later, or a lease that changes later, do not change a choice
- * made: build a new strategy for a new agent.
+ * is isolated spins. A spinning strategy backs off for good once its lease is no longer bound to
+ * its CPU alone (a {@code Watchdog} or the application found it MOVED, or it was closed): its
+ * {@link #choice()} then says so. Otherwise a choice stands: threads pinned later do not change it;
+ * build a new strategy for a new agent.
  *
  * <p>Thread safety: an idle strategy belongs to one agent thread: {@link #idle(int)}, {@link
  * #idle()} and {@link #reset()} may be called only from that thread (the first call decides for
@@ -40,6 +43,7 @@ public final class PlacedIdleStrategy implements IdleStrategy {
 
   private final AffinityKit kit;
   private IdleStrategy delegate; // the owner thread's; null until its first call
+  private CpuLease spinning; // the owner thread's lease while it busy-spins; else null
   private volatile Optional<IdleChoice> choice = Optional.empty();
 
   private PlacedIdleStrategy(AffinityKit kit) {
@@ -68,12 +72,40 @@ public final class PlacedIdleStrategy implements IdleStrategy {
 
   @Override
   public void idle(int workCount) {
+    if (spinning != null && workCount <= 0) {
+      stillAlone();
+    }
     delegate().idle(workCount);
   }
 
   @Override
   public void idle() {
+    if (spinning != null) {
+      stillAlone();
+    }
     delegate().idle();
+  }
+
+  /**
+   * While it spins: backs off for good once its lease stops being bound to its CPU alone (a
+   * watchdog or the application found it MOVED, or it was closed). Two volatile reads, no lock.
+   */
+  private void stillAlone() {
+    CpuLease l = spinning;
+    if (l.isBound()) {
+      return;
+    }
+    spinning = null;
+    delegate = new BackoffIdleStrategy();
+    IdleChoice was = choice.orElseThrow();
+    choice =
+        Optional.of(
+            new IdleChoice(
+                IdleChoice.Mode.BACKOFF,
+                was.thread(),
+                was.cpu(),
+                was.advice(),
+                "was busy-spinning; lease now " + l.status() + " (" + l.reason() + "): backs off"));
   }
 
   @Override
@@ -100,12 +132,10 @@ public final class PlacedIdleStrategy implements IdleStrategy {
   }
 
   private IdleStrategy decide() {
+    Optional<CpuLease> lease = kit.leases().current();
     IdleChoice c =
-        IdleRule.choose(
-            kit.host(),
-            Thread.currentThread().getName(),
-            kit.leases().current(),
-            kit.leases().all());
+        IdleRule.choose(kit.host(), Thread.currentThread().getName(), lease, kit.leases().all());
+    spinning = c.spin() ? lease.orElseThrow() : null;
     delegate = c.spin() ? new BusySpinIdleStrategy() : new BackoffIdleStrategy();
     choice = Optional.of(c);
     return delegate;

@@ -64,6 +64,35 @@ class PlacedIdleStrategyTest {
   }
 
   @Test
+  void shouldStopSpinningOnceItsLeaseIsFoundMoved() {
+    AffinityKit kit = kit(FixtureHosts.isolated(root, 4, 1, "2-3"));
+    PlacedIdleStrategy idle = PlacedIdleStrategy.of(kit);
+
+    try (CpuLease lease = kit.pinCurrentThread(2)) {
+      idle.idle(0);
+      idle.idle(5); // work done: nothing looked at
+      assertThat(idle.alias()).isEqualTo("placed-spin");
+      kit.backend().setAffinity(lease.tid(), CpuSet.range(0, 3)); // a cpuset widened
+      idle.idle(0);
+      assertThat(idle.alias()).as("nobody checked the lease yet").isEqualTo("placed-spin");
+
+      assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED); // as a watchdog's check does
+      idle.idle(0);
+
+      IdleChoice c = idle.choice().orElseThrow();
+      assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+      assertThat(c.cpu()).isEqualTo(2);
+      assertThat(c.reason())
+          .isEqualTo(
+              "was busy-spinning; lease now MOVED (pinned to cpu 2 but the kernel now allows it on"
+                  + " 0-3): backs off");
+      assertThat(idle.alias()).isEqualTo("placed-backoff");
+      idle.idle();
+      assertThat(idle.choice()).contains(c); // for good
+    }
+  }
+
+  @Test
   void shouldBackOffOnAPlainCpuAndSayNothingProvesItExclusive() {
     AffinityKit kit = kit(FixtureHosts.plain(root, 4, 1));
     PlacedIdleStrategy idle = PlacedIdleStrategy.of(kit);
