@@ -7,13 +7,13 @@ import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.KitEvents;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +66,7 @@ class WatchdogFlightTest {
             .tasks(TaskReader.at(proc))
             .build();
     Path file = root.resolve("events.jfr");
+    List<RecordedEvent> events;
     try (Recording r = new Recording();
         CpuLease lease = kit.group("svc").cpus(2).build().join("svc-0").bindOnce()) {
       r.enable("io.github.affinitykit.PinnedCpu");
@@ -76,13 +77,8 @@ class WatchdogFlightTest {
       switches(proc, lease.tid(), 25, 3);
       backend.setAffinity(lease.tid(), CpuSet.range(1, 2));
       dog.checkNow();
-      r.stop();
-      r.dump(file);
+      events = KitEvents.stopAndRead(r, file);
     }
-    List<RecordedEvent> events =
-        RecordingFile.readAllEvents(file).stream()
-            .filter(e -> e.getEventType().getName().startsWith("io.github.affinitykit."))
-            .toList();
 
     assertThat(events)
         .extracting(e -> e.getEventType().getName())

@@ -8,13 +8,13 @@ import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.testkit.FixtureKits;
+import io.github.affinitykit.core.testkit.KitEvents;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +33,7 @@ class FlightEventsTest {
     AffinityKit kit = FixtureKits.isolating(root.resolve("host"), 4);
     RecordingAffinityBackend backend = (RecordingAffinityBackend) kit.backend();
     Path file = root.resolve("events.jfr");
+    List<RecordedEvent> events;
     try (Recording r = new Recording()) {
       for (String name :
           List.of("ThreadPinned", "ThreadUnpinned", "LeaseMoved", "LeaseLost", "Isolation")) {
@@ -54,13 +55,8 @@ class FlightEventsTest {
             .isEqualTo(LeaseStatus.LOST); // the loss is one event, not one a check
         b.close();
       }
-      r.stop();
-      r.dump(file);
+      events = KitEvents.stopAndRead(r, file);
     }
-    List<RecordedEvent> events =
-        RecordingFile.readAllEvents(file).stream()
-            .filter(e -> e.getEventType().getName().startsWith("io.github.affinitykit."))
-            .toList();
 
     assertThat(events)
         .extracting(e -> e.getEventType().getName().substring("io.github.affinitykit.".length()))

@@ -8,6 +8,7 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.KitEvents;
 import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,12 +56,9 @@ class ConfinementIT {
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(ThreadMasks.now()).containsValue(housekeeping);
     }
-    recording.stop();
-    Path jfr = locks.resolve("confinement.jfr");
-    recording.dump(jfr);
-    recording.close();
     java.util.List<jdk.jfr.consumer.RecordedEvent> events =
-        jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
+        KitEvents.stopAndRead(recording, locks.resolve("confinement.jfr"));
+    recording.close();
     assertThat(events)
         .extracting(
             e -> e.getString("kind") + " " + e.getString("cpus") + " " + e.getString("status"))
