@@ -177,27 +177,39 @@ public final class CpuLease implements AutoCloseable {
    * @return the status after the check
    */
   public LeaseStatus check() {
+    checkMove();
+    return status();
+  }
+
+  /** Reads the thread's mask; a move is counted, recorded and told to the seat once. */
+  void checkMove() {
     if (!isBound()) {
-      return status();
+      return;
     }
     CpuSet now;
     try {
       now = kit.orElseThrow().backend().getAffinity(tid);
     } catch (AffinityException | UnsupportedOperationException e) {
-      return status(); // ESRCH: the thread ended; close() frees the CPU
+      return; // ESRCH: the thread ended; close() frees the CPU
     }
-    if (!now.equals(CpuSet.of(cpu))) {
-      synchronized (this) {
-        if (isBound()) {
-          moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
-          movedTo = now;
-          seat.moved(moved.get());
-          kit.orElseThrow().leases().countMoved();
-          Flight.moved(cpu, tid, now.toString());
-        }
+    if (now.size() == 1 && now.contains(cpu)) {
+      return;
+    }
+    synchronized (this) {
+      if (!isBound()) {
+        return;
       }
+      moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
+      movedTo = now;
+      seat.moved(moved.get());
+      kit.orElseThrow().leases().countMoved();
+      Flight.moved(cpu, tid, now.toString());
     }
-    return status();
+  }
+
+  /** Whether a check found the thread moved and it was neither re-pinned nor closed since. */
+  boolean isMoved() {
+    return moved.isPresent() && !closed.get();
   }
 
   /** The CPUs the kernel allowed the thread on when a check or a re-pin last looked; else empty. */

@@ -18,9 +18,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One watchdog's checks, and what it remembers between them: each CPU's last verdict, the moved
- * threads it could not re-pin (told once per move), each thread's context switches at the last
- * check. Thread safety: confined to the watchdog's lock.
+ * One watchdog's checks, and what it remembers between them: each CPU's last verdict, the leases it
+ * told MOVED and those it could not re-pin (each told once per move), each thread's context
+ * switches at the last check. Thread safety: confined to the watchdog's lock.
  */
 final class WatchPass {
   private static final int NAMED_INTRUDERS = 5;
@@ -28,7 +28,8 @@ final class WatchPass {
   private final WatchdogBuilder.Settings config;
   private final int pid = (int) ProcessHandle.current().pid();
   private final Map<Integer, CpuVerdict.Verdict> verdicts = new HashMap<>();
-  private final Set<Integer> notRepinned = new HashSet<>();
+  private final Set<CpuLease> moved = new HashSet<>(); // told MOVED, not re-pinned since
+  private final Set<CpuLease> notRepinned = new HashSet<>(); // told NOT_REPINNED for this move
   private final Map<Integer, long[]> switches = new HashMap<>(); // tid -> {vol, invol, nanos}
 
   WatchPass(WatchdogBuilder.Settings config) {
@@ -47,9 +48,10 @@ final class WatchPass {
     if (Flight.pinnedCpuEnabled()) {
       record(leases, audit);
     }
-    Set<Integer> open = leases.stream().map(CpuLease::tid).collect(Collectors.toSet());
+    Set<CpuLease> open = new HashSet<>(leases); // leases compare by identity
+    moved.retainAll(open);
     notRepinned.retainAll(open);
-    switches.keySet().retainAll(open);
+    switches.keySet().retainAll(open.stream().map(CpuLease::tid).collect(Collectors.toSet()));
     return new WatchReport(
         at, leases.size(), events, audit, Duration.ofNanos(System.nanoTime() - start));
   }
@@ -60,18 +62,19 @@ final class WatchPass {
       out.add(
           WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), why + ": another process may take it"));
     }
-    LeaseStatus was = l.status();
-    if (l.check() == LeaseStatus.MOVED && was != LeaseStatus.MOVED) {
+    l.checkMove(); // no status(): it takes the group's lock
+    if (l.isMoved() && moved.add(l)) { // found by this check, or by the application's since
       out.add(WatchEvent.of(Kind.MOVED, at, l, l.movedTo(), l.reason()));
     }
-    if (config.repin() == RepinPolicy.REPIN && l.status() == LeaseStatus.MOVED) {
+    if (config.repin() == RepinPolicy.REPIN && l.isMoved()) {
       String why = l.repin();
       String allowed = l.movedTo().toString();
       if (why.isEmpty()) {
-        notRepinned.remove(l.tid());
+        moved.remove(l);
+        notRepinned.remove(l);
         out.add(WatchEvent.of(Kind.REPINNED, at, l, l.movedTo(), l.reason()));
         Flight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
-      } else if (notRepinned.add(l.tid())) {
+      } else if (notRepinned.add(l)) {
         out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, l.movedTo(), why));
         Flight.repinned(l.cpu(), l.tid(), false, allowed, why);
       }

@@ -149,6 +149,21 @@ class WatchdogTest {
   }
 
   @Test
+  void shouldTellAMoveTheApplicationFoundFirstAndRepinIt() throws Exception {
+    CpuGroup svc = kit().group("svc").cpus(2).build();
+    CpuLease lease = pinned(svc, 1).get(0);
+    Watchdog dog = Watchdog.builder(kit).repin(RepinPolicy.REPIN).build();
+    backend.setAffinity(lease.tid(), CpuSet.range(1, 2));
+    assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED); // the application's own check
+
+    assertThat(dog.checkNow().events())
+        .extracting(WatchEvent::kind)
+        .containsExactly(Kind.MOVED, Kind.REPINNED);
+    assertThat(dog.checkNow().events()).isEmpty();
+    assertThat(kit.leases().movedTotal()).isEqualTo(1); // one move, counted where it was found
+  }
+
+  @Test
   void shouldReportALostReservationOnceAndGoOnWhenAListenerThrows() throws Exception {
     CpuGroup svc = kit().group("svc").cpus(1).build();
     CpuLease lease = pinned(svc, 1).get(0);
