@@ -5,6 +5,7 @@ import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
+import java.lang.ref.WeakReference;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,10 +33,13 @@ public final class CpuLease implements AutoCloseable {
   private final ThreadMemory memory;
   private final Runnable onClose;
   private final String threadName = Thread.currentThread().getName(); // made on the bound thread
+  // the bound thread, so that a check never reads (or a re-pin sets) a recycled thread id's mask
+  private final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Optional<String> moved = Optional.empty();
   private volatile CpuSet movedTo = CpuSet.empty(); // the mask a check or a re-pin found
-  private boolean lossFound; // guarded by this: the reservation's loss was counted for this lease
+  private final Optional<Reservation> reservation; // its CPU's, while the seat holds it
+  private volatile boolean lossFound; // set under this: the reservation's loss was counted
 
   /**
    * A lease of thread {@code tid}, made by {@code seat} when it bound the thread: on {@code cpu},
@@ -57,6 +61,7 @@ public final class CpuLease implements AutoCloseable {
     this.previous = Objects.requireNonNull(previous, "previous");
     this.memory = Objects.requireNonNull(memory, "memory");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
+    this.reservation = cpu >= 0 ? seat.reservation() : Optional.empty();
   }
 
   /**
@@ -115,7 +120,7 @@ public final class CpuLease implements AutoCloseable {
     if (closed.get()) {
       return LeaseStatus.RELEASED;
     }
-    return moved.isPresent() ? LeaseStatus.MOVED : seat.status();
+    return moved.isPresent() ? LeaseStatus.MOVED : seat.leaseStatus();
   }
 
   /**
@@ -124,27 +129,32 @@ public final class CpuLease implements AutoCloseable {
    * @return the status after the check: {@link LeaseStatus#LOST} if a lock file was deleted or
    *     replaced under it
    */
-  public synchronized LeaseStatus verify() {
+  public LeaseStatus verify() {
     verifyLoss();
     return status();
   }
 
   /**
-   * Checks the reservation; true when this call found it lost. A lease's loss is counted ({@link
-   * PinnedLeases#lostTotal()}) and recorded once, whatever its status shows (a moved lease's too).
+   * Checks the reservation (its files: outside the lease's lock); true when this call found it
+   * lost. A lease's loss is counted ({@link PinnedLeases#lostTotal()}) and recorded once, whatever
+   * its status shows (a moved lease's too).
    */
-  synchronized boolean verifyLoss() {
+  boolean verifyLoss() {
     if (cpu < 0 || closed.get() || lossFound) {
       return false;
     }
-    Optional<Reservation> held = seat.reservation();
-    held.ifPresent(Reservation::verify);
-    if (!held.map(Reservation::isLost).orElse(false)) {
+    reservation.ifPresent(Reservation::verify);
+    if (!reservation.map(Reservation::isLost).orElse(false)) {
       return false;
     }
-    lossFound = true;
+    synchronized (this) {
+      if (lossFound) {
+        return false;
+      }
+      lossFound = true;
+    }
     kit.ifPresent(k -> k.leases().countLost());
-    Flight.lost(cpu, tid, seat.reason());
+    Flight.lost(cpu, tid, seat.leaseReason());
     return true;
   }
 
@@ -154,7 +164,7 @@ public final class CpuLease implements AutoCloseable {
    * @return one line for people, never null; names the mask seen once {@link #check()} found a move
    */
   public String reason() {
-    return moved.orElseGet(seat::reason);
+    return moved.orElseGet(seat::leaseReason);
   }
 
   /**
@@ -165,6 +175,18 @@ public final class CpuLease implements AutoCloseable {
    */
   public boolean isBound() {
     return cpu >= 0 && !closed.get() && moved.isEmpty();
+  }
+
+  /**
+   * Returns whether the thread is bound to its CPU and no check found otherwise: {@link
+   * #isBound()}, and its reservation not found lost. Volatile reads only, no lock and no system
+   * call: for a spin path that must stop spinning once a check (the application's or a {@link
+   * Watchdog}'s) found the pin broken.
+   *
+   * @return false once closed, found moved (until re-pinned) or its reservation found lost
+   */
+  public boolean isIntact() {
+    return isBound() && !reservation.map(Reservation::isLost).orElse(false);
   }
 
   /**
@@ -183,7 +205,7 @@ public final class CpuLease implements AutoCloseable {
 
   /** Reads the thread's mask; a move is counted, recorded and told to the seat once. */
   void checkMove() {
-    if (!isBound()) {
+    if (!isBound() || !ownerAlive()) {
       return;
     }
     CpuSet now;
@@ -207,6 +229,11 @@ public final class CpuLease implements AutoCloseable {
     }
   }
 
+  private boolean ownerAlive() {
+    Thread t = owner.get();
+    return t != null && t.isAlive();
+  }
+
   /** Whether a check found the thread moved and it was neither re-pinned nor closed since. */
   boolean isMoved() {
     return moved.isPresent() && !closed.get();
@@ -225,6 +252,9 @@ public final class CpuLease implements AutoCloseable {
   synchronized String repin() {
     if (closed.get() || moved.isEmpty()) {
       return "not moved";
+    }
+    if (!ownerAlive()) { // its id may be another thread's by now
+      return "the thread has ended without closing its lease";
     }
     AffinityBackend backend = kit.orElseThrow().backend();
     try {

@@ -22,7 +22,6 @@ import java.util.function.Supplier;
  * called from any thread. {@link #close()} is idempotent.
  */
 public final class Seat implements AutoCloseable {
-
   private final CpuGroup group;
   private final int index;
   private final String member;
@@ -56,11 +55,7 @@ public final class Seat implements AutoCloseable {
     return cpu < 0 ? Optional.empty() : group.reservation(cpu);
   }
 
-  /**
-   * A seat outside its group's members that binds nothing, with {@code reason}: a request the group
-   * refused before it could seat anyone (a CPU held elsewhere, for {@link
-   * AffinityKit#pinCurrentThread(int)}).
-   */
+  /** A seat that binds nothing, with {@code reason}: a request refused before it was seated. */
   static Seat refused(CpuGroup group, String member, String reason) {
     return new Seat(group, -1, member, -1, LeaseStatus.UNPINNED, reason);
   }
@@ -84,8 +79,7 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns the CPU planned for the member, which its threads are bound to: known before any thread
-   * binds and kept after release; -1 when none was planned or the kernel refused the bind.
+   * Returns the CPU planned for the member, which its threads are bound to.
    *
    * @return the CPU planned for the member (also before any bind); -1 if none or the bind failed
    */
@@ -93,7 +87,6 @@ public final class Seat implements AutoCloseable {
     return status == LeaseStatus.FAILED ? -1 : cpu;
   }
 
-  /** The name of the group this seat belongs to. */
   String groupName() {
     return group.name();
   }
@@ -103,10 +96,9 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED when the last
-   * bind was refused by the kernel; MOVED when a check found its thread allowed elsewhere ({@link
-   * CpuLease#check()}, until re-pinned); LOST when a check found the CPU's reservation lost;
-   * RELEASED once closed.
+   * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED (the kernel
+   * refused the last bind); MOVED (a check found its thread elsewhere, until re-pinned); LOST (a
+   * check found the CPU's reservation lost); RELEASED once closed.
    *
    * @return the status now, never null; no I/O ({@link CpuLease#verify()} checks the lock files)
    */
@@ -115,6 +107,12 @@ public final class Seat implements AutoCloseable {
     if ((s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) && !moved.isEmpty()) {
       return LeaseStatus.MOVED;
     }
+    return leaseStatus();
+  }
+
+  /** The status without the move some lease found: a lease reads it under its own move. */
+  LeaseStatus leaseStatus() {
+    LeaseStatus s = status;
     if (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) {
       boolean lost = reservation().map(Reservation::isLost).orElse(false);
       return lost ? LeaseStatus.LOST : s;
@@ -132,12 +130,16 @@ public final class Seat implements AutoCloseable {
     return m.isEmpty() ? reason : m;
   }
 
-  /** Called by the lease whose check found its thread moved: the seat's status says MOVED. */
+  String leaseReason() { // the reason without the move some lease found
+    return reason;
+  }
+
+  /** A lease found its thread moved: the seat's status says MOVED (for the reports). */
   void moved(String why) {
     moved = why;
   }
 
-  /** Called by the lease whose thread was bound to its CPU again: the move undone is named. */
+  /** A lease's thread was bound to its CPU again: the move undone is named. */
   void repinned(String undone) {
     reason = plannedReason + " (re-pinned after: " + undone + ")";
     moved = "";
@@ -302,8 +304,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * The one place a thread is bound: remembers thread {@code self}'s mask, binds it to the seat's
-   * CPU and tells the kit; a kernel refusal makes the lease and the seat FAILED with its reason.
+   * The one place a thread is bound: remembers thread {@code self}'s mask, binds it, tells the kit;
+   * a kernel refusal makes the lease and the seat FAILED with its reason.
    */
   private CpuLease pin(AffinityKit kit, int self, Runnable onClose) {
     AffinityBackend backend = kit.backend();

@@ -79,6 +79,14 @@ final class ThreadMemory {
    * call), the policy stays and the status says so.
    */
   void restore() {
+    try {
+      restoreOnOwner();
+    } catch (RuntimeException e) { // a backend may be the user's: the lease still closes
+      status = new MemoryPolicyStatus(asked, State.NOT_RESTORED, 0, "the backend failed: " + e);
+    }
+  }
+
+  private void restoreOnOwner() {
     if (status.state() != State.IN_FORCE) {
       return;
     }

@@ -74,7 +74,7 @@ final class WatchPass {
         notRepinned.remove(l);
         out.add(WatchEvent.of(Kind.REPINNED, at, l, l.movedTo(), l.reason()));
         Flight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
-      } else if (notRepinned.add(l)) {
+      } else if (l.isMoved() && notRepinned.add(l)) { // not closed meanwhile
         out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, l.movedTo(), why));
         Flight.repinned(l.cpu(), l.tid(), false, allowed, why);
       }
@@ -98,7 +98,12 @@ final class WatchPass {
       if (prev == v.verdict() || (first && v.verdict() != CpuVerdict.Verdict.SHARED)) {
         continue;
       }
-      Kind kind = Kind.valueOf(v.verdict().name());
+      Kind kind =
+          switch (v.verdict()) {
+            case EXCLUSIVE -> Kind.EXCLUSIVE;
+            case SHARED -> Kind.SHARED;
+            case UNKNOWN -> Kind.UNKNOWN;
+          };
       String detail =
           v.verdict() == CpuVerdict.Verdict.SHARED
               ? intruders(v)
@@ -130,7 +135,7 @@ final class WatchPass {
               v.map(WatchPass::intruders).orElse(""),
               was == null ? vol : Math.max(0, vol - was[0]),
               was == null ? invol : Math.max(0, invol - was[1]),
-              was == null ? 0 : (now - was[2]) / 1_000_000));
+              was == null ? 0 : now - was[2]));
     }
   }
 

@@ -98,10 +98,8 @@ public final class Watchdog implements AutoCloseable {
       next = Math.max(next + periodNs, System.nanoTime() + periodNs / 2); // no burst after a stall
       try {
         checkNow();
-      } catch (RuntimeException e) {
-        if (checkFailures.getAndIncrement() == 0) {
-          LOG.log(Level.WARNING, "watchdog check failed (further failures are only counted)", e);
-        }
+      } catch (RuntimeException | Error e) { // a check that fails must not end the checks
+        failed(checkFailures, "watchdog check failed (further failures are only counted)", e);
       }
     }
   }
@@ -125,25 +123,32 @@ public final class Watchdog implements AutoCloseable {
    * @return what the check found
    */
   public WatchReport checkNow() {
-    WatchReport r;
-    synchronized (pass) {
-      r = pass.check();
+    synchronized (pass) { // the listeners too: one event at a time, in the order found
+      WatchReport r = pass.check();
       checks.incrementAndGet();
       r.events().forEach(e -> counts.incrementAndGet(e.kind().ordinal()));
       last = Optional.of(r);
-    }
-    for (WatchEvent e : r.events()) {
-      for (WatchListener l : config.listeners()) {
-        try {
-          l.onEvent(e);
-        } catch (RuntimeException ex) {
-          if (listenerFailures.getAndIncrement() == 0) {
-            LOG.log(Level.WARNING, "watchdog listener failed (further failures are counted)", ex);
+      for (WatchEvent e : r.events()) {
+        for (WatchListener l : config.listeners()) {
+          try {
+            l.onEvent(e);
+          } catch (RuntimeException | Error ex) {
+            failed(listenerFailures, "watchdog listener failed (further failures are counted)", ex);
           }
         }
       }
+      return r;
     }
-    return r;
+  }
+
+  /** Counts a failure and logs the first; the JVM's own errors are not the watchdog's to keep. */
+  private static void failed(AtomicLong count, String message, Throwable t) {
+    if (t instanceof VirtualMachineError vm) {
+      throw vm;
+    }
+    if (count.getAndIncrement() == 0) {
+      LOG.log(Level.WARNING, message, t);
+    }
   }
 
   /**
@@ -234,12 +239,18 @@ public final class Watchdog implements AutoCloseable {
    * @return true from {@link #start()} until {@link #close()}
    */
   public synchronized boolean isRunning() {
-    return thread != null && !closed;
+    return thread != null && !closed && thread.isAlive();
+  }
+
+  /** The periodic checks' thread; null before {@link #start()} (tests). */
+  synchronized Thread thread() {
+    return thread;
   }
 
   /**
-   * Stops the periodic checks and waits for a check in progress (up to a period and its audit).
-   * Idempotent; leaves the leases as they are.
+   * Stops the periodic checks and waits for a check in progress (up to a period and its audit, then
+   * interrupts it and waits a second more). Idempotent; leaves the leases as they are; may be
+   * called from a listener.
    */
   @Override
   public void close() {
@@ -253,6 +264,10 @@ public final class Watchdog implements AutoCloseable {
       try {
         t.join(
             config.period().toMillis() + config.audit().map(Duration::toMillis).orElse(0L) + 1000);
+        if (t.isAlive()) { // stuck in a listener or a check: ask it to stop waiting
+          t.interrupt();
+          t.join(1000);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

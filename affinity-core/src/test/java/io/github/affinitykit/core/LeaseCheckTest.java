@@ -64,4 +64,25 @@ class LeaseCheckTest {
     }
     assertThat(kit.movedTotal()).isEqualTo(movedBefore);
   }
+
+  @Test
+  void shouldKeepTheMoveToTheLeaseFoundMovedWhenASeatHasTwoThreads() throws Exception {
+    AffinityKit kit = kit();
+    Seat seat = kit.group("loop").cpus(3).build().joinAll(1).get(0);
+    CpuLease[] other = new CpuLease[1];
+    Thread t = new Thread(() -> other[0] = seat.bind(), "resumed-loop"); // a loop resumed
+    t.start();
+    t.join(10_000);
+    try (CpuLease mine = seat.bind()) {
+      backend.setAffinity(mine.tid(), CpuSet.range(0, 3));
+
+      assertThat(mine.check()).isEqualTo(LeaseStatus.MOVED);
+      assertThat(other[0].status()).isEqualTo(LeaseStatus.PINNED); // not the other thread's move
+      assertThat(other[0].reason()).isEqualTo("explicit cpu 3");
+      assertThat(seat.status()).isEqualTo(LeaseStatus.MOVED); // the report says it
+    } finally {
+      other[0].close();
+      seat.close();
+    }
+  }
 }

@@ -124,6 +124,49 @@ class MemoryPolicyPinTest {
   }
 
   @Test
+  void shouldRestoreTheMaskAndFreeTheCpuWhenTheBackendThrowsOnRestore() {
+    MemoryBackend failsLater =
+        new MemoryBackend() {
+          @Override
+          public boolean isSupported() {
+            return true;
+          }
+
+          @Override
+          public String reason() {
+            return "fails once the policy is in force";
+          }
+
+          @Override
+          public Reading read() {
+            return memory.read();
+          }
+
+          @Override
+          public int set(MemoryPolicy policy) {
+            if (policy.equals(MemoryPolicy.DEFAULT)) { // the restore
+              throw new IllegalStateException("boom");
+            }
+            return memory.set(policy);
+          }
+        };
+    CpuSet before = affinity.getAffinity(0);
+    CpuGroup g = kit(failsLater).group("w").cpus(7).memoryPolicy(MemoryPolicy.bind(1)).build();
+    CpuLease lease = g.join().bindOnce();
+    assertThat(lease.memoryPolicy().state()).isEqualTo(State.IN_FORCE);
+
+    lease.close();
+
+    assertThat(lease.memoryPolicy().state()).isEqualTo(State.NOT_RESTORED);
+    assertThat(lease.memoryPolicy().reason())
+        .isEqualTo("the backend failed: java.lang.IllegalStateException: boom");
+    assertThat(affinity.getAffinity(0)).isEqualTo(before); // the mask is restored all the same
+    assertThat(lease.status()).isEqualTo(LeaseStatus.RELEASED);
+    assertThat(g.held().isEmpty()).isTrue();
+    g.close();
+  }
+
+  @Test
   void shouldRestoreThePolicyTheThreadHadBefore() {
     CpuGroup g = kit(memory).group("w").cpus(3).memoryPolicy(MemoryPolicy.LOCAL).build();
     assertThat(memory.set(MemoryPolicy.interleave(0, 1))).isZero();

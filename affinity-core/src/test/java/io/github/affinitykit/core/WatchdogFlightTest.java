@@ -97,6 +97,7 @@ class WatchdogFlightTest {
     assertThat(first.getString("intruders")).isEqualTo("45: irq");
     assertThat(first.getLong("voluntarySwitches")).isEqualTo(10); // since the thread began
     assertThat(first.getLong("involuntarySwitches")).isEqualTo(2);
+    assertThat(first.getDuration("interval")).isZero(); // the thread's first check
     RecordedEvent repinned = events.get(2);
     assertThat(repinned.getBoolean("repinned")).isTrue();
     assertThat(repinned.getString("allowed")).isEqualTo("1-2");

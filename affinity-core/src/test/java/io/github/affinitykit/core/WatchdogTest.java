@@ -232,37 +232,104 @@ class WatchdogTest {
   void shouldCheckPeriodicallyOnItsOwnThreadUntilClosed() throws Exception {
     CpuGroup svc = kit().group("svc").cpus(5).build();
     CpuLease lease = pinned(svc, 1).get(0);
-    CountDownLatch moved = new CountDownLatch(1);
+    CountDownLatch repinned = new CountDownLatch(1);
     Watchdog dog =
         Watchdog.builder(kit)
             .period(Duration.ofMillis(20))
             .cpus(CpuSet.of(0))
             .repin(RepinPolicy.REPIN)
-            .listener(e -> moved.countDown())
+            .listener(
+                e -> {
+                  if (e.kind() == Kind.REPINNED) {
+                    repinned.countDown();
+                  }
+                })
             .start();
+    Thread checker = dog.thread();
     try {
       assertThat(dog.isRunning()).isTrue();
+      assertThat(checker.getName()).isEqualTo("affinity-watchdog");
+      assertThat(checker.isDaemon()).isTrue();
       backend.setAffinity(lease.tid(), CpuSet.range(4, 5));
-      assertThat(moved.await(10, TimeUnit.SECONDS)).isTrue();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (dog.count(Kind.REPINNED) == 0 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
-      assertThat(dog.count(Kind.REPINNED)).isEqualTo(1);
+
+      assertThat(repinned.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(dog.count(Kind.MOVED)).isEqualTo(1);
       assertThat(backend.getAffinity(lease.tid())).isEqualTo(CpuSet.of(5));
       assertThat(dog.toString()).contains("moved 1, repinned 1").contains("on CPUs 0");
       assertThatThrownBy(dog::start).hasMessage("watchdog: started (expected: built, not started)");
-      dog.close();
-      assertThat(dog.isRunning()).isFalse();
-      long checks = dog.checks();
-      Thread.sleep(60);
-      assertThat(dog.checks()).isEqualTo(checks);
     } finally {
       dog.close();
     }
-    assertThat(Thread.getAllStackTraces().keySet())
-        .extracting(Thread::getName)
-        .doesNotContain("affinity-watchdog");
+    assertThat(checker.isAlive()).isFalse(); // close() returned once its thread had ended
+    assertThat(dog.isRunning()).isFalse();
+  }
+
+  @Test
+  void shouldGoOnCheckingWhenACheckOrAListenerFailsAndCloseFromAListener() throws Exception {
+    CpuGroup svc = kit().group("svc").cpus(4).build();
+    CpuLease lease = pinned(svc, 1).get(0);
+    CountDownLatch failedTwice = new CountDownLatch(2);
+    CountDownLatch closedFromListener = new CountDownLatch(1);
+    Watchdog[] self = new Watchdog[1];
+    Watchdog dog =
+        Watchdog.builder(kit)
+            .period(Duration.ofMillis(10))
+            .audit(Duration.ofMillis(1))
+            .auditor(
+                (cpus, window, owners) -> {
+                  if (failedTwice.getCount() > 0) {
+                    failedTwice.countDown();
+                    throw new IllegalStateException("procfs went away");
+                  }
+                  return CpuAudit.from(
+                      window, List.of(new CpuVerdict(4, Verdict.SHARED, List.of(), List.of())));
+                })
+            .listener(
+                e -> {
+                  throw new AssertionError("a listener's broken assertion");
+                })
+            .listener(
+                e -> {
+                  self[0].close(); // from the watchdog's own thread: returns at once
+                  closedFromListener.countDown();
+                })
+            .build();
+    self[0] = dog;
+    dog.start();
+    Thread checker = dog.thread();
+    try {
+      assertThat(failedTwice.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(closedFromListener.await(10, TimeUnit.SECONDS)).isTrue();
+      checker.join(10_000);
+
+      assertThat(checker.isAlive()).isFalse();
+      assertThat(dog.checkFailures()).isEqualTo(2);
+      assertThat(dog.listenerFailures()).isEqualTo(1);
+      assertThat(dog.count(Kind.SHARED)).isEqualTo(1);
+      assertThat(lease.isBound()).isTrue();
+    } finally {
+      dog.close();
+    }
+  }
+
+  @Test
+  void shouldLeaveALeaseWhoseThreadEndedWithoutClosingIt() throws Exception {
+    CpuGroup svc = kit().group("svc").cpus(3).build();
+    Seat seat = svc.joinAll(1).get(0);
+    CpuLease[] leaked = new CpuLease[1];
+    Thread t = new Thread(() -> leaked[0] = seat.bindOnce(), "leaks-its-lease");
+    t.start();
+    t.join(10_000);
+    Watchdog dog = Watchdog.builder(kit).repin(RepinPolicy.REPIN).build();
+    try {
+      backend.setAffinity(leaked[0].tid(), CpuSet.range(0, 5)); // its id, another thread's now
+
+      assertThat(dog.checkNow().events()).isEmpty();
+      assertThat(backend.getAffinity(leaked[0].tid())).isEqualTo(CpuSet.range(0, 5));
+      assertThat(leaked[0].status()).isEqualTo(LeaseStatus.PINNED);
+    } finally {
+      leaked[0].close();
+    }
   }
 
   @Test

@@ -27,10 +27,11 @@ import org.agrona.concurrent.IdleStrategy;
  * pinned"), when the lease is not PINNED (shared, lost, moved), or when another thread the kit
  * pinned is on the same core; otherwise it asks the rule. The rule's audit basis is not used: an
  * audit needs the threads running, and the choice is made before; so only a thread whose whole core
- * is isolated spins. A spinning strategy backs off for good once its lease is no longer bound to
- * its CPU alone (a {@code Watchdog} or the application found it MOVED, or it was closed): its
- * {@link #choice()} then says so. Otherwise a choice stands: threads pinned later do not change it;
- * build a new strategy for a new agent.
+ * is isolated spins. Where it spins, it backs off while its lease is not intact ({@link
+ * CpuLease#isIntact()}: a {@code Watchdog}'s or the application's check found it MOVED or its
+ * reservation LOST, or it was closed) and spins again once it is (re-pinned); {@link #choice()}
+ * says which and why. Otherwise a choice stands: threads pinned later do not change it; build a new
+ * strategy for a new agent.
  *
  * <p>Thread safety: an idle strategy belongs to one agent thread: {@link #idle(int)}, {@link
  * #idle()} and {@link #reset()} may be called only from that thread (the first call decides for
@@ -43,7 +44,9 @@ public final class PlacedIdleStrategy implements IdleStrategy {
 
   private final AffinityKit kit;
   private IdleStrategy delegate; // the owner thread's; null until its first call
-  private CpuLease spinning; // the owner thread's lease while it busy-spins; else null
+  private CpuLease watched; // the owner thread's lease when the rule said spin; else null
+  private IdleChoice spinChoice; // the rule's choice, while watched
+  private boolean broken; // watched, and backing off until its lease is intact again
   private volatile Optional<IdleChoice> choice = Optional.empty();
 
   private PlacedIdleStrategy(AffinityKit kit) {
@@ -72,40 +75,49 @@ public final class PlacedIdleStrategy implements IdleStrategy {
 
   @Override
   public void idle(int workCount) {
-    if (spinning != null && workCount <= 0) {
-      stillAlone();
+    if (watched != null && workCount <= 0) {
+      follow();
     }
     delegate().idle(workCount);
   }
 
   @Override
   public void idle() {
-    if (spinning != null) {
-      stillAlone();
+    if (watched != null) {
+      follow();
     }
     delegate().idle();
   }
 
   /**
-   * While it spins: backs off for good once its lease stops being bound to its CPU alone (a
-   * watchdog or the application found it MOVED, or it was closed). Two volatile reads, no lock.
+   * Where the rule said spin: backs off once the lease is no longer intact ({@link
+   * CpuLease#isIntact()}: a check found it MOVED or its reservation LOST, or it was closed), spins
+   * again once it is (re-pinned by a watchdog). Volatile reads, no lock, until it changes.
    */
-  private void stillAlone() {
-    CpuLease l = spinning;
-    if (l.isBound()) {
+  private void follow() {
+    boolean intact = watched.isIntact();
+    if (intact != broken) {
       return;
     }
-    spinning = null;
+    broken = !intact;
+    if (intact) {
+      delegate = new BusySpinIdleStrategy();
+      choice = Optional.of(spinChoice);
+      return;
+    }
     delegate = new BackoffIdleStrategy();
-    IdleChoice was = choice.orElseThrow();
     choice =
         Optional.of(
             new IdleChoice(
                 IdleChoice.Mode.BACKOFF,
-                was.thread(),
-                was.cpu(),
-                was.advice(),
-                "was busy-spinning; lease now " + l.status() + " (" + l.reason() + "): backs off"));
+                spinChoice.thread(),
+                spinChoice.cpu(),
+                spinChoice.advice(),
+                "would spin, but the lease is "
+                    + watched.status()
+                    + " ("
+                    + watched.reason()
+                    + "): backs off until it is intact again"));
   }
 
   @Override
@@ -135,7 +147,8 @@ public final class PlacedIdleStrategy implements IdleStrategy {
     Optional<CpuLease> lease = kit.leases().current();
     IdleChoice c =
         IdleRule.choose(kit.host(), Thread.currentThread().getName(), lease, kit.leases().all());
-    spinning = c.spin() ? lease.orElseThrow() : null;
+    watched = c.spin() ? lease.orElseThrow() : null;
+    spinChoice = c;
     delegate = c.spin() ? new BusySpinIdleStrategy() : new BackoffIdleStrategy();
     choice = Optional.of(c);
     return delegate;

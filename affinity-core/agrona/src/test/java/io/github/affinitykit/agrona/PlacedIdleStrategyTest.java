@@ -7,12 +7,15 @@ import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.RepinPolicy;
+import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FixtureHosts;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -64,19 +67,20 @@ class PlacedIdleStrategyTest {
   }
 
   @Test
-  void shouldStopSpinningOnceItsLeaseIsFoundMoved() {
+  void shouldBackOffWhileItsLeaseIsNotIntactAndSpinAgainOnceRepinned() throws Exception {
     AffinityKit kit = kit(FixtureHosts.isolated(root, 4, 1, "2-3"));
     PlacedIdleStrategy idle = PlacedIdleStrategy.of(kit);
 
     try (CpuLease lease = kit.pinCurrentThread(2)) {
       idle.idle(0);
+      IdleChoice spin = idle.choice().orElseThrow();
       idle.idle(5); // work done: nothing looked at
       assertThat(idle.alias()).isEqualTo("placed-spin");
       kit.backend().setAffinity(lease.tid(), CpuSet.range(0, 3)); // a cpuset widened
       idle.idle(0);
       assertThat(idle.alias()).as("nobody checked the lease yet").isEqualTo("placed-spin");
 
-      assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED); // as a watchdog's check does
+      assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED); // the application's check
       idle.idle(0);
 
       IdleChoice c = idle.choice().orElseThrow();
@@ -84,12 +88,23 @@ class PlacedIdleStrategyTest {
       assertThat(c.cpu()).isEqualTo(2);
       assertThat(c.reason())
           .isEqualTo(
-              "was busy-spinning; lease now MOVED (pinned to cpu 2 but the kernel now allows it on"
-                  + " 0-3): backs off");
+              "would spin, but the lease is MOVED (pinned to cpu 2 but the kernel now allows it"
+                  + " on 0-3): backs off until it is intact again");
       assertThat(idle.alias()).isEqualTo("placed-backoff");
+
+      Watchdog.builder(kit).repin(RepinPolicy.REPIN).build().checkNow(); // puts it back on 2
       idle.idle();
-      assertThat(idle.choice()).contains(c); // for good
+      assertThat(idle.choice()).contains(spin);
+      assertThat(idle.alias()).isEqualTo("placed-spin");
+
+      Files.delete(kit.reservations().lockFile(2)); // another program's clean-up
+      assertThat(lease.verify()).isEqualTo(LeaseStatus.LOST);
+      idle.idle(0);
+      assertThat(idle.choice().orElseThrow().reason())
+          .startsWith("would spin, but the lease is LOST");
     }
+    idle.idle(0);
+    assertThat(idle.alias()).as("closed: backs off for good").isEqualTo("placed-backoff");
   }
 
   @Test

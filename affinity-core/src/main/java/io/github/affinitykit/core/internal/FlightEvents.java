@@ -105,7 +105,7 @@ final class FlightEvents {
       e.intruders = s.intruders();
       e.voluntarySwitches = s.voluntarySwitches();
       e.involuntarySwitches = s.involuntarySwitches();
-      e.interval = s.intervalMs();
+      e.interval = s.intervalNs();
       e.commit();
     }
   }

@@ -10,9 +10,11 @@ package io.github.affinitykit.core.internal;
  * @param status the lease's status
  * @param verdict the audit's verdict of the CPU; empty when not audited
  * @param intruders what else ran there; empty when none or not audited
- * @param voluntarySwitches voluntary context switches since the previous check
- * @param involuntarySwitches involuntary context switches since the previous check
- * @param intervalMs milliseconds since the previous check
+ * @param voluntarySwitches voluntary context switches since the previous check (since the thread
+ *     began, at its first)
+ * @param involuntarySwitches involuntary context switches since the previous check (since the
+ *     thread began, at its first)
+ * @param intervalNs nanoseconds since the previous check of the thread; 0 at its first
  */
 public record PinnedCpuSample(
     int cpu,
@@ -24,4 +26,4 @@ public record PinnedCpuSample(
     String intruders,
     long voluntarySwitches,
     long involuntarySwitches,
-    long intervalMs) {}
+    long intervalNs) {}

@@ -54,16 +54,16 @@ public final class PinnedCpuEvent extends jdk.jfr.Event {
   @Label("Intruders")
   public String intruders;
 
-  /** Voluntary context switches of the thread since the previous check (it waited). */
+  /** Voluntary context switches since the previous check (it waited); since it began, at first. */
   @Label("Voluntary Switches")
   public long voluntarySwitches;
 
-  /** Involuntary context switches of the thread since the previous check (it was preempted). */
+  /** Involuntary switches since the previous check (it was preempted); since it began, at first. */
   @Label("Involuntary Switches")
   public long involuntarySwitches;
 
-  /** How long since the previous check of this thread (since its bind at the first). */
+  /** How long since the previous check of this thread; 0 at its first. */
   @Label("Interval")
-  @Timespan(Timespan.MILLISECONDS)
+  @Timespan(Timespan.NANOSECONDS)
   public long interval;
 }

@@ -10,6 +10,8 @@ import java.util.List;
 /**
  * A README's tested examples: the lines a test source holds between its {@code // README:begin} and
  * {@code // README:end} lines (at any indentation), and the check that a README shows each.
+ *
+ * <p>Thread safety: stateless.
  */
 public final class ReadmeBlocks {
   private static final String BEGIN = "// README:begin";
