@@ -80,4 +80,16 @@ public record NetDevice(
     }
     return out;
   }
+
+  /**
+   * Returns the CPUs near it: those of its NUMA node in {@code topology}; its local CPUs where the
+   * node is unknown (-1 on a one-node host) or not in the topology. The one rule of the doctor's
+   * warnings and of placement next to the NIC.
+   *
+   * @param topology the host's topology
+   * @return the CPUs near the device; empty if neither is known
+   */
+  public CpuSet nearCpus(CpuTopology topology) {
+    return node < 0 ? localCpus : topology.numaNodes().getOrDefault(node, localCpus);
+  }
 }

@@ -2,7 +2,6 @@ package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.CpuSet;
 import java.util.List;
-import java.util.Map;
 import java.util.StringJoiner;
 
 /**
@@ -74,8 +73,7 @@ final class NicWarnings {
     if (nic.node() < 0 || host.topology().numaNodes().size() < 2) {
       return;
     }
-    Map<Integer, CpuSet> nodes = host.topology().numaNodes();
-    CpuSet near = nodes.getOrDefault(nic.node(), nic.localCpus());
+    CpuSet near = nic.nearCpus(host.topology());
     if (!near.isEmpty() && !near.intersects(pool)) {
       out.add(
           new HostWarning(

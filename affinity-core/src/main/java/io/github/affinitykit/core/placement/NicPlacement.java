@@ -69,10 +69,7 @@ public record NicPlacement(
       return new NicPlacement(
           nic, -1, sharing, sharing, pool, nic + " is virtual (no device, no node): pool " + pool);
     }
-    CpuSet local =
-        d.node() >= 0
-            ? host.topology().numaNodes().getOrDefault(d.node(), CpuSet.empty())
-            : d.localCpus();
+    CpuSet local = d.nearCpus(host.topology());
     String where = d.node() >= 0 ? "node " + d.node() : "its local CPUs " + d.localCpus();
     CpuSet near = pool.intersect(local);
     if (local.isEmpty() || near.isEmpty()) {

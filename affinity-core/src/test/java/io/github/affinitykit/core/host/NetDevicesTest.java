@@ -258,4 +258,19 @@ class NetDevicesTest {
       assertThat(NicIrq.queueOf(none)).as(none).isEqualTo(-1);
     }
   }
+
+  @Test
+  void shouldTakeTheNodesCpusAsNearAndTheLocalOnesWhereTheNodeIsUnknown() {
+    CpuTopology e5 = HostCpus.probe(Fixtures.root(Fixtures.E5_NIC)).topology(); // two nodes
+    CpuSet local = CpuSet.parse("6-7");
+
+    assertThat(nic(1, local).nearCpus(e5)).isEqualTo(e5.numaNodes().get(1));
+    assertThat(nic(-1, local).nearCpus(e5)).isEqualTo(local); // one-node hosts print -1
+    assertThat(nic(7, local).nearCpus(e5)).isEqualTo(local); // a node the topology lacks
+  }
+
+  private static NetDevice nic(int node, CpuSet local) {
+    return new NetDevice(
+        "eth9", true, "0000:81:00.0", node, local, 1, 1, List.of(), List.of(), List.of());
+  }
 }
