@@ -9,8 +9,8 @@ import java.util.List;
  * directories, a {@code /shared} directory, its own proc, sysfs, cgroup2 and {@code /dev}; pid,
  * mount, ipc and uts namespaces; the cgroup and its CPUs), runs it with {@code runc run --no-pivot}
  * (the initramfs cannot be pivoted away from) in the background, waits for the JVM to write {@code
- * /shared/ready} (180 s at most), runs the scene's step (a {@code runc update}), writes {@code
- * /shared/updated}, waits for the container to end (120 s at most, then kills it), deletes it and
+ * /shared/ready} (90 s at most), runs the scene's step (a {@code runc update}), writes {@code
+ * /shared/updated}, waits for the container to end (60 s at most, then kills it), deletes it and
  * copies the JVM's result (written to {@code /shared/result}) to the result port.
  *
  * <p>Thread safety: stateless.
@@ -63,7 +63,7 @@ final class Container {
         runc run --no-pivot @ID &
         P=$!
         i=0
-        while [ ! -e $B/shared/ready ] && kill -0 $P 2>/dev/null && [ $i -lt 180 ]; do
+        while [ ! -e $B/shared/ready ] && kill -0 $P 2>/dev/null && [ $i -lt 90 ]; do
           sleep 1; i=$((i+1))
         done
         if [ -e $B/shared/ready ]; then
@@ -75,9 +75,9 @@ final class Container {
           echo "container @ID not ready after $i s"
         fi
         j=0
-        while kill -0 $P 2>/dev/null && [ $j -lt 120 ]; do sleep 1; j=$((j+1)); done
+        while kill -0 $P 2>/dev/null && [ $j -lt 60 ]; do sleep 1; j=$((j+1)); done
         if kill -0 $P 2>/dev/null; then
-          echo "container @ID still running after 120 s: killed"
+          echo "container @ID still running after 60 s: killed"
           runc kill @ID KILL
         fi
         wait $P

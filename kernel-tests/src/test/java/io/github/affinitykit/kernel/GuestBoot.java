@@ -65,6 +65,9 @@ final class GuestBoot {
         if (Files.exists(console)) {
           Files.move(console, work.resolve(shape.name() + "-console-hung.log"), REPLACE_EXISTING);
         }
+        if (Files.exists(qemuLog)) { // the retry writes its own
+          Files.move(qemuLog, work.resolve(shape.name() + "-qemu-hung.log"), REPLACE_EXISTING);
+        }
         System.out.println("shape " + shape.name() + ": no init after " + BOOT_LIMIT + "; again");
         p = start(cmd, qemuLog);
       }

@@ -81,7 +81,7 @@ final class GuestImage {
         c.file(p.toString(), p.toRealPath());
       }
       if (!programs.isEmpty()) {
-        for (Path lib : ldd(programs, "")) {
+        for (Path lib : programLibraries(programs)) {
           c.file(lib.toString(), lib.toRealPath());
         }
       }
@@ -190,6 +190,22 @@ final class GuestImage {
         boolean skipped = !skip.isEmpty() && word.startsWith(skip);
         if (word.startsWith("/") && !skipped && !word.endsWith(":")) {
           libs.add(Path.of(word));
+        }
+      }
+    }
+    return libs;
+  }
+
+  /** The libraries of {@code programs}; none for a statically linked one. */
+  private static TreeSet<Path> programLibraries(List<Path> programs)
+      throws IOException, InterruptedException {
+    TreeSet<Path> libs = new TreeSet<>();
+    for (Path program : programs) {
+      try {
+        libs.addAll(ldd(List.of(program), ""));
+      } catch (IOException e) {
+        if (!String.valueOf(e.getMessage()).contains("not a dynamic executable")) {
+          throw e;
         }
       }
     }

@@ -107,7 +107,9 @@ final class KernelSuite {
       if (Files.isRegularFile(p)) {
         out.put(m, p);
       } else {
-        missing.add("kernel module " + p + " (Debian: linux-image-" + release + ")");
+        missing
+            .add( // busybox insmod takes plain .ko files: compressed ones (.ko.xz) count as missing
+                "kernel module " + p + " (uncompressed; Debian 12: linux-image-" + release + ")");
       }
     }
     return out;
@@ -167,7 +169,10 @@ final class KernelSuite {
 
   /** A host program on the {@code PATH} or in {@code /usr/sbin}, {@code /sbin}. */
   static Optional<Path> program(String name) {
-    return onPath(name).or(() -> firstExisting("/usr/sbin/" + name, "/sbin/" + name));
+    // Debian's package first: a program elsewhere on PATH (a static release in /usr/local/bin) is
+    // another build, and the guest's PATH has only these directories
+    return firstExisting("/usr/sbin/" + name, "/usr/bin/" + name, "/sbin/" + name)
+        .or(() -> onPath(name));
   }
 
   private static Optional<Path> onPath(String name) {

@@ -22,7 +22,7 @@ class ShapeNIT extends BootedShape {
   }
 
   @Test
-  void shouldPutTheNicOnNodeOneWithAnIrqPerQueue() {
+  void shouldPutTheNicOnNodeOneWithItsConfigAndQueueIrqs() {
     JsonNode k = guest.section("n", "nic").path("kernel");
     assertThat(k.path("link").asText()).contains("/pci0000:04/");
     assertThat(k.path("numaNode").asText()).isEqualTo("1");

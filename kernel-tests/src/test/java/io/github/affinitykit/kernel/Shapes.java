@@ -174,10 +174,11 @@ final class Shapes {
   }
 
   /**
-   * N: 2 sockets × 2 cores, 2 NUMA nodes (node 0 = CPUs 0-1, node 1 = 2-3) and a virtio NIC with
-   * one IRQ per queue behind a PCI expander bridge on node 1, as a two-socket server's NIC sits on
-   * one socket's PCIe lanes: the NIC in the host model, memory placed by policy and read back by
-   * page, loops placed next to the NIC.
+   * N: 2 sockets × 2 cores, 2 NUMA nodes (node 0 = CPUs 0-1, node 1 = 2-3) and a virtio NIC (its
+   * config IRQ and one per queue; QEMU's user network backend has one queue pair, whatever {@code
+   * mq=on} asks) behind a PCI expander bridge on node 1, as a two-socket server's NIC sits on one
+   * socket's PCIe lanes: the NIC in the host model, memory placed by policy and read back by page,
+   * loops placed next to the NIC.
    */
   static final Shape N =
       new Shape(

@@ -54,34 +54,52 @@ final class ContainerSection {
                 .repin(RepinPolicy.REPIN)
                 .listener(told::add)
                 .start()) {
-      for (int i = 0; i < 2; i++) {
-        factory.newThread(() -> awaitQuietly(end)).start();
+      try {
+        scene(factory, dog, told, end, shared, cgroup, log, data);
+      } finally {
+        end.countDown(); // the threads end, whatever failed
       }
-      if (!await(() -> pinned(factory.assignments()), Duration.ofSeconds(30))) {
-        throw new IllegalStateException("threads not pinned: " + factory.assignments());
-      }
-      data.set("before", threads(factory.assignments(), cgroup));
-      data.put("watchdogCpus", dog.cpus().toString());
-      Files.writeString(shared.resolve("ready"), "ready\n");
-      log.println("ready: " + data);
-      boolean both = await(() -> verdicts(told), VERDICTS);
-      data.put("allVerdicts", both);
-      data.put("updated", Files.exists(shared.resolve("updated")));
-      ArrayNode events = data.putArray("events");
-      for (WatchEvent e : told) {
-        events
-            .addObject()
-            .put("kind", e.kind().name())
-            .put("cpu", e.cpu())
-            .put("tid", e.tid())
-            .put("mask", e.mask().toString())
-            .put("detail", e.detail());
-        log.println("event: " + e);
-      }
-      data.set("after", threads(factory.assignments(), cgroup));
-      end.countDown();
     }
     log.println("container: " + data);
+  }
+
+  private static void scene(
+      PinnedThreadFactory factory,
+      Watchdog dog,
+      List<WatchEvent> told,
+      CountDownLatch end,
+      Path shared,
+      String cgroup,
+      PrintStream log,
+      ObjectNode data)
+      throws Exception {
+    for (int i = 0; i < 2; i++) {
+      factory.newThread(() -> awaitQuietly(end)).start();
+    }
+    if (!await(() -> pinned(factory.assignments()), Duration.ofSeconds(30))) {
+      throw new IllegalStateException("threads not pinned: " + factory.assignments());
+    }
+    data.set("before", threads(factory.assignments(), cgroup));
+    data.put("watchdogCpus", dog.cpus().toString());
+    Files.writeString(shared.resolve("ready"), "ready\n");
+    log.println("ready: " + data);
+    boolean both = await(() -> verdicts(told), VERDICTS);
+    data.put("allVerdicts", both);
+    // init writes it once runc update has returned, which may be after the watchdog's verdicts
+    data.put(
+        "updated", await(() -> Files.exists(shared.resolve("updated")), Duration.ofSeconds(30)));
+    ArrayNode events = data.putArray("events");
+    for (WatchEvent e : told) {
+      events
+          .addObject()
+          .put("kind", e.kind().name())
+          .put("cpu", e.cpu())
+          .put("tid", e.tid())
+          .put("mask", e.mask().toString())
+          .put("detail", e.detail());
+      log.println("event: " + e);
+    }
+    data.set("after", threads(factory.assignments(), cgroup));
   }
 
   /** Whether both threads run pinned. */

@@ -44,7 +44,11 @@ final class NicSection {
         .put("localCpus", read(pci.resolve("local_cpulist")));
     ArrayNode irqs = raw.putArray("irqs");
     try (Stream<Path> s = Files.list(pci.resolve("msi_irqs"))) {
-      for (Path p : s.sorted().toList()) {
+      for (Path p : // by number: "100" after "99"
+          s.sorted(
+                  java.util.Comparator.comparingInt(
+                      x -> Integer.parseInt(x.getFileName().toString())))
+              .toList()) {
         String irq = p.getFileName().toString();
         Path dir = Path.of("/proc/irq", irq);
         ObjectNode i = irqs.addObject().put("irq", Integer.parseInt(irq));
