@@ -3,6 +3,7 @@ package io.github.affinitykit.bench;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.RepinPolicy;
 import io.github.affinitykit.core.Seat;
 import io.github.affinitykit.core.WatchReport;
@@ -11,12 +12,18 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -39,6 +46,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Nothing moves, so the check finds nothing: the steady cost a period pays. Divide by the period
  * for the share of a CPU it takes (e.g. 100 µs every second is 0.01%). Run: {@code java -jar
  * jmh-benchmarks/target/benchmarks.jar WatchdogBenchmark}.
+ *
+ * <p>Thread safety: JMH calls {@link #setUp} and {@link #tearDown} from one thread, before and
+ * after the trial; {@link #check} may run on several benchmark threads at once ({@link
+ * Watchdog#checkNow()} serialises the checks).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -51,10 +62,14 @@ public class WatchdogBenchmark {
   @Param({"1", "16", "256"})
   public int leases;
 
+  /** The names of the lock files a kit makes: OpenHFT's and its own. */
+  private static final Pattern LOCK_FILE = Pattern.compile("cpu-\\d+\\.lock(\\.affinitykit)?");
+
   private final CountDownLatch done = new CountDownLatch(1);
   private final List<Thread> threads = new ArrayList<>();
   private CpuGroup group;
   private Watchdog dog;
+  private Path locks;
 
   /** Pins {@code leases} parked threads and builds a watchdog (not started: the check is timed). */
   @Setup(Level.Trial)
@@ -64,11 +79,8 @@ public class WatchdogBenchmark {
     if (!backend.isSupported()) {
       throw new IllegalStateException("this host cannot pin: " + backend.reason());
     }
-    AffinityKit kit =
-        AffinityKit.create(
-            host,
-            backend,
-            CpuReservations.inDirectory(Files.createTempDirectory("watchdog-bench")));
+    locks = Files.createTempDirectory("watchdog-bench");
+    AffinityKit kit = AffinityKit.create(host, backend, CpuReservations.inDirectory(locks));
     group = kit.group("watched").runOut(RunOutPolicy.SHARE).build();
     LinkedBlockingQueue<CpuLease> bound = new LinkedBlockingQueue<>();
     for (Seat seat : group.joinAll(leases)) {
@@ -95,22 +107,39 @@ public class WatchdogBenchmark {
     }
   }
 
-  /** Lets the threads go; their leases close and free the CPUs. */
+  /**
+   * Lets the threads go; their leases close and free the CPUs. Then deletes the lock files the kit
+   * made ({@code cpu-<N>.lock} and {@code cpu-<N>.lock.affinitykit}, kept by design) and their
+   * temporary directory, which fails if anything else is in it.
+   */
   @TearDown(Level.Trial)
-  public void tearDown() throws InterruptedException {
+  public void tearDown() throws InterruptedException, IOException {
     done.countDown();
     for (Thread t : threads) {
       t.join(10_000);
     }
     dog.close();
     group.close();
+    try (DirectoryStream<Path> lockFiles = Files.newDirectoryStream(locks)) {
+      for (Path f : lockFiles) {
+        if (LOCK_FILE.matcher(f.getFileName().toString()).matches()) {
+          Files.delete(f);
+        }
+      }
+    }
+    Files.delete(locks);
   }
 
   /** The status of each member, for the test of this state. */
-  java.util.Set<io.github.affinitykit.core.LeaseStatus> statuses() {
-    java.util.Set<io.github.affinitykit.core.LeaseStatus> out = new java.util.HashSet<>();
+  Set<LeaseStatus> statuses() {
+    Set<LeaseStatus> out = new HashSet<>();
     group.assignments().forEach(a -> out.add(a.status()));
     return out;
+  }
+
+  /** The directory of the lock files, for the test of this state. */
+  Path locks() {
+    return locks;
   }
 
   /**

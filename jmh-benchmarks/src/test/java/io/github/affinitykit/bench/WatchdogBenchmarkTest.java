@@ -29,5 +29,6 @@ class WatchdogBenchmarkTest {
       b.tearDown();
     }
     assertThat(b.statuses()).isEmpty(); // every thread ended and gave its place up
+    assertThat(b.locks()).doesNotExist(); // its lock files and their directory deleted
   }
 }

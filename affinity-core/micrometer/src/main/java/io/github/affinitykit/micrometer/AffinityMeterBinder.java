@@ -47,8 +47,10 @@ import java.util.function.Supplier;
  * does the same for the CPUs of the latest audit. {@link #bindTo} refreshes once; call {@link
  * #refresh()} before each scrape (the gateway does) or periodically (a watchdog's check): the
  * binder starts no thread of its own. The kit's gauges and counters are always current; only the
- * set of per-thread and per-CPU meters waits for a refresh. Keep a reference to the binder: like
- * Micrometer's own function meters, the per-thread meters hold their source weakly.
+ * set of per-thread and per-CPU meters waits for a refresh. Keep a reference to the binder: the
+ * per-thread meters, like Micrometer's own function meters, hold their source weakly, and the
+ * binder holds it strongly for as long as the meters are registered (a binder collected leaves them
+ * at their last value).
  *
  * <p>Thread safety: {@link #bindTo} and {@link #refresh()} may be called from any thread; they are
  * serialised on the binder. The registries read the meters from any thread.

@@ -28,6 +28,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
@@ -46,7 +47,7 @@ final class BoundMeters {
       List.of(LeaseStatus.PINNED, LeaseStatus.SHARED, LeaseStatus.MOVED, LeaseStatus.LOST);
 
   private final MeterRegistry registry;
-  private final Map<CpuLease, List<Meter>> threads = new IdentityHashMap<>();
+  private final Map<CpuLease, ThreadMeters> threads = new IdentityHashMap<>();
   private final Map<Integer, CpuMeters> cpus = new TreeMap<>();
 
   BoundMeters(MeterRegistry registry, PinnedLeases leases) {
@@ -70,11 +71,11 @@ final class BoundMeters {
   void syncThreads(List<CpuLease> open, TaskReader reader, int pid) {
     Set<CpuLease> now = Collections.newSetFromMap(new IdentityHashMap<>());
     now.addAll(open);
-    for (Iterator<Map.Entry<CpuLease, List<Meter>>> it = threads.entrySet().iterator();
+    for (Iterator<Map.Entry<CpuLease, ThreadMeters>> it = threads.entrySet().iterator();
         it.hasNext(); ) {
-      Map.Entry<CpuLease, List<Meter>> e = it.next();
+      Map.Entry<CpuLease, ThreadMeters> e = it.next();
       if (!now.contains(e.getKey())) {
-        e.getValue().forEach(registry::remove);
+        e.getValue().meters().forEach(registry::remove);
         it.remove();
       }
     }
@@ -103,29 +104,35 @@ final class BoundMeters {
     }
   }
 
-  private List<Meter> threadMeters(CpuLease lease, TaskReader reader, int pid) {
+  /**
+   * The meters of one lease's thread, empty where its task files cannot be read. The returned
+   * record holds the probe strongly: a function counter holds it only weakly, and without this
+   * reference a collection would leave the counters at their last value.
+   */
+  private ThreadMeters threadMeters(CpuLease lease, TaskReader reader, int pid) {
+    Optional<ThreadProbe> probe = ThreadProbe.of(reader, pid, lease.tid());
+    if (probe.isEmpty()) {
+      return new ThreadMeters(Optional.empty(), List.of());
+    }
+    ThreadProbe p = probe.get();
+    Tags tags =
+        Tags.of(
+            "thread", lease.threadName(),
+            "tid", String.valueOf(lease.tid()),
+            "cpu", String.valueOf(lease.cpu()),
+            "group", lease.group());
     List<Meter> out = new ArrayList<>();
-    ThreadProbe.of(reader, pid, lease.tid())
-        .ifPresent(
-            p -> {
-              Tags tags =
-                  Tags.of(
-                      "thread", lease.threadName(),
-                      "tid", String.valueOf(lease.tid()),
-                      "cpu", String.valueOf(lease.cpu()),
-                      "group", lease.group());
-              out.add(
-                  FunctionCounter.builder(THREAD_CPU_TIME, p, ThreadProbe::cpuSeconds)
-                      .tags(tags)
-                      .description("User and system CPU time of a pinned thread.")
-                      .baseUnit("seconds")
-                      .register(registry));
-              if (p.sample().voluntarySwitches() >= 0) { // -1: the kernel does not say
-                out.add(switches(p, tags, "voluntary", ThreadProbe::voluntarySwitches));
-                out.add(switches(p, tags, "involuntary", ThreadProbe::involuntarySwitches));
-              }
-            });
-    return out;
+    out.add(
+        FunctionCounter.builder(THREAD_CPU_TIME, p, ThreadProbe::cpuSeconds)
+            .tags(tags)
+            .description("User and system CPU time of a pinned thread.")
+            .baseUnit("seconds")
+            .register(registry));
+    if (p.sample().voluntarySwitches() >= 0) { // -1: the kernel does not say
+      out.add(switches(p, tags, "voluntary", ThreadProbe::voluntarySwitches));
+      out.add(switches(p, tags, "involuntary", ThreadProbe::involuntarySwitches));
+    }
+    return new ThreadMeters(probe, List.copyOf(out));
   }
 
   private Meter switches(ThreadProbe p, Tags tags, String kind, ToDoubleFunction<ThreadProbe> f) {
@@ -142,6 +149,15 @@ final class BoundMeters {
   static String lower(Enum<?> e) {
     return e.name().toLowerCase(Locale.ROOT);
   }
+
+  /**
+   * The meters of one lease's thread and the probe they read: the strong reference to the probe
+   * (their function counters hold it weakly) lives as long as the meters are registered.
+   *
+   * @param probe the thread's probe; empty where its task files could not be read
+   * @param meters the thread's meters, removed with the lease
+   */
+  private record ThreadMeters(Optional<ThreadProbe> probe, List<Meter> meters) {}
 
   /**
    * The meters of one audited CPU: one verdict gauge per verdict (1 for its own), the intruders.

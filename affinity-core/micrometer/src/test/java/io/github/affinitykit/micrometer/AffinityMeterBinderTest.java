@@ -15,12 +15,15 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.ref.Reference;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -113,6 +116,37 @@ class AffinityMeterBinderTest {
       assertThat(value("affinity.threads", "status", "moved")).isZero();
       assertThat(registry.get("affinity.leases.moved").functionCounter().count()).isZero();
     }
+  }
+
+  @Test
+  void shouldKeepCountingAThreadsCpuTimeWhenACollectionRanAfterTheBind() throws Exception {
+    AffinityMeterBinder binder = binder();
+    try (PinnedThread io = new PinnedThread(kit, "io", "io-loop")) {
+      int tid = io.lease().tid();
+      TaskFiles files = new TaskFiles(proc).task(tid, 250, 30, 7, 3);
+      binder.bindTo(registry);
+      FunctionCounter cpuTime = registry.get("affinity.thread.cpu.time").functionCounter();
+      assertThat(cpuTime.count()).isEqualTo(2.8);
+
+      collectGarbage(); // the function counters hold their probe weakly: the binder must hold it
+      files.task(tid, 300, 30, 9, 3);
+      Thread.sleep(TimeUnit.NANOSECONDS.toMillis(ThreadProbe.MAX_AGE_NS) + 20);
+
+      assertThat(cpuTime.count()).isEqualTo(3.3);
+      assertThat(value("affinity.thread.context.switches", "kind", "voluntary")).isEqualTo(9);
+    } finally {
+      Reference.reachabilityFence(binder);
+    }
+  }
+
+  /** Runs collections until a weakly held object is gone: a probe held only weakly is too. */
+  private static void collectGarbage() throws InterruptedException {
+    WeakReference<Object> sentinel = new WeakReference<>(new Object());
+    for (int i = 0; i < 100 && sentinel.get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertThat(sentinel.get()).as("a collection cleared the sentinel").isNull();
   }
 
   @Test

@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.testkit.ReadmeBlocks;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,16 +42,8 @@ class ReadmeMicrometerExampleTest {
 
   @Test
   void shouldBeTheCodeTheReadmeShows() throws IOException {
-    List<String> lines =
-        Files.readAllLines(
-            Path.of(
-                "src/test/java/io/github/affinitykit/micrometer/ReadmeMicrometerExampleTest.java"));
-    List<String> mine =
-        lines.subList(lines.indexOf("    // README:begin") + 1, lines.indexOf("    // README:end"));
-    String readme = Files.readString(Path.of("..", "..", "README.md"));
-    assertThat(mine).isNotEmpty();
-    for (String line : mine) {
-      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
-    }
+    ReadmeBlocks.assertShown(
+        Path.of("src/test/java/io/github/affinitykit/micrometer/ReadmeMicrometerExampleTest.java"),
+        Path.of("..", "..", "README.md"));
   }
 }

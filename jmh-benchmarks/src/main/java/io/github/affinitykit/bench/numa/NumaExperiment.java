@@ -20,6 +20,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The fourth seed's experiment: threads pinned one per CPU, each sweeping its own share of memory
@@ -38,7 +39,7 @@ final class NumaExperiment {
   private final int shareBytes;
   private final int passes;
   private final NodeMemory memory = NodeMemory.system();
-  private volatile long sink;
+  private final LongAdder sink = new LongAdder(); // the workers' sums: the sweeps are not dead code
 
   /**
    * An experiment with one worker on each of {@code cpus}.
@@ -65,11 +66,14 @@ final class NumaExperiment {
    * unreachable, after a garbage collection ({@link NodeMemory}); the JVM does not count them as
    * direct memory, so the caller collects between modes.
    *
-   * @throws IllegalStateException if a worker failed (its exception the cause) or stalled
+   * @throws IllegalStateException if the toucher or a worker failed (its exception the cause) or
+   *     stalled
    */
   ModeResult run(NumaMode mode) throws InterruptedException {
     int t = cpus.size();
     ByteBuffer[] shares = new ByteBuffer[t];
+    CyclicBarrier barrier = new CyclicBarrier(t + 1);
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     if (mode != NumaMode.LOCAL) { // one mapping a share, all first touched by one thread
       MemoryPolicy policy =
           mode == NumaMode.INTERLEAVE
@@ -78,36 +82,42 @@ final class NumaExperiment {
       for (int i = 0; i < t; i++) {
         shares[i] = memory.allocate(shareBytes, policy);
       }
-      onCpus(
-          group("toucher", List.of(cpus.get(0)), MemoryPolicy.DEFAULT),
-          1,
-          i -> Arrays.stream(shares).forEach(NumaExperiment::touch));
+      boolean ended =
+          onCpus(
+              group("toucher", List.of(cpus.get(0)), MemoryPolicy.DEFAULT),
+              1,
+              i ->
+                  guarded(
+                      () -> Arrays.stream(shares).forEach(NumaExperiment::touch), barrier, failed));
+      if (failed.get() != null || !ended) { // else the passes would time memory no one placed
+        throw new IllegalStateException(
+            mode.label() + ": the toucher failed or stalled", failed.get());
+      }
     }
-    CyclicBarrier barrier = new CyclicBarrier(t + 1);
-    AtomicReference<Throwable> failed = new AtomicReference<>();
     long[] passNanos = new long[passes];
     Thread timer =
         new Thread(() -> guarded(() -> time(barrier, passNanos), barrier, failed), "numa-timer");
     timer.start();
-    onCpus(
-        group("worker", cpus, mode == NumaMode.LOCAL ? MemoryPolicy.LOCAL : MemoryPolicy.DEFAULT),
-        t,
-        i ->
-            guarded(
-                () -> {
-                  if (shares[i] == null) { // LOCAL: its own share, first touched on its own node
-                    shares[i] = memory.allocate(shareBytes, MemoryPolicy.DEFAULT);
-                    touch(shares[i]);
-                  }
-                  work(shares[i], barrier);
-                },
-                barrier,
-                failed));
+    MemoryPolicy workers = mode == NumaMode.LOCAL ? MemoryPolicy.LOCAL : MemoryPolicy.DEFAULT;
+    boolean ended =
+        onCpus(
+            group("worker", cpus, workers),
+            t,
+            i -> guarded(() -> sweep(shares, i, barrier), barrier, failed));
     timer.join(JOIN_MS);
-    if (failed.get() != null || timer.isAlive()) {
+    if (failed.get() != null || timer.isAlive() || !ended) {
       throw new IllegalStateException(mode.label() + ": a worker failed or stalled", failed.get());
     }
     return result(mode, shares, passNanos);
+  }
+
+  /** Worker {@code i}'s task: in LOCAL, first its own share, first touched on its own node. */
+  private void sweep(ByteBuffer[] shares, int i, CyclicBarrier barrier) {
+    if (shares[i] == null) {
+      shares[i] = memory.allocate(shareBytes, MemoryPolicy.DEFAULT);
+      touch(shares[i]);
+    }
+    work(shares[i], barrier);
   }
 
   /** Runs {@code task}; a failure is kept (the first) and breaks the barrier for the others. */
@@ -147,8 +157,11 @@ final class NumaExperiment {
     return b.memoryPolicy(policy).build();
   }
 
-  /** {@code members} tasks, each on a thread of its own bound to a seat of group; waits for all. */
-  private static void onCpus(CpuGroup group, int members, IntTask task)
+  /**
+   * {@code members} tasks, each on a thread of its own bound to a seat of group; waits for all.
+   * Returns whether every thread ended within the join timeout.
+   */
+  private static boolean onCpus(CpuGroup group, int members, IntTask task)
       throws InterruptedException {
     try (group) {
       var seats = group.joinAll(members);
@@ -158,9 +171,12 @@ final class NumaExperiment {
         threads.add(new Thread(seats.get(i).bound(() -> task.run(index)), group.name() + i));
       }
       threads.forEach(Thread::start);
+      boolean ended = true;
       for (Thread th : threads) {
         th.join(JOIN_MS);
+        ended &= !th.isAlive();
       }
+      return ended;
     }
   }
 
@@ -184,7 +200,7 @@ final class NumaExperiment {
       }
       await(barrier);
     }
-    sink += sum;
+    sink.add(sum);
   }
 
   /** The timer's side of the barriers: each pass from its start to its end. */

@@ -1,12 +1,14 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.github.affinitykit.core.WatchEvent;
 import io.netty.channel.Channel;
 
 /**
  * What the gateway tells an observer (tests, embedding code) besides its metrics: moments of
- * back-pressure, for waiting on them with latches instead of polling.
+ * back-pressure and its watchdog's events, for waiting on them with latches instead of polling.
  *
- * <p>Thread safety: implementations are called from the gateway's loops, concurrently.
+ * <p>Thread safety: implementations are called from the gateway's loops and its watchdog's thread,
+ * concurrently.
  */
 interface GatewayEvents {
   /** Nothing. */
@@ -20,4 +22,7 @@ interface GatewayEvents {
 
   /** The gateway begins closing {@code client} with status {@code code}. */
   default void closing(Channel client, int code) {}
+
+  /** The gateway's watchdog found {@code event} (after counting it, before printing it). */
+  default void watchdog(WatchEvent event) {}
 }

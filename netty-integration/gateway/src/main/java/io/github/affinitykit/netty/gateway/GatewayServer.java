@@ -147,7 +147,7 @@ public final class GatewayServer implements AutoCloseable {
       BiFunction<CpuSet, Duration, CpuAudit> audit) {
     GatewayMetrics metrics = new GatewayMetrics();
     AtomicReference<Optional<CpuAudit>> startAudit = new AtomicReference<>(Optional.empty());
-    Optional<Watchdog> dog = watchdog(config, kit);
+    Optional<Watchdog> dog = watchdog(config, kit, events);
     AffinityMeterBinder.Builder meters = AffinityMeterBinder.builder(kit);
     dog.ifPresent(meters::watchdog); // its counters; the verdicts stay the start audit's
     AffinityMeterBinder kitMeters = meters.audits(startAudit::get).build();
@@ -192,9 +192,10 @@ public final class GatewayServer implements AutoCloseable {
 
   /**
    * The watchdog of the pinned loops, not started: none when {@code --watchdog 0s} or unpinned. Its
-   * events go to standard error, one line each.
+   * events go to {@code events} and to standard error, one line each.
    */
-  private static Optional<Watchdog> watchdog(GatewayConfig config, AffinityKit kit) {
+  private static Optional<Watchdog> watchdog(
+      GatewayConfig config, AffinityKit kit, GatewayEvents events) {
     if (config.watchdog().isZero() || config.pin() == PinMode.UNPINNED) {
       return Optional.empty();
     }
@@ -202,7 +203,11 @@ public final class GatewayServer implements AutoCloseable {
         Watchdog.builder(kit)
             .period(config.watchdog())
             .repin(config.repin())
-            .listener(e -> System.err.println("gateway: watchdog: " + e))
+            .listener(
+                e -> {
+                  events.watchdog(e);
+                  System.err.println("gateway: watchdog: " + e);
+                })
             .build());
   }
 

@@ -152,6 +152,14 @@ class GatewayCommandTest {
   }
 
   @Test
+  void shouldTakeAWatchdogPeriodOfOneMillisecondOrZeroAndRefuseLess() {
+    assertThat(GatewayHarness.config("--watchdog", "1ms").watchdog())
+        .isEqualTo(Duration.ofMillis(1));
+    assertThat(GatewayHarness.config("--watchdog=0s").watchdog()).isZero();
+    assertOneLine("watchdog: PT0.0005S (expected: >= 1ms, or 0 = off)", "--watchdog", "PT0.0005S");
+  }
+
+  @Test
   void shouldRejectEachBadOptionWithOneLineAndExitTwo() {
     assertOneLine("--port: 70000 (expected: an integer from 0 to 65535)", "--port", "70000");
     assertOneLine("--port: -1 (expected: an integer from 0 to 65535)", "--port=-1");
@@ -253,6 +261,8 @@ class GatewayCommandTest {
             "--workers=N",
             "--nic=IF",
             "--nic-irqs=P",
+            "--watchdog=D",
+            "--repin=P",
             "--work-ns=NS",
             "--business-threads=N",
             "--max-frame-bytes=N",

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -218,17 +219,25 @@ class GatewayServerIT {
   void shouldPutAWorkerWhoseMaskWasWidenedBackOnItsCpuAndSayItInMetrics() throws Exception {
     Assumptions.assumeTrue(h.kit.backend().isSupported(), h.kit.backend().reason());
     Assumptions.assumeTrue(h.kit.host().reachable().size() > 1, "one CPU: nothing to widen");
-    GatewayServer s = h.start("--pin", "pinned", "--transport", "nio", "--watchdog", "50ms");
+    CountDownLatch repinned = new CountDownLatch(1);
+    GatewayEvents events =
+        new GatewayEvents() {
+          @Override
+          public void watchdog(WatchEvent e) {
+            if (e.kind() == WatchEvent.Kind.REPINNED) {
+              repinned.countDown();
+            }
+          }
+        };
+    GatewayServer s =
+        h.start(events, "--pin", "pinned", "--transport", "nio", "--watchdog", "50ms");
     LoopAssignment w = s.report().loop("worker", 0).orElseThrow();
     Assumptions.assumeTrue(w.status() == LeaseStatus.PINNED, "worker-0 not pinned: " + w);
     Watchdog dog = s.watchdog().orElseThrow();
 
     h.kit.backend().setAffinity(w.tid(), h.kit.host().reachable()); // an operator's taskset
 
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (dog.count(WatchEvent.Kind.REPINNED) == 0 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    assertThat(repinned.await(20, TimeUnit.SECONDS)).as("the watchdog re-pinned worker-0").isTrue();
     assertThat(dog.count(WatchEvent.Kind.MOVED)).isEqualTo(1);
     assertThat(dog.count(WatchEvent.Kind.REPINNED)).isEqualTo(1);
     assertThat(h.kit.backend().getAffinity(w.tid())).isEqualTo(CpuSet.of(w.cpu()));
