@@ -60,9 +60,13 @@ final class SvgCharts {
       List<ScenarioSummary> s, String title, String yAxis, ToDoubleFunction<Trial> metric) {
     double max = 0;
     for (ScenarioSummary x : s) {
-      max = Math.max(max, x.stats(metric)[2]);
+      double top = x.stats(metric)[2];
+      if (Double.isFinite(
+          top)) { // an arm with no value must not blank the scale (Math.max(_, NaN))
+        max = Math.max(max, top);
+      }
     }
-    max = max <= 0 || Double.isNaN(max) ? 1 : max * 1.15;
+    max = max <= 0 ? 1 : max * 1.15;
     StringBuilder g = svgStart(title, yAxis, "arm");
     double slot = (W - PAD - 10.0) / Math.max(1, s.size());
     for (int i = 0; i < s.size(); i++) {
