@@ -62,15 +62,18 @@ public final class AffinityKit {
 
   /**
    * Returns the JVM-wide kit, created on first use: probes this host (capture it before pinning
-   * anything), detects the backend, reserves in {@code java.io.tmpdir}, pool by policy.
+   * anything), detects the backend, reserves in the configured lock directory ({@link
+   * CpuReservations#inConfiguredDirectory()}: {@code -Daffinitykit.lock.dir}, {@code
+   * AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir}), pool by policy.
    *
    * @return the JVM-wide kit; every call returns the same instance
-   * @throws IllegalArgumentException if a configured pool override is invalid
+   * @throws IllegalArgumentException if a configured pool override or lock directory is invalid
    */
   public static synchronized AffinityKit shared() {
     if (shared == null) {
       shared =
-          create(HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inTempDirectory());
+          create(
+              HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inConfiguredDirectory());
     }
     return shared;
   }

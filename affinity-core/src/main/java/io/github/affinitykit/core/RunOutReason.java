@@ -31,7 +31,12 @@ final class RunOutReason {
     }
     StringJoiner failed = new StringJoiner("; ");
     failures.forEach(f -> failed.add(f.reason()));
-    boolean io = failures.stream().anyMatch(f -> f.status() == ReservationStatus.UNAVAILABLE);
+    boolean io =
+        failures.stream()
+            .anyMatch(
+                f ->
+                    f.status() == ReservationStatus.UNAVAILABLE
+                        || f.status() == ReservationStatus.PERMISSION_DENIED);
     String held = live.isEmpty() ? "" : "cpu " + live + " by this group";
     if (!placement.isEmpty()) {
       return join(placement, held, failed.toString());

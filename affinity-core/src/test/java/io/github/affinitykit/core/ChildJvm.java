@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,21 +31,44 @@ public final class ChildJvm implements AutoCloseable {
     this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
   }
 
+  /**
+   * How a child is started: the command that runs {@code java} (empty: none; {@code setpriv ...} to
+   * run it as another user), its class path, and variables added to this JVM's environment.
+   *
+   * @param launcher the words before {@code java}, each given as is
+   * @param classPath the child's class path
+   * @param env variables set in the child's environment on top of this JVM's
+   */
+  public record Launch(List<String> launcher, String classPath, Map<String, String> env) {
+    /** As this JVM's user, on this JVM's class path and environment. */
+    public static Launch plain() {
+      return new Launch(List.of(), System.getProperty("java.class.path"), Map.of());
+    }
+  }
+
   /** Starts {@code main} with {@code jvmArgs} and {@code args}; stderr to {@code workDir}. */
   public static ChildJvm start(Path workDir, List<String> jvmArgs, Class<?> main, String... args)
       throws IOException {
-    List<String> cmd = new ArrayList<>();
+    return start(workDir, Launch.plain(), jvmArgs, main, args);
+  }
+
+  /** Starts {@code main} as {@code launch} says, with {@code jvmArgs} and {@code args}. */
+  public static ChildJvm start(
+      Path workDir, Launch launch, List<String> jvmArgs, Class<?> main, String... args)
+      throws IOException {
+    List<String> cmd = new ArrayList<>(launch.launcher());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("--enable-native-access=ALL-UNNAMED");
     cmd.add("-Xshare:off");
     cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(launch.classPath());
     cmd.addAll(jvmArgs);
     cmd.add(main.getName());
     cmd.addAll(List.of(args));
     Path err = Files.createTempFile(workDir, main.getSimpleName(), ".err");
-    Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
-    return new ChildJvm(p, err);
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(err.toFile());
+    b.environment().putAll(launch.env());
+    return new ChildJvm(b.start(), err);
   }
 
   public long pid() {

@@ -63,7 +63,7 @@ class RunOutReasonIT {
                   + locks.resolve("cpu-1.lock")
                   + " is locked by pid "
                   + holder.pid()
-                  + " (lock file text: \"\\u{0000}\\u{0001}")
+                  + " (the file says \"\\u{0000}\\u{0001}")
           .contains("...(256 bytes)");
       assertThat(reason.codePoints()).noneMatch(Character::isISOControl);
       assertThat(reason.length()).isLessThan(400);

@@ -5,10 +5,17 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.Optional;
@@ -17,12 +24,14 @@ import java.util.Set;
 /**
  * A {@link LockFile} through Java's {@link FileChannel}, for where the native layer has no file
  * calls (not Linux, a 32-bit JVM, JNA unable to load on JDK 17-21): opened with {@link
- * LinkOption#NOFOLLOW_LINKS}, locked with a classic POSIX lock. The JDK cannot {@code fstat} a
+ * LinkOption#NOFOLLOW_LINKS} (created exclusively when absent, else opened without {@code
+ * O_CREAT}), locked with a classic POSIX lock. The JDK cannot {@code fstat} or {@code fchmod} a
  * channel, so the checks are by path: before the open, and after the lock the path must still name
- * the same regular file with one link. A file swapped in between those two looks can be locked
- * (never a symbolic link's target); it is still never written before the checks pass. Closing the
- * channel drops this process's POSIX locks on the file, so the channel stays open (parked) until
- * the path names another file.
+ * the same regular file with one link; a file it created gets mode {@code 0666} by path, without
+ * following a link ({@link #share}). A file swapped in between those two looks can be locked (never
+ * a symbolic link's target); it is still never written before the checks pass. Closing the channel
+ * drops this process's POSIX locks on the file, so the channel stays open (parked) until the path
+ * names another file.
  *
  * <p>Thread safety: not thread-safe (see {@link LockFile}).
  */
@@ -30,11 +39,15 @@ final class ChannelLockFile implements LockFile {
   private static final int MAX_ATTEMPTS = 5;
   private static final int MAX_TEXT_BYTES = 256;
   private static final Set<OpenOption> OPEN =
+      Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+  private static final Set<OpenOption> CREATE =
       Set.of(
           StandardOpenOption.READ,
           StandardOpenOption.WRITE,
-          StandardOpenOption.CREATE,
+          StandardOpenOption.CREATE_NEW,
           LinkOption.NOFOLLOW_LINKS);
+  private static final FileAttribute<Set<PosixFilePermission>> RW_RW_RW =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw-rw-"));
 
   private final Path path;
   private FileChannel channel;
@@ -64,11 +77,14 @@ final class ChannelLockFile implements LockFile {
           if (before.isPresent() && before.get().problem().isPresent()) {
             return LockOutcome.refused(before.get().problem().get());
           }
-          channel = open(path);
+          channel = open(path, before.isEmpty());
           opened = FileStat.lstat(path).orElse(null);
           if (opened == null || before.isPresent() && !before.get().sameFile(opened)) {
             closeChannel();
             continue;
+          }
+          if (before.isEmpty()) {
+            share(path);
           }
         }
         FileLock l = channel.tryLock(0, Long.MAX_VALUE, false);
@@ -81,6 +97,10 @@ final class ChannelLockFile implements LockFile {
         }
         unlock();
         closeChannel();
+      } catch (FileAlreadyExistsException | NoSuchFileException e) {
+        closeChannel(); // raced with another creator or deleter: look again
+      } catch (AccessDeniedException e) {
+        return denied();
       } catch (OverlappingFileLockException e) {
         return LockOutcome.held(ProcessHandle.current().pid(), new byte[0]);
       } catch (IOException e) {
@@ -91,14 +111,51 @@ final class ChannelLockFile implements LockFile {
     return LockOutcome.replaced(MAX_ATTEMPTS);
   }
 
-  private static FileChannel open(Path path) throws IOException {
+  /** {@code EACCES} opening the file: another user's, whose mode leaves this user out. */
+  private LockOutcome denied() {
     try {
-      return FileChannel.open(
-          path,
-          OPEN,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw-rw-")));
-    } catch (UnsupportedOperationException e) { // no POSIX permissions on this file system
+      Optional<FileStat> there = FileStat.lstat(path);
+      if (there.isPresent()) {
+        return LockOutcome.denied(path, there.get());
+      }
+    } catch (IOException e) {
+      // the directory itself refuses: said below
+    }
+    return LockOutcome.failed("cannot open " + path + " for writing: permission denied");
+  }
+
+  /**
+   * Opens the file, creating it ({@code O_CREAT|O_EXCL}) when {@code create}, else only opening
+   * what is there: never {@code O_CREAT} on another user's file, which {@code fs.protected_regular}
+   * refuses in a sticky directory such as {@code /tmp}.
+   */
+  private static FileChannel open(Path path, boolean create) throws IOException {
+    if (!create) {
       return FileChannel.open(path, OPEN);
+    }
+    try {
+      return FileChannel.open(path, CREATE, RW_RW_RW);
+    } catch (UnsupportedOperationException e) { // no POSIX permissions on this file system
+      return FileChannel.open(path, CREATE);
+    }
+  }
+
+  /**
+   * Gives every user of the directory read and write on the file this process just created: the
+   * mode asked at creation was cut by the umask. The JDK has no {@code fchmod} of a channel, so it
+   * is set by path without following a link, after the path was found to name the created file (a
+   * swap between that look and this one, which only the directory's owner or, without the sticky
+   * bit, any user who can write the directory can make, is the window of this implementation).
+   */
+  private static void share(Path path) {
+    PosixFileAttributeView view =
+        Files.getFileAttributeView(path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    try {
+      if (view != null) {
+        view.setPermissions(RW_RW_RW.value());
+      }
+    } catch (IOException e) {
+      // this process can still lock it; other users are told whose file it is and the fix
     }
   }
 

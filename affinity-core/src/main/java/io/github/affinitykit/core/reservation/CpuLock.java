@@ -18,8 +18,9 @@ import java.nio.file.Path;
  * Both get the holder's text once both are locked and checked. What a file found ({@link
  * LockOutcome}) is worded here, once for both implementations, into the CPU's {@link
  * ReservationResult}; text read from a lock file is sanitised ({@link Printable#of(byte[],
- * boolean)}) before it reaches a reason, and a refused file is logged once per problem, not per
- * attempt.
+ * boolean)}) and shown as what it claims before it reaches a reason, never used to decide anything
+ * (the holder's pid is the kernel's word or unknown), and a refused file is logged once per
+ * problem, not per attempt.
  *
  * <p>Thread safety: not thread-safe; {@link CpuReservations} calls it under its monitor.
  */
@@ -105,6 +106,22 @@ final class CpuLock {
           refused[which] = o.detail();
         }
         return unavailable(cpu, reason);
+      case DENIED:
+        return ReservationResult.failed(
+            cpu,
+            ReservationStatus.PERMISSION_DENIED,
+            -1,
+            "cpu "
+                + cpu
+                + ": "
+                + path
+                + " "
+                + o.detail()
+                + ", and this user may not open it for writing: ask its owner or root to chmod 666"
+                + " it, or choose another lock directory with -D"
+                + LockDirectory.PROPERTY
+                + " or "
+                + LockDirectory.ENV);
       case REPLACED:
         return unavailable(cpu, path + " " + o.detail());
       default:
@@ -118,8 +135,9 @@ final class CpuLock {
   }
 
   /**
-   * Another holder has the lock: {@code pid} as the kernel names it (classic POSIX locks; this
-   * process: another user of the file in this JVM), else -1 and the pid the file's text names.
+   * Another holder has the lock: {@code pid} as the kernel names it (a classic POSIX lock; this
+   * process: another user of the file in this JVM), else -1. The file's text is shown as what it
+   * claims, never taken for the holder's pid: any user who can write the file may have written it.
    */
   private static ReservationResult heldBy(int cpu, Path path, long pid, byte[] text) {
     long self = ProcessHandle.current().pid();
@@ -135,7 +153,7 @@ final class CpuLock {
               + " is locked by another user of the file in this JVM"
               + " (OpenHFT AffinityLock? another class loader?)");
     }
-    long holder = pid > 0 ? pid : LockText.pidOf(text);
+    long holder = pid > 0 ? pid : -1;
     return ReservationResult.failed(
         cpu,
         ReservationStatus.HELD_BY_OTHER_PROCESS,

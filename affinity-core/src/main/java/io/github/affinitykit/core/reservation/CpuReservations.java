@@ -25,8 +25,15 @@ import java.util.function.LongSupplier;
  * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock}, so
  * that a JVM using plain OpenHFT's {@code AffinityLock} and a JVM using Affinity Kit exclude each
  * other, and Affinity Kit's own {@code cpu-<N>.lock.affinitykit}, which no program deletes, so that
- * two Affinity Kit processes never hold the same CPU. The default directory is {@code
- * java.io.tmpdir} (OpenHFT's too).
+ * two Affinity Kit processes never hold the same CPU. The default directory ({@link
+ * #inConfiguredDirectory()}) is the system property {@code affinitykit.lock.dir}, else the
+ * environment variable {@code AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir} (OpenHFT's too).
+ *
+ * <p>A lock directory may be shared by several users (as {@code /tmp} is): a lock file this process
+ * creates gets mode {@code 0666} whatever the umask (set on the open descriptor after creation), so
+ * every user of the directory can lock it; a file of another user that this user may not open for
+ * writing is {@link ReservationStatus#PERMISSION_DENIED}, whose reason names the file, its owner,
+ * its mode and the fix, and is never changed or deleted.
  *
  * <p>Each file is opened without following symbolic links and refused unless it is a regular file
  * with a single name (never truncated or written through); it is locked with an exclusive
@@ -49,9 +56,12 @@ import java.util.function.LongSupplier;
  * descriptor's close; without them, Java's {@code FileChannel} is used, the checks are by path and
  * the guarantee is weaker (see {@code ChannelLockFile}).
  *
- * <p>Failures are results, not exceptions: an unwritable directory, a lock file owned by another
- * user or one that is not a regular file of its own is {@link ReservationStatus#UNAVAILABLE} with
- * the reason; text read from a lock file is sanitised before it reaches a reason.
+ * <p>Failures are results, not exceptions: an unwritable directory or a lock file that is not a
+ * regular file of its own is {@link ReservationStatus#UNAVAILABLE} with the reason. Any user who
+ * can write a lock file can write its text: it is sanitised and bounded before it reaches a reason,
+ * shown as what it claims ({@code the file claims pid 123 since ...}), and never decides anything:
+ * the kernel's lock alone says whether a CPU is held, and {@link ReservationResult#holderPid()} is
+ * the kernel's word only.
  *
  * <p>Thread safety: all methods are safe to call from any thread; they serialise on the instance.
  */
@@ -113,7 +123,21 @@ public final class CpuReservations {
    * @return the instance for {@code java.io.tmpdir}, the same as {@link #inDirectory(Path)} gives
    */
   public static CpuReservations inTempDirectory() {
-    return inDirectory(Path.of(System.getProperty("java.io.tmpdir")));
+    return inDirectory(LockDirectory.tempDirectory());
+  }
+
+  /**
+   * Returns this JVM's reservations in the configured lock directory: the system property {@code
+   * affinitykit.lock.dir}, else the environment variable {@code AFFINITYKIT_LOCK_DIR}, else {@code
+   * java.io.tmpdir} (as {@link #inTempDirectory()}); read at each call, a blank value counting as
+   * unset. {@link io.github.affinitykit.core.AffinityKit#shared()} reserves here.
+   *
+   * @return the instance for that directory, the same as {@link #inDirectory(Path)} gives
+   * @throws IllegalArgumentException if the property or variable used is not an absolute path, as
+   *     {@code -Daffinitykit.lock.dir: locks (expected: an absolute path of a directory)}
+   */
+  public static CpuReservations inConfiguredDirectory() {
+    return inDirectory(LockDirectory.configured());
   }
 
   /** Resolves symbolic links of the longest existing prefix of {@code dir}. */
@@ -272,9 +296,10 @@ public final class CpuReservations {
 
   /**
    * Returns the text of {@code cpu}'s lock file for diagnostics, sanitised (see {@link
-   * CpuReservations}): the pid and time of its last holder, who may since have let go ({@link
-   * #tryReserve(int)} tells). Reads through the descriptor this JVM keeps on the file: never opens
-   * it just to read.
+   * CpuReservations}): the pid and time its last holder wrote, who may since have let go ({@link
+   * #tryReserve(int)} tells), or whatever another user who can write the file put there: a claim to
+   * show, never to act on (to signal or to judge a process by). Reads through the descriptor this
+   * JVM keeps on the file: never opens it just to read.
    *
    * @param cpu the CPU whose lock file to read, 0-based
    * @return the text, or empty if this JVM has not tried to reserve {@code cpu} here or the file is

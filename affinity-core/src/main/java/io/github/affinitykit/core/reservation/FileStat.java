@@ -1,5 +1,6 @@
 package io.github.affinitykit.core.reservation;
 
+import io.github.affinitykit.core.internal.Printable;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.internal.natives.FileCalls;
 import java.io.IOException;
@@ -12,30 +13,38 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What {@code lstat}/{@code fstat} say of a lock file that matters to a reservation: its identity
- * (device and inode), its type and its number of hard links. Read with one {@code statx} call
- * ({@link FileCalls#statx}: one layout on every architecture, and only the type, mode, link count
- * and inode are asked for, so the kernel does not switch the file to fine-grained timestamps) where
- * the native layer has file calls and the kernel answers ({@code ENOSYS} before Linux 4.11, {@code
- * EPERM} under an old container seccomp profile); otherwise through the JDK's {@code unix}
- * attribute view, a descriptor being read through its {@code /proc/self/fd} link. Where the JDK has
- * no {@code unix} view the identity is unknown ({@code -1}) and only the type is checked.
+ * (device and inode), its type and permission bits, its number of hard links and its owner. Read
+ * with one {@code statx} call ({@link FileCalls#statx}: one layout on every architecture, and only
+ * the type, mode, link count, owner and inode are asked for, so the kernel does not switch the file
+ * to fine-grained timestamps) where the native layer has file calls and the kernel answers ({@code
+ * ENOSYS} before Linux 4.11, {@code EPERM} under an old container seccomp profile); otherwise
+ * through the JDK's {@code unix} attribute view, a descriptor being read through its {@code
+ * /proc/self/fd} link. Where the JDK has no {@code unix} view the identity and owner are unknown
+ * ({@code -1}) and only the type is checked.
  *
  * <p>Thread safety: immutable; the readers are stateless.
+ *
+ * @param dev the device, as glibc's {@code makedev} encodes it, or -1 if unknown
+ * @param ino the inode, or -1 if unknown
+ * @param mode the type and permission bits ({@code st_mode})
+ * @param nlink the number of hard links
+ * @param uid the owner's user id, or -1 if unknown
  */
-record FileStat(long dev, long ino, int mode, int nlink) {
+record FileStat(long dev, long ino, int mode, int nlink, int uid) {
   private static final int S_IFMT = 0170000;
   private static final int S_IFREG = 0100000;
   private static final int S_IFDIR = 0040000;
   private static final int S_IFLNK = 0120000;
   private static final int S_IFIFO = 0010000;
   private static final int S_IFSOCK = 0140000;
-  private static final int MASK = 0x1 | 0x2 | 0x4 | 0x100; // STATX_TYPE | MODE | NLINK | INO
-  private static final String UNIX = "unix:dev,ino,mode,nlink";
+  private static final int MASK = 0x1 | 0x2 | 0x4 | 0x8 | 0x100; // TYPE|MODE|NLINK|UID|INO
+  private static final String UNIX = "unix:dev,ino,mode,nlink,uid";
   private static final byte[] EMPTY = {0};
 
   /**
@@ -89,6 +98,7 @@ record FileStat(long dev, long ino, int mode, int nlink) {
   private static FileStat read(byte[] buf) {
     ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
     int nlink = b.getInt(16);
+    int uid = b.getInt(20);
     int mode = b.getShort(28) & 0xFFFF;
     long ino = b.getLong(32);
     long major = b.getInt(136) & 0xFFFF_FFFFL;
@@ -98,7 +108,7 @@ record FileStat(long dev, long ino, int mode, int nlink) {
             | ((major & 0xFFFL) << 8)
             | ((minor & 0xFFFF_FF00L) << 12)
             | (minor & 0xFFL);
-    return new FileStat(dev, ino, mode, nlink);
+    return new FileStat(dev, ino, mode, nlink, uid);
   }
 
   private static boolean hasUnixView() {
@@ -110,7 +120,8 @@ record FileStat(long dev, long ino, int mode, int nlink) {
         (Long) a.get("dev"),
         (Long) a.get("ino"),
         (Integer) a.get("mode"),
-        (Integer) a.get("nlink"));
+        (Integer) a.get("nlink"),
+        (Integer) a.get("uid"));
   }
 
   private static FileStat basic(Path path) throws IOException {
@@ -118,7 +129,33 @@ record FileStat(long dev, long ino, int mode, int nlink) {
         Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     int type =
         a.isRegularFile() ? S_IFREG : a.isDirectory() ? S_IFDIR : a.isSymbolicLink() ? S_IFLNK : 0;
-    return new FileStat(-1, -1, type, 1);
+    return new FileStat(-1, -1, type, 1, -1);
+  }
+
+  /** The permission bits, as {@code 0644}. */
+  String permissions() {
+    return String.format(Locale.ROOT, "%04o", mode & 07777);
+  }
+
+  /**
+   * Who owns the file and its permission bits, as {@code uid 0 (root), mode 0644}: the name is
+   * looked up now (by {@code path}, its last component not followed) and left out when unknown.
+   */
+  String ownerAndMode(Path path) {
+    String name;
+    try {
+      name = Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName();
+    } catch (IOException | UnsupportedOperationException e) {
+      name = "";
+    }
+    String id = Integer.toUnsignedString(uid);
+    String owner =
+        uid == -1
+            ? (name.isEmpty() ? "an unknown user" : Printable.of(name))
+            : "uid "
+                + id
+                + (name.isEmpty() || name.equals(id) ? "" : " (" + Printable.of(name) + ")");
+    return "belongs to " + owner + ", mode " + permissions();
   }
 
   /** Whether both name the same inode (always true when an identity is unknown). */

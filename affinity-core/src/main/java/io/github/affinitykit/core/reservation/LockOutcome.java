@@ -1,5 +1,7 @@
 package io.github.affinitykit.core.reservation;
 
+import java.nio.file.Path;
+
 /**
  * What one attempt to lock a lock file found ({@link LockFile#tryLock()}), as facts; {@link
  * CpuLock} words it into the {@link ReservationResult} of its CPU.
@@ -11,7 +13,8 @@ package io.github.affinitykit.core.reservation;
  *     process's pid when another user of the file in this JVM holds it), or -1 if unknown
  * @param text of {@link Kind#HELD}: the first bytes of the file (untrusted: sanitise before use)
  * @param detail of the other failures: what was found, as {@code "is a symbolic link (expected: a
- *     regular file)"} or {@code "cannot lock /tmp/cpu-1.lock: ENOLCK (37)"}
+ *     regular file)"}, {@code "belongs to uid 0 (root), mode 0644"} or {@code "cannot lock
+ *     /tmp/cpu-1.lock: ENOLCK (37)"}
  */
 record LockOutcome(Kind kind, long pid, byte[] text, String detail) {
   /** The attempt's result. */
@@ -22,6 +25,11 @@ record LockOutcome(Kind kind, long pid, byte[] text, String detail) {
     HELD,
     /** The path names something that is not a lock file of its own: refused, never written. */
     REFUSED,
+    /**
+     * The file exists but this user may not open it for writing ({@code EACCES}): another user's
+     * file whose mode leaves others read-only. Left as it is: never changed or deleted.
+     */
+    DENIED,
     /** The file could not be created, opened, examined or locked. */
     FAILED,
     /** The path kept naming another file than the one locked. */
@@ -37,6 +45,11 @@ record LockOutcome(Kind kind, long pid, byte[] text, String detail) {
 
   static LockOutcome refused(String problem) {
     return new LockOutcome(Kind.REFUSED, -1, new byte[0], problem);
+  }
+
+  /** {@code file}, which {@code path} names, may not be opened for writing by this user. */
+  static LockOutcome denied(Path path, FileStat file) {
+    return new LockOutcome(Kind.DENIED, -1, new byte[0], file.ownerAndMode(path));
   }
 
   static LockOutcome failed(String reason) {

@@ -13,7 +13,8 @@ import java.util.Locale;
  * The text of {@code cpu-<N>.lock} files, in OpenHFT's format: the holder's pid on the first line,
  * the time it took the lock on the second ({@code 1234\n2026.01.31 at 12:00:00 UTC}). Any process
  * can write anything into such a file, so its text reaches a reason or a log only through {@link
- * Printable#of(byte[], boolean)}: printable characters only, the rest escaped, bounded length.
+ * Printable#of(byte[], boolean)} (printable characters only, the rest escaped, bounded length) and
+ * only as what it claims ({@link #claim}): nothing is decided on it.
  *
  * <p>Thread safety: stateless.
  */
@@ -44,21 +45,28 @@ final class LockText {
   }
 
   /**
-   * Describes a holder: {@code pid 123 since 2026.01.31 at ...} from a well-formed text; {@code pid
-   * 123 (lock file text: "...")} when only the kernel named it; the sanitised text otherwise.
+   * Describes a holder: the pid the kernel named ({@code pid > 0}), else {@code another process},
+   * then what the file's text claims, which any user who can write the file may have written:
+   * {@code another process (the file claims pid 123 since 2026.01.31 at ...)}, {@code pid 77 (the
+   * file says "garbage")}, {@code another process (the file is empty)}.
    */
   static String describeHolder(long pid, byte[] text) {
-    if (pid > 0 && pid == pidOf(text)) {
+    return (pid > 0 ? "pid " + pid : "another process") + " (" + claim(text) + ")";
+  }
+
+  /** What a lock file's text claims, sanitised and bounded: never a fact about the holder. */
+  static String claim(byte[] text) {
+    long claimed = pidOf(text);
+    if (claimed > 0) {
       int newline = indexOf(text, (byte) '\n');
       String since =
           newline < 0
               ? ""
               : Printable.of(Arrays.copyOfRange(text, newline + 1, text.length), false);
-      return "pid " + pid + (since.isEmpty() ? "" : " since " + since);
+      return "the file claims pid " + claimed + (since.isEmpty() ? "" : " since " + since);
     }
     String shown = Printable.of(text, false);
-    String quoted = shown.isEmpty() ? "empty" : "\"" + shown + "\"";
-    return (pid > 0 ? "pid " + pid : "an unknown process") + " (lock file text: " + quoted + ")";
+    return shown.isEmpty() ? "the file is empty" : "the file says \"" + shown + "\"";
   }
 
   private static int indexOf(byte[] bytes, byte b) {

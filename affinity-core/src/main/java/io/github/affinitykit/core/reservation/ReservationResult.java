@@ -92,10 +92,13 @@ public final class ReservationResult {
   }
 
   /**
-   * Returns the pid of the holder: this process when reserved or held by this JVM, the other
-   * process as its lock file names it, or {@code -1} if unknown.
+   * Returns the pid of the holder as the kernel names it: this process when reserved or held by
+   * this JVM; another process holding a classic POSIX lock (OpenHFT's {@code AffinityLock}, or
+   * Affinity Kit without native file calls); else {@code -1}. Never the pid a lock file's text
+   * claims, which any user who can write the file may have written: {@link #reason()} shows that as
+   * a claim.
    *
-   * @return the holder's pid, or -1 if unknown
+   * @return the holder's pid as the kernel gives it, or -1 if unknown
    */
   public long holderPid() {
     return holderPid;

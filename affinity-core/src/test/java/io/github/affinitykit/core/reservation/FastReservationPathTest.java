@@ -36,12 +36,13 @@ class FastReservationPathTest {
 
   private static FileStat jdk(Path path) throws IOException {
     Map<String, Object> a =
-        Files.readAttributes(path, "unix:dev,ino,mode,nlink", LinkOption.NOFOLLOW_LINKS);
+        Files.readAttributes(path, "unix:dev,ino,mode,nlink,uid", LinkOption.NOFOLLOW_LINKS);
     return new FileStat(
         (Long) a.get("dev"),
         (Long) a.get("ino"),
         (Integer) a.get("mode"),
-        (Integer) a.get("nlink"));
+        (Integer) a.get("nlink"),
+        (Integer) a.get("uid"));
   }
 
   @Test

@@ -25,18 +25,22 @@ public class LockTextTest {
   }
 
   @Test
-  public void shouldDescribeHoldersFromTheirLockFileText() {
+  public void shouldShowTheTextAsWhatTheFileClaimsBesideThePidTheKernelNamed() {
     byte[] openHft = bytes("123\n2026.01.31 at 12:00:00 UTC");
     assertThat(LockText.describeHolder(123, openHft))
-        .isEqualTo("pid 123 since 2026.01.31 at 12:00:00 UTC");
-    assertThat(LockText.describeHolder(LockText.pidOf(bytes("123")), bytes("123")))
-        .isEqualTo("pid 123");
+        .isEqualTo("pid 123 (the file claims pid 123 since 2026.01.31 at 12:00:00 UTC)");
+    assertThat(LockText.describeHolder(-1, openHft))
+        .isEqualTo("another process (the file claims pid 123 since 2026.01.31 at 12:00:00 UTC)");
+    assertThat(LockText.describeHolder(-1, bytes("123")))
+        .isEqualTo("another process (the file claims pid 123)");
     assertThat(LockText.describeHolder(-1, new byte[0]))
-        .isEqualTo("an unknown process (lock file text: empty)");
+        .isEqualTo("another process (the file is empty)");
     assertThat(LockText.describeHolder(-1, bytes("garbage")))
-        .isEqualTo("an unknown process (lock file text: \"garbage\")");
+        .isEqualTo("another process (the file says \"garbage\")");
     assertThat(LockText.describeHolder(77, openHft))
-        .isEqualTo("pid 77 (lock file text: \"123\\n2026.01.31 at 12:00:00 UTC\")");
+        .isEqualTo("pid 77 (the file claims pid 123 since 2026.01.31 at 12:00:00 UTC)");
+    assertThat(LockText.describeHolder(-1, bytes("1\n\u001b[2J\u0007 since")))
+        .isEqualTo("another process (the file claims pid 1 since \\u{001B}[2J\\u{0007} since)");
     assertThat(LockText.describe(new IOException("boom"))).isEqualTo("IOException: boom");
     assertThat(
             LockText.forHolder(123, ZonedDateTime.of(2026, 1, 31, 12, 0, 5, 0, ZoneId.of("UTC"))))

@@ -87,6 +87,15 @@ public interface FileCalls {
   int ftruncate(int fd, long length);
 
   /**
+   * {@code fchmod(fd, mode)}: 0 or {@code -errno}. The mode is set as given: unlike the mode asked
+   * of {@code open}, it is not cut by the umask.
+   */
+  int fchmod(int fd, int mode);
+
+  /** {@code geteuid()}: the effective user id of this process (it cannot fail). */
+  int effectiveUid();
+
+  /**
    * {@code statx(dirfd, path, flags, mask, buf)} through {@code syscall(2)} into a buffer of {@link
    * #STATX_BYTES}: 0, or {@code -errno} ({@code -ENOSYS} before Linux 4.11 or where the ABI's
    * number is unknown).

@@ -171,6 +171,20 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   }
 
   @Override
+  public int fchmod(int fd, int mode) {
+    try {
+      return libc_fchmod(fd, mode);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
+  public int effectiveUid() {
+    return libc_geteuid();
+  }
+
+  @Override
   public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
     int nr = abi.number(Syscall.STATX);
     try {
@@ -297,6 +311,10 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
       throws LastErrorException;
 
   private static native int libc_ftruncate(int fd, long length) throws LastErrorException;
+
+  private static native int libc_fchmod(int fd, int mode) throws LastErrorException;
+
+  private static native int libc_geteuid();
 
   private static native long sys_gettid(long nr) throws LastErrorException;
 

@@ -1,5 +1,9 @@
 package io.github.affinitykit.core.internal.natives;
 
+import static io.github.affinitykit.core.internal.natives.FfmBuffers.allocate;
+import static io.github.affinitykit.core.internal.natives.FfmBuffers.data;
+import static io.github.affinitykit.core.internal.natives.FfmBuffers.mask;
+import static io.github.affinitykit.core.internal.natives.FfmBuffers.path;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -7,7 +11,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import io.github.affinitykit.core.internal.natives.LinuxAbi.Syscall;
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -50,6 +53,8 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   private final MethodHandle pread;
   private final MethodHandle pwrite;
   private final MethodHandle ftruncate;
+  private final MethodHandle fchmod;
+  private final MethodHandle geteuid;
   private final MethodHandle syscall0;
   private final MethodHandle syscall5;
   private final MethodHandle syscall6;
@@ -75,6 +80,8 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     pread = handle("pread", -1, io);
     pwrite = handle("pwrite", -1, io);
     ftruncate = handle("ftruncate", -1, FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
+    fchmod = handle("fchmod", -1, FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    geteuid = handle("geteuid", -1, FunctionDescriptor.of(JAVA_INT));
     syscall0 = handle("syscall", 1, FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
     syscall5 =
         handle(
@@ -139,10 +146,6 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
             .appendParameterTypes(Collections.nCopies(n - 1, long.class));
     h = MethodHandles.explicitCastArguments(h, longs);
     return MethodHandles.dropArguments(h, n, Collections.nCopies(ARGS + 1 - n, long.class));
-  }
-
-  private static MemorySegment allocate(long bytes) {
-    return Arena.ofAuto().allocate(bytes, 8);
   }
 
   /** Makes a downcall of at most six arguments, as {@link #call7}. */
@@ -263,6 +266,16 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   }
 
   @Override
+  public int fchmod(int fd, int mode) {
+    return (int) call(fchmod, fd, mode, 0, 0, 0, 0);
+  }
+
+  @Override
+  public int effectiveUid() {
+    return (int) call(geteuid, 0, 0, 0, 0, 0, 0);
+  }
+
+  @Override
   public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
     int nr = abi.number(Syscall.STATX);
     if (nr < 0) {
@@ -340,13 +353,6 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     return r;
   }
 
-  /** Copies {@code nodemask} to the data buffer at {@code offset}: its address, 0 if empty. */
-  private static long mask(MemorySegment[] s, long[] nodemask, long offset) {
-    MemorySegment buf = data(s, offset + 8L * nodemask.length);
-    MemorySegment.copy(nodemask, 0, buf, JAVA_LONG, offset, nodemask.length);
-    return nodemask.length == 0 ? 0 : buf.address() + offset;
-  }
-
   @Override
   public long map(long bytes) {
     return call(mmap, 0, bytes, PROT_RW, MAP_PRIVATE_ANONYMOUS, -1, 0);
@@ -374,23 +380,6 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
       throw new IllegalArgumentException("buffer: " + buffer + " (expected: a direct buffer)");
     }
     return MemorySegment.ofBuffer(buffer.duplicate().clear()).address();
-  }
-
-  /** The address of the calling thread's path buffer, holding {@code path}. */
-  private static long path(MemorySegment[] s, byte[] path) {
-    if (s[1] == null || s[1].byteSize() < path.length) {
-      s[1] = allocate(Math.max(256, path.length));
-    }
-    MemorySegment.copy(path, 0, s[1], JAVA_BYTE, 0, path.length);
-    return s[1].address();
-  }
-
-  /** The calling thread's data buffer, at least {@code bytes} long. */
-  private static MemorySegment data(MemorySegment[] s, long bytes) {
-    if (s[2] == null || s[2].byteSize() < bytes) {
-      s[2] = allocate(Math.max(256, bytes));
-    }
-    return s[2];
   }
 
   @Override

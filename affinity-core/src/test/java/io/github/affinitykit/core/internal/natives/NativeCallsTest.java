@@ -58,6 +58,9 @@ class NativeCallsTest {
       assertThat(Arrays.copyOf(back, text.length)).isEqualTo(text);
       assertThat(calls.ftruncate(fd, 4)).isZero();
       assertThat(Files.readString(file)).isEqualTo("1234");
+      assertThat(calls.fchmod(fd, 0606)).isZero(); // as given, whatever the umask
+      assertThat(Files.getAttribute(file, "unix:mode")).isEqualTo(0100606);
+      assertThat(calls.effectiveUid()).isEqualTo(Files.getAttribute(file, "unix:uid"));
 
       assertThat(calls.setLock(fd, FileCalls.F_OFD_SETLK, FileCalls.F_WRLCK)).isZero();
       int other = calls.open(path, flags, 0);
@@ -76,6 +79,7 @@ class NativeCallsTest {
       assertThat(calls.close(fd)).isZero();
       assertThat(calls.close(fd)).isEqualTo(-9); // EBADF
       assertThat(calls.pread(fd, back, 1, 0)).isEqualTo(-9);
+      assertThat(calls.fchmod(fd, 0666)).isEqualTo(-9);
     }
   }
 
