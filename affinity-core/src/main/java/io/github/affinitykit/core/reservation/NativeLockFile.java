@@ -19,12 +19,12 @@ import java.util.Optional;
  * A {@link LockFile} through libc ({@link FileCalls} of the native layer): {@code open} with {@code
  * O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK} (and {@code O_CREAT|O_EXCL} only when nothing is there, so a
  * dangling link is never followed), the descriptor's own {@code statx} must be a regular file with
- * one link, a file this process created (or owns without the full mode) gets mode {@code 0666}
- * through {@code fchmod} whatever the umask, so that every user of a shared directory can lock it
- * (another user's file is left as it is, and {@code EACCES} on it is {@link
- * LockOutcome.Kind#DENIED}), the lock is taken, then {@code statx} of the path must name the same
- * device and inode, else the file was replaced or deleted while locking (OpenHFT deletes on
- * release) and the attempt is repeated on the new file. Nothing is written before all that holds.
+ * one link, a file this process created gets mode {@code 0666} through {@code fchmod} whatever the
+ * umask, so that every user of a shared directory can lock it (a file it did not create is left as
+ * it is, whoever owns it, and {@code EACCES} on it is {@link LockOutcome.Kind#DENIED}), the lock is
+ * taken, then {@code statx} of the path must name the same device and inode, else the file was
+ * replaced or deleted while locking (OpenHFT deletes on release) and the attempt is repeated on the
+ * new file. Nothing is written before all that holds.
  *
  * <p>Locks are open file description locks ({@code F_OFD_SETLK}, Linux 3.15+): they conflict with
  * the classic POSIX locks of Java's {@code FileChannel} (OpenHFT's) in every process, this one
@@ -140,14 +140,14 @@ final class NativeLockFile implements LockFile {
   }
 
   /**
-   * Gives every user of the directory read and write on the open file ({@code fchmod}, not cut by
-   * the umask as the mode asked of {@code open} is) when this process created it or, made by an
-   * older version or another program, it belongs to this effective user and lacks some of them.
-   * Another user's file is never changed. A failure is left for the other users to meet ({@link
+   * Gives every user of the directory read and write on the file this process just created ({@code
+   * fchmod}, not cut by the umask as the mode asked of {@code open} is). A file found there is
+   * never changed, not even one of this user's: it may be another program's (OpenHFT's), and its
+   * mode is its owner's choice. A failure is left for the other users to meet ({@link
    * LockOutcome.Kind#DENIED} names the file, its owner and the fix): this process can lock it.
    */
   private void shareIfOurs(boolean created) {
-    if (created || ((opened.mode() & MODE) != MODE && opened.uid() == calls.effectiveUid())) {
+    if (created) {
       calls.fchmod(fd, MODE);
     }
   }

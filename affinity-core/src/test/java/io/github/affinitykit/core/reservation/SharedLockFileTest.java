@@ -70,12 +70,12 @@ class SharedLockFileTest {
   }
 
   @Test
-  void shouldGiveItsOwnOldLockFileTheFullModeOnEveryNativeLayer() throws IOException {
+  void shouldLeaveTheModeOfALockFileItDidNotCreateOnEveryNativeLayer() throws IOException {
     for (CpuReservations reservations : nativeLayers("own")) {
       Path compat = Files.writeString(reservations.lockFile(1), "42\nold");
-      Files.setAttribute(compat, "unix:mode", 0600); // as an older version made it
+      Files.setAttribute(compat, "unix:mode", 0600); // another program's, or an older version's
       reservations.tryReserve(1).orElseThrow().close();
-      assertThat(mode(compat)).as(compat.toString()).isEqualTo(0666);
+      assertThat(mode(compat)).as(compat.toString()).isEqualTo(0600);
     }
   }
 
