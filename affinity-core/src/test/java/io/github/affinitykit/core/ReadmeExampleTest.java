@@ -1,16 +1,15 @@
 package io.github.affinitykit.core;
 
-import static net.openhft.affinity.AffinityStrategies.ANY;
-import static net.openhft.affinity.AffinityStrategies.DIFFERENT_CORE;
+import static io.github.affinitykit.core.placement.Placement.ANY;
+import static io.github.affinitykit.core.placement.Placement.DIFFERENT_CORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.testkit.ReadmeBlocks;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -18,7 +17,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The README's example, compiled and run; and checked to be the README's text, line for line. */
+/**
+ * The README's first example, compiled and run; and checked to be the README's text, line for line.
+ * It uses affinity-core's own {@code Placement} constants: OpenHFT is a test dependency here, never
+ * the library's ({@code .ci/consumer-check} compiles the README's block with affinity-core alone).
+ */
 @Timeout(60)
 class ReadmeExampleTest {
   @Test
@@ -46,19 +49,8 @@ class ReadmeExampleTest {
 
   @Test
   void shouldBeTheCodeTheReadmeShows() throws IOException {
-    List<String> mine =
-        block(
-            Path.of("src/test/java/io/github/affinitykit/core/ReadmeExampleTest.java"),
-            "    // README:begin",
-            "    // README:end");
-    String readme = Files.readString(Path.of("..", "README.md"));
-    for (String line : mine) {
-      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
-    }
-  }
-
-  private static List<String> block(Path file, String begin, String end) throws IOException {
-    List<String> lines = Files.readAllLines(file);
-    return lines.subList(lines.indexOf(begin) + 1, lines.indexOf(end));
+    ReadmeBlocks.assertShown(
+        Path.of("src/test/java/io/github/affinitykit/core/ReadmeExampleTest.java"),
+        Path.of("..", "README.md"));
   }
 }

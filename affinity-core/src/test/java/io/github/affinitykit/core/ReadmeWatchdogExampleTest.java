@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's watchdog example, compiled and run on this host: the calling thread pinned, its mask
- * widened as an operator's {@code taskset} would, the watchdog puts it back; and checked to be the
- * README's text.
+ * The watchdog example of the production guide ({@code docs/production.md}), compiled and run on
+ * this host: the calling thread pinned, its mask widened as an operator's {@code taskset} would,
+ * the watchdog puts it back; and checked to be the guide's text, line for line.
  */
 @Timeout(60)
 class ReadmeWatchdogExampleTest {
@@ -69,6 +69,6 @@ class ReadmeWatchdogExampleTest {
   void shouldBeTheCodeTheReadmeShows() throws IOException {
     Path me = Path.of("src/test/java/io/github/affinitykit/core/ReadmeWatchdogExampleTest.java");
     assertThat(ReadmeBlocks.block(me)).hasSize(6);
-    ReadmeBlocks.assertShown(me, Path.of("..", "README.md"));
+    ReadmeBlocks.assertShown(me, Path.of("..", "docs", "production.md"));
   }
 }

@@ -3,6 +3,7 @@ package io.github.affinitykit.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.testkit.ReadmeBlocks;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.handler.logging.LoggingHandler;
@@ -10,9 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -47,15 +46,8 @@ class ReadmeNettyExampleTest {
 
   @Test
   void shouldBeTheCodeTheReadmeShows() throws IOException {
-    List<String> lines =
-        Files.readAllLines(
-            Path.of("src/test/java/io/github/affinitykit/netty/ReadmeNettyExampleTest.java"));
-    List<String> mine =
-        lines.subList(lines.indexOf("    // README:begin") + 1, lines.indexOf("    // README:end"));
-    String readme = Files.readString(Path.of("..", "README.md"));
-    assertThat(mine).isNotEmpty();
-    for (String line : mine) {
-      assertThat(readme).as("README.md shows the tested example").contains(line.strip());
-    }
+    ReadmeBlocks.assertShown(
+        Path.of("src/test/java/io/github/affinitykit/netty/ReadmeNettyExampleTest.java"),
+        Path.of("..", "README.md"));
   }
 }

@@ -41,12 +41,12 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's Aeron example on this machine: an embedded media driver in dedicated threading mode
- * whose sender and receiver threads come from pinned thread factories and whose conductor runs
- * unpinned, each agent with a {@link PlacedIdleStrategy}; messages go over UDP on localhost
- * (through the sender and the receiver), then each agent is checked where it runs (its lease, the
- * kernel's mask) and how it idles, and why. Assumes 2 CPUs at most: with 1, the receiver runs
- * unpinned.
+ * The Aeron example of the Agrona and Aeron guide ({@code docs/agrona-aeron.md}) on this machine:
+ * an embedded media driver in dedicated threading mode whose sender and receiver threads come from
+ * pinned thread factories and whose conductor runs unpinned, each agent with a {@link
+ * PlacedIdleStrategy}; messages go over UDP on localhost (through the sender and the receiver),
+ * then each agent is checked where it runs (its lease, the kernel's mask) and how it idles, and
+ * why. Assumes 2 CPUs at most: with 1, the receiver runs unpinned.
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
@@ -114,7 +114,7 @@ class AeronExampleIT {
   void shouldBeTheCodeTheReadmeShows() throws IOException {
     Path me = Path.of("src/test/java/io/github/affinitykit/agrona/AeronExampleIT.java");
     assertThat(ReadmeBlocks.block(me)).hasSizeGreaterThan(10);
-    ReadmeBlocks.assertShown(me, Path.of("..", "..", "README.md"));
+    ReadmeBlocks.assertShown(me, Path.of("..", "..", "docs", "agrona-aeron.md"));
   }
 
   /** Sends MESSAGES numbers 1..MESSAGES over {@code channel}; returns the sum received. */

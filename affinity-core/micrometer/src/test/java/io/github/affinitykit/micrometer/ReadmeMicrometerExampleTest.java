@@ -15,7 +15,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** README's "Metrics", compiled and run on this host; checked line for line. */
+/**
+ * The production guide's "Metrics" ({@code docs/production.md}), compiled and run on this host;
+ * checked line for line.
+ */
 @Timeout(60)
 class ReadmeMicrometerExampleTest {
   @Test
@@ -44,6 +47,6 @@ class ReadmeMicrometerExampleTest {
   void shouldBeTheCodeTheReadmeShows() throws IOException {
     ReadmeBlocks.assertShown(
         Path.of("src/test/java/io/github/affinitykit/micrometer/ReadmeMicrometerExampleTest.java"),
-        Path.of("..", "..", "README.md"));
+        Path.of("..", "..", "docs", "production.md"));
   }
 }
