@@ -240,6 +240,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long pread(int fd, byte[] buf, int count, long offset) {
+    FileCalls.checkCount("count", count, buf.length);
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, count);
     long r = call(pread, fd, data.address(), count, offset, 0, 0);
@@ -251,6 +252,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long pwrite(int fd, byte[] buf, int count, long offset) {
+    FileCalls.checkCount("count", count, buf.length);
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, count);
     MemorySegment.copy(buf, 0, data, JAVA_BYTE, 0, count);
@@ -264,6 +266,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
+    FileCalls.checkStatx(path, buf); // before ENOSYS: a caller's bug on every kernel
     int nr = abi.number(Syscall.STATX);
     if (nr < 0) {
       return -Errno.ENOSYS;
@@ -281,11 +284,9 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   public int setMempolicy(int mode, long[] nodemask, long maxnode) {
     MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.SET_MEMPOLICY);
-    if (nr < 0) {
-      return -Errno.ENOSYS;
-    }
-    MemorySegment[] s = scratch.get();
-    return (int) call(syscall6, nr, mode, mask(s, nodemask, 0), maxnode, 0, 0);
+    return nr < 0
+        ? -Errno.ENOSYS
+        : (int) call(syscall6, nr, mode, mask(scratch.get(), nodemask, 0), maxnode, 0, 0);
   }
 
   @Override
@@ -310,11 +311,8 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
     MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.MBIND);
-    if (nr < 0) {
-      return -Errno.ENOSYS;
-    }
-    MemorySegment[] s = scratch.get();
-    return (int) call7(syscall6, nr, addr, len, mode, mask(s, nodemask, 0), maxnode, flags);
+    long at = nr < 0 ? 0 : mask(scratch.get(), nodemask, 0);
+    return nr < 0 ? -Errno.ENOSYS : (int) call7(syscall6, nr, addr, len, mode, at, maxnode, flags);
   }
 
   @Override
@@ -376,8 +374,9 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     return MemorySegment.ofBuffer(buffer.duplicate().clear()).address();
   }
 
-  /** The address of the calling thread's path buffer, holding {@code path}. */
+  /** The address of the calling thread's path buffer, holding {@code path} (checked). */
   private static long path(MemorySegment[] s, byte[] path) {
+    FileCalls.checkPath(path);
     if (s[1] == null || s[1].byteSize() < path.length) {
       s[1] = allocate(Math.max(256, path.length));
     }
