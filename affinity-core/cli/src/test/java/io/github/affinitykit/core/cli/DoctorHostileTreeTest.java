@@ -2,8 +2,6 @@ package io.github.affinitykit.core.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.testkit.CliRun;
 import io.github.affinitykit.core.testkit.Fixtures;
 import io.github.affinitykit.core.testkit.HostileFiles;
@@ -13,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.OptionalInt;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import picocli.CommandLine;
 
 /**
  * {@code doctor --root} on hostile trees (a copy of the seed machine's fixture with a FIFO, a link
@@ -35,8 +31,6 @@ import picocli.CommandLine;
 @EnabledOnOs(OS.LINUX)
 @Timeout(60)
 class DoctorHostileTreeTest {
-  private static final Supplier<AffinityBackend> NOOP = () -> new NoopAffinityBackend("test");
-
   @TempDir static Path dir;
   private static Path tree;
   private Path changed;
@@ -115,7 +109,7 @@ class DoctorHostileTreeTest {
     Path cpu = Files.createDirectories(tree.resolve("sys/devices/system/cpu/cpu999999999"));
     Path node = Files.createDirectories(tree.resolve("sys/devices/system/node/node4096"));
     try {
-      CliRun run = doctor(List.of("doctor", "--root", tree.toString()));
+      CliRun run = DoctorRunTest.picocli(List.of("doctor", "--root", tree.toString()));
 
       assertThat(run.status()).as(run.err()).isZero();
       assertThat(run.out())
@@ -130,31 +124,17 @@ class DoctorHostileTreeTest {
   /** The text and JSON reports, through picocli and the plain path, all name the file. */
   private static void assertRefused(Path file, String why) {
     List<String> text = List.of("doctor", "--root", tree.toString());
-    CliRun picocli = doctor(text);
+    CliRun picocli = DoctorRunTest.picocli(text);
     assertThat(picocli.status()).as(picocli.err()).isZero();
     assertThat(picocli.out()).contains("! not read: " + file + why);
 
     OptionalInt[] status = new OptionalInt[1];
-    CliRun plain =
-        CliRun.of(
-            (out, err) -> {
-              status[0] = DoctorRun.plain(text, out, NOOP);
-              return status[0].orElse(-1);
-            });
+    CliRun plain = DoctorRunTest.plain(text, status);
     assertThat(status[0]).hasValue(0);
     assertThat(plain.out()).isEqualTo(picocli.out());
 
-    CliRun json = doctor(List.of("doctor", "--json", "--root", tree.toString()));
+    CliRun json = DoctorRunTest.picocli(List.of("doctor", "--json", "--root", tree.toString()));
     assertThat(json.status()).isZero();
     assertThat(json.out()).contains("\"HOST_FILE_REFUSED\"").contains(file.toString());
-  }
-
-  private static CliRun doctor(List<String> args) {
-    return CliRun.of(
-        (out, err) -> {
-          CommandLine cl = new CommandLine(new KitCommand());
-          cl.addSubcommand(new DoctorCommand(NOOP));
-          return CommandLines.execute(cl, args, out, err);
-        });
   }
 }
