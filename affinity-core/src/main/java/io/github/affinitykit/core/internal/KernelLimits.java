@@ -27,15 +27,18 @@ public final class KernelLimits {
 
   /**
    * A sysfs attribute: its {@code show()} fills at most one page (4096 bytes on x86-64 and on arm64
-   * with 4 KiB pages); a file that holds more is not a sysfs attribute.
+   * with 4 KiB pages); a file that holds more is not a sysfs attribute. (A kernel with 64 KiB pages
+   * may print more; no attribute read here other than the cpu lists below comes near 4 KiB.)
    */
   static final int PAGE = 4096;
 
   /**
-   * A cpu list: {@code CPULIST_FILE_MAX_BYTES}, the size the kernel gives the topology and node
-   * {@code *_list}/{@code cpulist} files (binary attributes since 5.14, so that they may exceed a
-   * page): {@code NR_CPUS * 7 / 2} = 28,672 bytes. The longest list of 8192 CPUs, every other one
-   * ({@code 0,2,4,...,8190}), is 19,925 bytes.
+   * A cpu list, and any file whose name says it holds CPUs ({@code *list}, {@code *cpus}, a
+   * cgroup's {@code cpuset.*}, which are not page-bound attributes): {@code
+   * CPULIST_FILE_MAX_BYTES}, the size the kernel gives the topology and node {@code *_list}/{@code
+   * cpulist} files (binary attributes since 5.14, so that they may exceed a page): {@code NR_CPUS *
+   * 7 / 2} = 28,672 bytes. The longest list of 8192 CPUs, every other one ({@code 0,2,4,...,8190}),
+   * is 19,924 bytes.
    */
   static final int CPU_LIST = CPUS * 7 / 2;
 
@@ -43,7 +46,7 @@ public final class KernelLimits {
    * A small procfs file ({@code /proc/<pid>/task/<tid>/stat}, {@code status}, {@code sched}, {@code
    * /proc/cmdline}, {@code /proc/pressure/*}, {@code /proc/irq/<n>/*}): 64 KiB. The largest, a
    * task's {@code status} with {@code Cpus_allowed} (2,304 bytes) and {@code Cpus_allowed_list} (up
-   * to 19,925) of 8192 CPUs and both {@code Mems_allowed} lines of 1024 nodes (about 4 KiB), is
+   * to 19,924) of 8192 CPUs and both {@code Mems_allowed} lines of 1024 nodes (about 4 KiB), is
    * under 32 KiB.
    */
   static final int PROC_FILE = 64 << 10;
@@ -122,6 +125,7 @@ public final class KernelLimits {
           return name.equals("mounts") ? MOUNTS : PROC_FILE;
       }
     }
-    return name.endsWith("list") || name.startsWith("cpuset.") ? CPU_LIST : PAGE;
+    boolean cpus = name.endsWith("list") || name.endsWith("cpus") || name.startsWith("cpuset.");
+    return cpus ? CPU_LIST : PAGE;
   }
 }

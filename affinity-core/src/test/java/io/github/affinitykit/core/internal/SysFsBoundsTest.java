@@ -169,6 +169,7 @@ class SysFsBoundsTest {
     assertThat(KernelLimits.bytes("/sys/devices/system/cpu/cpu0/topology/core_cpus_list"))
         .isEqualTo(28_672);
     assertThat(KernelLimits.bytes("/sys/fs/cgroup/x/cpuset.cpus.effective")).isEqualTo(28_672);
+    assertThat(KernelLimits.bytes("/dev/cpuset/effective_cpus")).isEqualTo(28_672); // noprefix v1
     assertThat(KernelLimits.bytes("/sys/fs/cgroup/x/cgroup.threads")).isEqualTo(32 << 20);
     assertThat(KernelLimits.bytes("/proc/1/task/1/status")).isEqualTo(64 << 10);
     assertThat(KernelLimits.bytes("/proc/interrupts")).isBetween(63 << 20, 64 << 20);
