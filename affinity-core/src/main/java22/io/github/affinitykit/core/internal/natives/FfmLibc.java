@@ -205,6 +205,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int open(byte[] path, int flags, int mode) {
+    FileCalls.checkPath(path);
     MemorySegment[] s = scratch.get();
     return (int) call(open, path(s, path), flags, mode, 0, 0, 0);
   }
@@ -374,9 +375,8 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     return MemorySegment.ofBuffer(buffer.duplicate().clear()).address();
   }
 
-  /** The address of the calling thread's path buffer, holding {@code path} (checked). */
+  /** The address of the calling thread's path buffer, holding {@code path}. */
   private static long path(MemorySegment[] s, byte[] path) {
-    FileCalls.checkPath(path);
     if (s[1] == null || s[1].byteSize() < path.length) {
       s[1] = allocate(Math.max(256, path.length));
     }
