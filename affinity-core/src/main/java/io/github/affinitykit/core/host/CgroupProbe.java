@@ -61,7 +61,7 @@ final class CgroupProbe {
       Optional<String> text = fs.read(f);
       if (text.isPresent()) {
         return Optional.of(
-            new CgroupCpuset(1, path, CpuSet.parse(text.get()), "", CpuSet.empty(), f));
+            new CgroupCpuset(1, path, SysFs.hostList(text.get()), "", CpuSet.empty(), f));
       }
     }
     return Optional.empty();
@@ -75,7 +75,9 @@ final class CgroupProbe {
       }
     }
     CpuSet isolated =
-        fs.read(join(m.point(), "cpuset.cpus.isolated")).map(CpuSet::parse).orElse(CpuSet.empty());
+        fs.read(join(m.point(), "cpuset.cpus.isolated"))
+            .map(SysFs::hostList)
+            .orElse(CpuSet.empty());
     String partition = "";
     for (String dir = path; dir != null; dir = parent(dir)) {
       String base = fs.exists(join(m.point(), dir)) ? join(m.point(), dir) : m.point();
@@ -86,7 +88,7 @@ final class CgroupProbe {
       Optional<String> text = fs.read(f);
       if (text.isPresent()) {
         return Optional.of(
-            new CgroupCpuset(2, path, CpuSet.parse(text.get()), partition, isolated, f));
+            new CgroupCpuset(2, path, SysFs.hostList(text.get()), partition, isolated, f));
       }
     }
     return Optional.empty();

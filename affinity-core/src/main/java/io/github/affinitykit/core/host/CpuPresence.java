@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.KernelLimits;
 import io.github.affinitykit.core.internal.SysFs;
 import java.util.BitSet;
 import java.util.Optional;
@@ -51,7 +52,7 @@ record CpuPresence(CpuSet possible, CpuSet present, CpuSet online, CpuSet offlin
   static CpuSet cpuDirectories(SysFs fs) {
     BitSet ids = new BitSet();
     for (String name : fs.list(CPU_DIR)) {
-      int id = SysFs.index(name, "cpu");
+      int id = fs.index(CPU_DIR, name, "cpu", KernelLimits.CPUS);
       if (id >= 0) {
         ids.set(id);
       }

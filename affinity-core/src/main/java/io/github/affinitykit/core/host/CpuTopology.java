@@ -65,7 +65,12 @@ public final class CpuTopology {
    *     CPU (not a Linux root)
    */
   public static CpuTopology load(Path root) {
-    SysFs fs = new SysFs(Objects.requireNonNull(root, "root"));
+    return load(new SysFs(Objects.requireNonNull(root, "root")));
+  }
+
+  /** Reads the topology of the tree {@code fs} reads, as {@link #load(Path)}. */
+  static CpuTopology load(SysFs fs) {
+    Path root = fs.root();
     CpuPresence presence = CpuPresence.read(fs);
     NumaNodes numa = NumaNodes.read(fs);
     List<CpuInfo> cpus = SysfsTopologyReader.read(fs, presence.online(), numa);

@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.KernelLimits;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -82,7 +83,7 @@ final class CpuinfoTopologyReader {
       }
       String key = line.substring(0, colon).trim();
       int value = number(line.substring(colon + 1).trim());
-      if ("processor".equals(key) && value >= 0 && value < CpuSet.MAX_CPUS) {
+      if ("processor".equals(key) && value >= 0 && value < KernelLimits.CPUS) {
         if (cpu >= 0) {
           entries.add(new Entry(cpu, packageId, coreId));
         }

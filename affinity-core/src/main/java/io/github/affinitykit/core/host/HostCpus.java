@@ -33,6 +33,10 @@ public final class HostCpus {
   private final Optional<Boolean> numaBalancing;
   private final Optional<CpuPool> pool;
   private final Optional<IllegalArgumentException> poolProblem;
+  private final List<String> refused;
+
+  /** The kernel's own isolation: {@code isolated}, {@code nohz_full} and the command line. */
+  record KernelIsolation(CpuSet isolated, CpuSet nohzFull, KernelCmdline cmdline) {}
 
   /** The IRQs' affinities, the default one for new IRQs, and the NICs they serve, as probed. */
   record IrqRouting(List<IrqAffinity> irqs, CpuSet defaultMask, List<NetDevice> netDevices) {}
@@ -50,25 +54,25 @@ public final class HostCpus {
       CpuTopology topology,
       Optional<CpuSet> allowed,
       CgroupCpuset cgroup,
-      CpuSet isolated,
-      CpuSet nohzFull,
-      KernelCmdline cmdline,
+      KernelIsolation kernel,
       IrqRouting irqRouting,
-      JvmSettings jvm) {
+      JvmSettings jvm,
+      List<String> refused) {
     List<IrqAffinity> irqs = irqRouting.irqs();
     CpuSet irqDefault = irqRouting.defaultMask();
     this.topology = Objects.requireNonNull(topology, "topology");
     this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
     this.allowedKnown = allowed.isPresent();
     this.allowed = allowed.orElseGet(() -> usable(topology, cgroup));
-    this.isolated = Objects.requireNonNull(isolated, "isolated");
-    this.nohzFull = Objects.requireNonNull(nohzFull, "nohzFull");
-    this.cmdline = Objects.requireNonNull(cmdline, "cmdline");
+    this.isolated = Objects.requireNonNull(kernel.isolated(), "isolated");
+    this.nohzFull = Objects.requireNonNull(kernel.nohzFull(), "nohzFull");
+    this.cmdline = Objects.requireNonNull(kernel.cmdline(), "cmdline");
     this.irqs = List.copyOf(irqs);
     this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
     this.netDevices = List.copyOf(irqRouting.netDevices());
     this.jvmUsesNuma = jvm.useNuma();
     this.numaBalancing = jvm.numaBalancing();
+    this.refused = List.copyOf(refused);
     Optional<CpuPool> resolved = Optional.empty();
     Optional<IllegalArgumentException> problem = Optional.empty();
     try {
@@ -351,6 +355,19 @@ public final class HostCpus {
    */
   public CpuPool pool(CpuSet cpus) {
     return PoolPolicy.explicit(this, Objects.requireNonNull(cpus, "cpus"), "builder");
+  }
+
+  /**
+   * Returns the kernel files and directory entries the probe refused to read, each with what it was
+   * and the rule: a FIFO, device or socket (never opened), a link out of the tree, a file larger
+   * than its kind of kernel file can be, a {@code cpuN} or {@code nodeN} past the kernel's limits.
+   * Each reads as absent; {@link #warnings()} has one {@link HostWarning.Kind#HOST_FILE_REFUSED}
+   * per entry.
+   *
+   * @return the refusals in the order met, at most 100; empty for a host read whole
+   */
+  List<String> refused() {
+    return refused;
   }
 
   /**

@@ -32,7 +32,7 @@ final class HostProbe {
   }
 
   HostCpus probe() {
-    CpuTopology topology = CpuTopology.load(fs.root());
+    CpuTopology topology = CpuTopology.load(fs);
     int nbits = topology.possibleCount();
     CgroupCpuset cgroup = new CgroupProbe(fs).probe();
     List<IrqAffinity> irqs = irqs();
@@ -40,18 +40,20 @@ final class HostProbe {
         topology.numaNodes().size() > 1
             ? VmOptions.flag(vmOption.apply("UseNUMA"))
             : Optional.empty();
-    return new HostCpus(
-        topology,
-        allowedMask(),
-        cgroup,
-        fs.cpuList("/sys/devices/system/cpu/isolated").orElse(CpuSet.empty()),
-        fs.cpuList("/sys/devices/system/cpu/nohz_full").orElse(CpuSet.empty()),
-        KernelCmdline.parse(fs.read("/proc/cmdline").orElse(""), nbits),
+    Optional<CpuSet> allowed = allowedMask();
+    HostCpus.KernelIsolation kernel =
+        new HostCpus.KernelIsolation(
+            fs.cpuList("/sys/devices/system/cpu/isolated").orElse(CpuSet.empty()),
+            fs.cpuList("/sys/devices/system/cpu/nohz_full").orElse(CpuSet.empty()),
+            KernelCmdline.parse(fs.read("/proc/cmdline").orElse(""), nbits));
+    HostCpus.IrqRouting routing =
         new HostCpus.IrqRouting(
             irqs,
-            fs.read("/proc/irq/default_smp_affinity").map(CpuSet::parseMask).orElse(CpuSet.empty()),
-            new NetProbe(fs, irqs).probe()),
-        new HostCpus.JvmSettings(PoolPolicy.configuredOverride(), useNuma, numaBalancing()));
+            fs.read("/proc/irq/default_smp_affinity").map(SysFs::hostMask).orElse(CpuSet.empty()),
+            new NetProbe(fs, irqs).probe());
+    HostCpus.JvmSettings jvm =
+        new HostCpus.JvmSettings(PoolPolicy.configuredOverride(), useNuma, numaBalancing());
+    return new HostCpus(topology, allowed, cgroup, kernel, routing, jvm, fs.refusals());
   }
 
   /** {@code kernel.numa_balancing}: 0 off, else on (1 normal, 2 memory tiering, 3 both). */
@@ -65,7 +67,7 @@ final class HostProbe {
     for (String file : List.of("/proc/thread-self/status", "/proc/self/status")) {
       Optional<String> list = TaskStatus.parse(fs.lines(file)).allowedList();
       if (list.isPresent()) {
-        return Optional.of(CpuSet.parse(list.get())); // it bounds the usable CPUs: strict
+        return Optional.of(SysFs.hostList(list.get())); // it bounds the usable CPUs: strict
       }
     }
     return Optional.empty();

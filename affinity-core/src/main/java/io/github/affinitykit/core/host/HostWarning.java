@@ -36,7 +36,14 @@ public record HostWarning(Kind kind, String message) {
     /** The host has more than one NUMA node and the JVM runs without {@code -XX:+UseNUMA}. */
     JVM_NOT_NUMA_AWARE,
     /** The host has more than one NUMA node and the kernel balances NUMA memory on its own. */
-    NUMA_BALANCING_ON
+    NUMA_BALANCING_ON,
+    /**
+     * A kernel file or directory entry was refused without being read, and counts as absent: a
+     * FIFO, device or socket where a file belongs, a link out of the tree read ({@code doctor
+     * --root}), a file larger than its kind of kernel file can be, or a {@code cpuN} or {@code
+     * nodeN} past the kernel's limits (8192 CPUs, 1024 nodes). The message names it and the rule.
+     */
+    HOST_FILE_REFUSED
   }
 
   /**

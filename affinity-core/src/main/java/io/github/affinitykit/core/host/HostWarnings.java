@@ -51,6 +51,9 @@ final class HostWarnings {
       out.add(new HostWarning(HostWarning.Kind.CMDLINE, "kernel command line: " + p));
     }
     NicWarnings.add(host, pool, out);
+    for (String r : host.refused()) {
+      out.add(new HostWarning(HostWarning.Kind.HOST_FILE_REFUSED, "not read: " + r));
+    }
     return out;
   }
 

@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.KernelLimits;
 import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,27 +45,37 @@ final class NumaNodes {
     SortedMap<Integer, CpuSet> listed = new TreeMap<>();
     Map<Integer, Set<Integer>> linked = new HashMap<>();
     for (String name : fs.list(NODE_DIR)) {
-      int node = SysFs.index(name, "node");
+      int node = fs.index(NODE_DIR, name, "node", KernelLimits.NODES);
       if (node >= 0) {
         String dir = NODE_DIR + "/" + name;
         fs.firstCpus(dir, "cpulist", "cpumap").ifPresent(cpus -> listed.put(node, cpus));
-        links(fs, dir, "cpu", cpu -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
+        links(
+            fs,
+            dir,
+            "cpu",
+            KernelLimits.CPUS,
+            cpu -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
       }
     }
     for (String name : fs.list(CpuPresence.CPU_DIR)) {
-      int cpu = SysFs.index(name, "cpu");
+      int cpu = fs.index(CpuPresence.CPU_DIR, name, "cpu", KernelLimits.CPUS);
       if (cpu >= 0) {
         String dir = CpuPresence.CPU_DIR + "/" + name;
-        links(fs, dir, "node", node -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
+        links(
+            fs,
+            dir,
+            "node",
+            KernelLimits.NODES,
+            node -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
       }
     }
     return new NumaNodes(listed, linked, readDistances(fs));
   }
 
-  /** Calls {@code action} with N for each {@code prefixN} entry of the directory. */
-  private static void links(SysFs fs, String dir, String prefix, IntConsumer action) {
+  /** Calls {@code action} with N for each {@code prefixN} entry of the directory, N below limit. */
+  private static void links(SysFs fs, String dir, String prefix, int limit, IntConsumer action) {
     for (String entry : fs.list(dir)) {
-      int n = SysFs.index(entry, prefix);
+      int n = fs.index(dir, entry, prefix, limit);
       if (n >= 0) {
         action.accept(n);
       }
@@ -78,12 +89,17 @@ final class NumaNodes {
   private static Map<Integer, Map<Integer, Integer>> readDistances(SysFs fs) {
     Set<Integer> dirs = new TreeSet<>();
     for (String name : fs.list(NODE_DIR)) {
-      if (SysFs.index(name, "node") >= 0) {
-        dirs.add(SysFs.index(name, "node"));
+      int node = fs.index(NODE_DIR, name, "node", KernelLimits.NODES);
+      if (node >= 0) {
+        dirs.add(node);
       }
     }
-    // the online list is text and may name 2^20 nodes: kept as a bitmap, read only dirs that exist
-    CpuSet online = fs.cpuListOrEmpty(NODE_DIR + "/online").orElse(CpuSet.empty());
+    // the online list is text: kept as a bitmap, read only dirs that exist; past the kernel's
+    // MAX_NUMNODES it is garbled, and the directories decide
+    CpuSet online =
+        fs.cpuListOrEmpty(NODE_DIR + "/online")
+            .filter(nodes -> nodes.last() < KernelLimits.NODES)
+            .orElse(CpuSet.empty());
     int[] order = online.isEmpty() ? dirs.stream().mapToInt(n -> n).toArray() : null;
     int columns = order != null ? order.length : online.size();
     Map<Integer, Map<Integer, Integer>> distances = new HashMap<>();

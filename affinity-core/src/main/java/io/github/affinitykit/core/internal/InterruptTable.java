@@ -45,8 +45,8 @@ public final class InterruptTable {
 
   /**
    * Reads {@code /proc/interrupts} under {@code fs}: no rows if it is absent or its header is not
-   * {@code CPU<n>} columns; rows whose first column is not a number ({@code NMI:}) or that have
-   * fewer columns than CPUs are left out.
+   * {@code CPU<n>} columns with n below {@link KernelLimits#CPUS}; rows whose first column is not a
+   * number ({@code NMI:}) or that have fewer columns than CPUs are left out.
    */
   public static InterruptTable read(SysFs fs) {
     List<String> lines = fs.lines("/proc/interrupts");
@@ -56,7 +56,7 @@ public final class InterruptTable {
     List<Integer> cpus = new ArrayList<>();
     for (String h : lines.get(0).trim().split("\\s+")) {
       int cpu = SysFs.index(h, "CPU");
-      if (cpu < 0) {
+      if (cpu < 0 || cpu >= KernelLimits.CPUS) {
         return new InterruptTable(List.of(), List.of());
       }
       cpus.add(cpu);

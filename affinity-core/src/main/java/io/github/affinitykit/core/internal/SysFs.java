@@ -2,31 +2,41 @@ package io.github.affinitykit.core.internal;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.CpuSetFormatException;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * Reads kernel pseudo-files ({@code /sys}, {@code /proc}) under a root directory: {@code /} in
- * production, an unpacked fixture tree in tests. Absent files are {@code Optional.empty()}, never
- * an error: most of these files exist only on some kernels.
+ * production, an unpacked fixture tree in tests, a tree someone else made ({@code doctor --root}).
+ * Absent files are {@code Optional.empty()}, never an error: most of these files exist only on some
+ * kernels.
  *
- * <p>Thread safety: immutable; safe to share.
+ * <p>Every read is bounded and type-checked ({@link HostFile}): a file longer than its kind of
+ * kernel file can be ({@link KernelLimits#bytes}: a sysfs attribute a page, {@code
+ * /proc/interrupts} what 8192 CPUs print), a FIFO, a device, a socket, or under another root a last
+ * link out of the tree, is not read (a FIFO or device never opened) but refused: it reads as
+ * absent, and {@link #refusals()} names it and the rule, for the host model's warnings. So does a
+ * {@code cpuN} or {@code nodeN} directory at or above the kernel's limits ({@link #index(String,
+ * String, String, int)}), and a cpu list naming such a CPU does not parse.
+ *
+ * <p>Thread safety: safe to share; the refusals are kept in a synchronised set.
  */
 public final class SysFs {
-  /** Bytes asked for by the first read: a sysfs attribute is at most a page. */
-  private static final int FIRST_READ = 4096;
+  /** The most refusals kept: a tree of thousands of FIFOs says so in the first hundred. */
+  private static final int MAX_REFUSALS = 100;
 
   private final Path root;
+  private final Set<String> refusals = new LinkedHashSet<>(); // guarded by itself
+  private volatile Optional<Path> tree; // the root's real path, null until first needed
 
   /** Reads the host whose {@code /proc} and {@code /sys} are under {@code root}. */
   public SysFs(Path root) {
@@ -59,29 +69,66 @@ public final class SysFs {
 
   /**
    * The file's text with trailing whitespace and NUL characters removed, or empty if the file does
-   * not exist (or the path cannot name a file). Some 5.15-rc kernels end bitmap files ({@code
-   * *_cpus_list}, {@code nodeN/cpulist}) with a NUL byte: the 128arm fixture has them.
-   *
-   * <p>One {@code open}, {@code read} until end of file, {@code close}: no {@code fstat} for a size
-   * that sysfs does not know anyway (a probe of a 128-CPU host reads about two thousand files).
+   * not exist (or the path cannot name a file), or is refused ({@link #raw}). Some 5.15-rc kernels
+   * end bitmap files ({@code *_cpus_list}, {@code nodeN/cpulist}) with a NUL byte: the 128arm
+   * fixture has them.
    */
   public Optional<String> read(String absolute) {
-    try (InputStream in = new FileInputStream(path(absolute).toFile())) {
-      byte[] buf = new byte[FIRST_READ];
-      int n = 0;
-      for (int r; (r = in.read(buf, n, buf.length - n)) >= 0; ) {
-        n += r;
-        if (n == buf.length) {
-          buf = Arrays.copyOf(buf, buf.length * 2);
-        }
-      }
-      return Optional.of(trimEnd(new String(buf, 0, n, StandardCharsets.UTF_8)));
+    return raw(absolute).map(SysFs::trimEnd);
+  }
+
+  /**
+   * The file's exact text, or empty if it does not exist, cannot be read, or is refused: longer
+   * than {@link KernelLimits#bytes} allows for it, not a regular file, or (under a root other than
+   * {@code /}) a link out of the tree; a refusal is kept for {@link #refusals()}.
+   *
+   * <p>One {@code lstat}, {@code open}, {@code read} until end of file, {@code close}: no {@code
+   * fstat} for a size that sysfs does not know anyway (a probe of a 128-CPU host reads about two
+   * thousand files).
+   */
+  public Optional<String> raw(String absolute) {
+    Path file;
+    try {
+      file = path(absolute);
     } catch (InvalidPathException e) {
       return Optional.empty();
-    } catch (IOException e) {
-      // absent, EACCES, EINVAL on some sysfs attributes, or a directory: unreadable, not fatal.
-      return Optional.empty();
     }
+    return HostFile.read(file, tree(), KernelLimits.bytes(absolute), this::refuse);
+  }
+
+  /**
+   * What was refused so far, in the order met, at most the first hundred: each names the file (or
+   * directory entry), what it was and the rule, e.g. {@code /t/sys/devices/system/cpu/online: a
+   * FIFO (expected: a regular file; not opened, it could block)}.
+   */
+  public List<String> refusals() {
+    synchronized (refusals) {
+      return List.copyOf(refusals);
+    }
+  }
+
+  private void refuse(String why) {
+    synchronized (refusals) {
+      if (refusals.size() < MAX_REFUSALS) {
+        refusals.add(why);
+      }
+    }
+  }
+
+  /** The real path of a root other than {@code /}, which last links must stay in; else null. */
+  private Path tree() {
+    Optional<Path> t = tree;
+    if (t == null) {
+      Path real;
+      try {
+        real = root.toRealPath();
+      } catch (IOException | SecurityException e) {
+        real = root.toAbsolutePath().normalize();
+      }
+      t = real.getParent() == null ? Optional.empty() : Optional.of(real);
+      tree = t;
+    }
+    return t.orElse(null);
   }
 
   private static String trimEnd(String s) {
@@ -108,7 +155,43 @@ public final class SysFs {
   }
 
   private static CpuSet parseList(String text) {
-    return text.trim().equals("(null)") ? CpuSet.empty() : CpuSet.parse(text);
+    return text.trim().equals("(null)") ? CpuSet.empty() : hostList(text);
+  }
+
+  /**
+   * Parses a cpu list read from a host file ({@link CpuSet#parse(String)}) that names no CPU at or
+   * above {@link KernelLimits#CPUS}, which no kernel has.
+   *
+   * @throws CpuSetFormatException if it does not parse, or names such a CPU
+   */
+  public static CpuSet hostList(String text) {
+    return belowLimit(CpuSet.parse(text), text, "cpu list");
+  }
+
+  /**
+   * Parses a cpu mask read from a host file ({@link CpuSet#parseMask(String)}) that names no CPU at
+   * or above {@link KernelLimits#CPUS}.
+   *
+   * @throws CpuSetFormatException if it does not parse, or names such a CPU
+   */
+  public static CpuSet hostMask(String text) {
+    return belowLimit(CpuSet.parseMask(text), text, "cpu mask");
+  }
+
+  private static CpuSet belowLimit(CpuSet set, String text, String kind) {
+    int last = set.last();
+    if (last >= KernelLimits.CPUS) {
+      throw new CpuSetFormatException(
+          kind,
+          text,
+          Math.max(0, text.indexOf(Integer.toString(last))),
+          "cpu "
+              + last
+              + " out of range (expected: < "
+              + KernelLimits.CPUS
+              + ", the kernel's largest NR_CPUS)");
+    }
+    return set;
   }
 
   /**
@@ -123,8 +206,7 @@ public final class SysFs {
       return Optional.empty();
     }
     try {
-      return Optional.of(
-          absolute.endsWith("list") ? parseList(s.get()) : CpuSet.parseMask(s.get()));
+      return Optional.of(absolute.endsWith("list") ? parseList(s.get()) : hostMask(s.get()));
     } catch (CpuSetFormatException e) {
       return Optional.empty();
     }
@@ -165,6 +247,29 @@ public final class SysFs {
       }
     }
     return Integer.parseInt(name.substring(prefix.length()));
+  }
+
+  /**
+   * The index of a {@code prefixN} entry of directory {@code dir}, as {@link #index(String,
+   * String)} reads it, if it is below {@code limit} ({@link KernelLimits#CPUS} for {@code cpuN},
+   * {@link KernelLimits#NODES} for {@code nodeN}); -1 for any other name, and -1 with a refusal
+   * naming the entry for an index at or above the limit, before anything is sized by it.
+   */
+  public int index(String dir, String name, String prefix, int limit) {
+    int n = index(name, prefix);
+    if (n >= limit) {
+      refuse(
+          path(dir + "/" + name)
+              + ": "
+              + prefix
+              + " "
+              + n
+              + " (expected: < "
+              + limit
+              + ", the kernel's limit): left out");
+      return -1;
+    }
+    return n;
   }
 
   /** The file parsed as a decimal int, or empty if absent or not a number. */

@@ -40,13 +40,12 @@ final class KernelFiles {
     return fs;
   }
 
-  /** The file's exact text (no trimming), or empty if it is absent or unreadable. */
+  /**
+   * The file's exact text (no trimming), or empty if it is absent, unreadable or refused: read as
+   * {@link SysFs#raw} reads, bounded and only if it is a regular file.
+   */
   Optional<String> raw(String absolute) {
-    try {
-      return Optional.of(Files.readString(fs.path(absolute), StandardCharsets.UTF_8));
-    } catch (IOException | InvalidPathException | java.io.UncheckedIOException e) {
-      return Optional.empty();
-    }
+    return fs.raw(absolute);
   }
 
   /** The file's text without trailing whitespace, or empty if absent or unreadable. */

@@ -5,11 +5,10 @@ import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.isolation.IsolationReport;
 import io.github.affinitykit.core.isolation.IsolationStatus;
 import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -134,12 +133,9 @@ final class IsolateCommand implements Callable<Integer> {
     return p.waitFor();
   }
 
-  private static boolean stopped(int pid) throws IOException {
-    try {
-      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-      return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
-    } catch (java.nio.file.NoSuchFileException e) {
-      return false; // it ended: the loop sees it is not alive
-    }
+  /** Whether the process is stopped: its main thread's stat read bounded, as every host file. */
+  private static boolean stopped(int pid) {
+    // gone: the loop sees it is not alive
+    return TaskReader.live().readStat(pid, pid).map(t -> t.state() == 'T').orElse(false);
   }
 }

@@ -18,7 +18,7 @@ class DoctorRunTest {
   private static final Supplier<AffinityBackend> NOOP = () -> new NoopAffinityBackend("test");
 
   /** The picocli command line alone, as before the plain path existed. */
-  private static CliRun picocli(List<String> args) {
+  static CliRun picocli(List<String> args) {
     return CliRun.of(
         (out, err) -> {
           CommandLine cl = new CommandLine(new KitCommand());
@@ -27,7 +27,8 @@ class DoctorRunTest {
         });
   }
 
-  private static CliRun plain(List<String> args, OptionalInt[] status) {
+  /** The plain path, its exit status (empty: left to picocli) into {@code status[0]}. */
+  static CliRun plain(List<String> args, OptionalInt[] status) {
     return CliRun.of(
         (out, err) -> {
           status[0] = DoctorRun.plain(args, out, NOOP);

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.core.testkit.HostileFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -29,6 +31,13 @@ import java.util.stream.Stream;
  * sys/devices/system/cpu/online}. {@code <file>} names one of {@link #FILES}; any other name picks
  * one by its hash, so every mutation of a header still lands on a kernel file and never outside the
  * tree. {@link #restore()} puts the fixture's bytes back (or deletes a file it lacked).
+ *
+ * <p>Hostile files: a content of exactly {@code @fifo} makes the file a FIFO, {@code @zero} a link
+ * to {@code /dev/zero}, {@code @big} 1 MiB + 1 bytes of a cpu list (longer than any sysfs
+ * attribute, cpu list or task file may be). A header naming {@code cpuN} or {@code nodeN} (up to 9
+ * digits) that the tree lacks makes that directory under {@code sys/devices/system/cpu} or {@code
+ * node}, holding the content as its {@code online} or {@code cpulist}: indices past the kernel's
+ * limits.
  *
  * <p>Thread safety: not thread-safe; one fuzz input at a time.
  */
@@ -98,11 +107,14 @@ final class FuzzedHostTree {
   static final String KEPT = "0-1,7,12-13,19";
 
   private static final byte[] HEADER = "@@ ".getBytes(ISO_8859_1);
+  private static final Pattern INDEX_DIRECTORY = Pattern.compile("(cpu|node)[0-9]{1,9}");
+  private static final int BIG = (1 << 20) + 1;
   private static FuzzedHostTree shared;
 
   private final Path root;
   private final Map<String, Optional<byte[]>> originals = new HashMap<>();
   private final List<String> written = new ArrayList<>();
+  private final List<Path> made = new ArrayList<>();
 
   private FuzzedHostTree(Path root) {
     this.root = root;
@@ -150,7 +162,7 @@ final class FuzzedHostTree {
       }
       int nameStart = header + HEADER.length;
       int nameEnd = lineEnd(data, nameStart);
-      file = pick(new String(data, nameStart, nameEnd - nameStart, ISO_8859_1));
+      file = entry(new String(data, nameStart, nameEnd - nameStart, ISO_8859_1));
       start = Math.min(data.length, nameEnd + 1);
       header = indexOf(data, start);
     }
@@ -164,31 +176,77 @@ final class FuzzedHostTree {
     return i;
   }
 
-  /** Puts the fixture's own files back. */
+  /** Puts the fixture's own files back (a FIFO or link is deleted, never written through). */
   void restore() {
     try {
       for (String file : written) {
         Path p = root.resolve(file);
-        Optional<byte[]> original = originals.get(file);
+        Files.deleteIfExists(p);
+        Optional<byte[]> original = originals.getOrDefault(file, Optional.empty());
         if (original.isPresent()) {
           Files.write(p, original.get());
-        } else {
-          Files.deleteIfExists(p);
         }
       }
       written.clear();
+      for (Path dir : made) {
+        try (Stream<Path> files = Files.list(dir)) {
+          for (Path f : (Iterable<Path>) files::iterator) {
+            Files.delete(f);
+          }
+        }
+        Files.delete(dir);
+      }
+      made.clear();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
+  /**
+   * The file a header names: one of {@link #FILES} ({@link #pick}), or the list file of a new
+   * {@code cpuN}/{@code nodeN} directory, made now.
+   */
+  private String entry(String name) {
+    String n = name.trim();
+    String parent = n.startsWith("cpu") ? "sys/devices/system/cpu/" : "sys/devices/system/node/";
+    Path dir = root.resolve(parent + n);
+    if (!INDEX_DIRECTORY.matcher(n).matches() || Files.exists(dir)) {
+      return pick(n);
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    made.add(dir);
+    return parent + n + (n.startsWith("cpu") ? "/online" : "/cpulist");
+  }
+
   private void put(String file, byte[] content) {
-    write(root.resolve(file), content);
+    Path p = root.resolve(file);
     written.add(file);
+    switch (new String(content, ISO_8859_1)) {
+      case "@fifo":
+        HostileFiles.fifo(p);
+        break;
+      case "@zero":
+        HostileFiles.link(p, "/dev/zero");
+        break;
+      case "@big":
+        byte[] big = new byte[BIG];
+        for (int i = 0; i < BIG; i++) {
+          big[i] = (byte) (i % 2 == 0 ? '0' : ',');
+        }
+        write(p, big);
+        break;
+      default:
+        write(p, content);
+    }
   }
 
   private static void write(Path file, byte[] content) {
     try {
+      Files.deleteIfExists(file); // an earlier section's FIFO or link
       Files.write(file, content);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -23,9 +23,10 @@ import java.nio.file.Path;
  * FuzzedHostTree} says which and how), probed through {@link HostCpus#probe(Path)}. The probe
  * either returns a model whose derived facts, pool and doctor reports (text and JSON) can all be
  * computed, or throws one of the exceptions it documents; nothing else (no NPE, no index or number
- * format error, no invalid path, no hang). The observation readers ({@link CpuTimes}, {@link
- * Pressure}, {@link TaskReader}, {@link ThreadStats}) read the same tree first and must return a
- * value or empty.
+ * format error, no invalid path, no hang: a FIFO, a link to {@code /dev/zero}, an oversized file or
+ * a {@code cpuN}/{@code nodeN} past the kernel's limits in place of a file is refused and warned
+ * about). The observation readers ({@link CpuTimes}, {@link Pressure}, {@link TaskReader}, {@link
+ * ThreadStats}) read the same tree first and must return a value or empty.
  *
  * <p>{@code mvn verify} replays {@code HostFilesFuzzTestInputs/<method>/} (test resources) as
  * regression tests; {@code JAZZER_FUZZ=1} fuzzes (see {@code affinity-core/README-fuzzing.md}).

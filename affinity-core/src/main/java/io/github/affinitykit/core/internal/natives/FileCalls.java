@@ -6,6 +6,11 @@ package io.github.affinitykit.core.internal.natives;
  * result, or {@code -errno} when it fails ({@link Errno}): nothing throws for a kernel refusal.
  * Paths are NUL-terminated bytes in the JDK's file name encoding ({@link NativeLayer#cString}).
  *
+ * <p>A count or buffer that would let the kernel read or write past a Java array (a {@code pread}
+ * count over {@code buf.length}, a negative one that {@code size_t} makes huge, a path without its
+ * NUL, a {@code statx} buffer under {@link #STATX_BYTES}) throws {@link IllegalArgumentException}
+ * before any native call: a caller's bug, never a kernel refusal.
+ *
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
  */
 public interface FileCalls {
@@ -53,6 +58,51 @@ public interface FileCalls {
 
   /** Bytes of a {@code struct statx} buffer. */
   int STATX_BYTES = 256;
+
+  /**
+   * Checks a count passed with a buffer of {@code size} bytes: 0 to {@code size}. Every
+   * implementation calls it first.
+   *
+   * @throws IllegalArgumentException naming the count and the rule
+   */
+  static void checkCount(String name, long count, int size) {
+    if (count < 0) {
+      throw new IllegalArgumentException(name + ": " + count + " (expected: >= 0)");
+    }
+    if (count > size) {
+      throw new IllegalArgumentException(
+          name + ": " + count + " (expected: <= " + size + ", the buffer's length)");
+    }
+  }
+
+  /**
+   * Checks that a path ends with its NUL, so that the kernel stops inside the array.
+   *
+   * @throws IllegalArgumentException naming its length and the rule
+   */
+  static void checkPath(byte[] path) {
+    if (path.length == 0 || path[path.length - 1] != 0) {
+      throw new IllegalArgumentException(
+          "path: "
+              + path.length
+              + " bytes without a closing NUL (expected: NUL-terminated, as"
+              + " NativeLayer.cString makes it)");
+    }
+  }
+
+  /**
+   * Checks {@code statx}'s arguments: a NUL-terminated path ({@link #checkPath}) and a buffer of at
+   * least {@link #STATX_BYTES}, which the kernel fills whole.
+   *
+   * @throws IllegalArgumentException naming the value and the rule
+   */
+  static void checkStatx(byte[] path, byte[] buf) {
+    checkPath(path);
+    if (buf.length < STATX_BYTES) {
+      throw new IllegalArgumentException(
+          "buf.length: " + buf.length + " (expected: >= " + STATX_BYTES + ", STATX_BYTES)");
+    }
+  }
 
   /** Returns the ABI these calls were loaded for ({@code O_NOFOLLOW}, system call numbers). */
   LinuxAbi abi();

@@ -99,6 +99,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int open(byte[] path, int flags, int mode) {
+    FileCalls.checkPath(path);
     try {
       return libc_open(path, flags, mode);
     } catch (LastErrorException e) {
@@ -145,6 +146,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long pread(int fd, byte[] buf, int count, long offset) {
+    FileCalls.checkCount("count", count, buf.length);
     try {
       return libc_pread(fd, buf, count, offset);
     } catch (LastErrorException e) {
@@ -154,6 +156,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long pwrite(int fd, byte[] buf, int count, long offset) {
+    FileCalls.checkCount("count", count, buf.length);
     try {
       return libc_pwrite(fd, buf, count, offset);
     } catch (LastErrorException e) {
@@ -186,6 +189,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
+    FileCalls.checkStatx(path, buf);
     int nr = abi.number(Syscall.STATX);
     try {
       return nr < 0 ? -Errno.ENOSYS : (int) sys_statx(nr, dirfd, path, flags, mask, buf);

@@ -208,6 +208,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int open(byte[] path, int flags, int mode) {
+    FileCalls.checkPath(path);
     MemorySegment[] s = scratch.get();
     return (int) call(open, path(s, path), flags, mode, 0, 0, 0);
   }
@@ -243,6 +244,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long pread(int fd, byte[] buf, int count, long offset) {
+    FileCalls.checkCount("count", count, buf.length);
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, count);
     long r = call(pread, fd, data.address(), count, offset, 0, 0);
@@ -254,6 +256,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long pwrite(int fd, byte[] buf, int count, long offset) {
+    FileCalls.checkCount("count", count, buf.length);
     MemorySegment[] s = scratch.get();
     MemorySegment data = data(s, count);
     MemorySegment.copy(buf, 0, data, JAVA_BYTE, 0, count);
@@ -277,6 +280,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
+    FileCalls.checkStatx(path, buf); // before ENOSYS: a caller's bug on every kernel
     int nr = abi.number(Syscall.STATX);
     if (nr < 0) {
       return -Errno.ENOSYS;
@@ -294,11 +298,9 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   public int setMempolicy(int mode, long[] nodemask, long maxnode) {
     MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.SET_MEMPOLICY);
-    if (nr < 0) {
-      return -Errno.ENOSYS;
-    }
-    MemorySegment[] s = scratch.get();
-    return (int) call(syscall6, nr, mode, mask(s, nodemask, 0), maxnode, 0, 0);
+    return nr < 0
+        ? -Errno.ENOSYS
+        : (int) call(syscall6, nr, mode, mask(scratch.get(), nodemask, 0), maxnode, 0, 0);
   }
 
   @Override
@@ -323,11 +325,8 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
     MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.MBIND);
-    if (nr < 0) {
-      return -Errno.ENOSYS;
-    }
-    MemorySegment[] s = scratch.get();
-    return (int) call7(syscall6, nr, addr, len, mode, mask(s, nodemask, 0), maxnode, flags);
+    long at = nr < 0 ? 0 : mask(scratch.get(), nodemask, 0);
+    return nr < 0 ? -Errno.ENOSYS : (int) call7(syscall6, nr, addr, len, mode, at, maxnode, flags);
   }
 
   @Override

@@ -39,6 +39,43 @@ class NativeCallsTest {
     }
   }
 
+  /**
+   * A count larger than its array, a negative one ({@code size_t} makes it huge), a path without
+   * its NUL or a short {@code statx} buffer would let the kernel read or write past the array: each
+   * is refused before the call, with the value and the rule, on every implementation.
+   */
+  @Test
+  void shouldRefuseACountPastItsBufferBeforeTheCallAlike() {
+    for (NativeLayer layer : NativeLayers.each()) {
+      FileCalls calls = layer.files().orElseThrow();
+      byte[] buf = new byte[16];
+      byte[] path = NativeLayer.cString(tmp.toString());
+
+      assertThatThrownBy(() -> calls.pread(-1, buf, 17, 0))
+          .as(layer.name())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("count: 17 (expected: <= 16, the buffer's length)");
+      assertThatThrownBy(() -> calls.pwrite(-1, buf, 17, 0))
+          .hasMessage("count: 17 (expected: <= 16, the buffer's length)");
+      assertThatThrownBy(() -> calls.pread(-1, buf, -1, 0))
+          .hasMessage("count: -1 (expected: >= 0)");
+      assertThatThrownBy(() -> calls.pwrite(-1, buf, Integer.MIN_VALUE, 0))
+          .hasMessage("count: -2147483648 (expected: >= 0)");
+      byte[] noNul = Arrays.copyOf(path, path.length - 1);
+      assertThatThrownBy(() -> calls.open(noNul, FileCalls.O_CLOEXEC, 0))
+          .hasMessageStartingWith("path: " + noNul.length + " bytes without a closing NUL");
+      assertThatThrownBy(() -> calls.statx(FileCalls.AT_FDCWD, noNul, 0, 1, new byte[256]))
+          .hasMessageStartingWith("path: ");
+      assertThatThrownBy(() -> calls.statx(FileCalls.AT_FDCWD, path, 0, 1, new byte[255]))
+          .hasMessage("buf.length: 255 (expected: >= 256, STATX_BYTES)");
+
+      // at the bounds: made, and the kernel answers (EBADF for fd -1)
+      assertThat(calls.pread(-1, buf, buf.length, 0)).isEqualTo(-9);
+      assertThat(calls.pwrite(-1, buf, 0, 0)).isEqualTo(-9);
+      assertThat(calls.statx(FileCalls.AT_FDCWD, path, 0, 1, new byte[256])).isZero();
+    }
+  }
+
   @Test
   void shouldAnswerTheFileCallsAlike() throws IOException {
     for (NativeLayer layer : NativeLayers.each()) {
