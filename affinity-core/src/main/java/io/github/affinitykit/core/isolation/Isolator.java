@@ -3,8 +3,10 @@ package io.github.affinitykit.core.isolation;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -29,16 +31,29 @@ public final class Isolator {
   /** System property naming the journal directory; default {@code /run/affinitykit}. */
   public static final String DIRECTORY_PROPERTY = "affinitykit.isolation.dir";
 
+  /** The directory's lock file: one isolator at a time recovers, isolates or releases. */
+  static final String LOCK_FILE = "isolation.lock";
+
+  private static final Duration LOCK_WAIT = Duration.ofSeconds(30);
+
   private final Path root;
   private final TaskAffinity affinity;
   private final Path directory;
   private final Set<Mechanism> allowed;
+  private final Duration lockWait;
 
-  private Isolator(Path root, TaskAffinity affinity, Path directory, Set<Mechanism> allowed) {
+  private Isolator(
+      Path root, TaskAffinity affinity, Path directory, Set<Mechanism> allowed, Duration lockWait) {
     this.root = Objects.requireNonNull(root, "root");
     this.affinity = Objects.requireNonNull(affinity, "affinity");
     this.directory = directory.toAbsolutePath().normalize();
     this.allowed = Set.copyOf(allowed);
+    this.lockWait = lockWait;
+  }
+
+  /** The same isolator waiting at most {@code wait} for the directory's lock (tests: none). */
+  Isolator lockWait(Duration wait) {
+    return new Isolator(root, affinity, directory, allowed, wait);
   }
 
   /**
@@ -53,7 +68,8 @@ public final class Isolator {
         Path.of("/"),
         TaskAffinity.of(backend),
         Path.of(System.getProperty(DIRECTORY_PROPERTY, "/run/affinitykit")),
-        EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
+        EnumSet.complementOf(EnumSet.of(Mechanism.NONE)),
+        LOCK_WAIT);
   }
 
   /**
@@ -73,7 +89,7 @@ public final class Isolator {
   /** The host under {@code root} with a test's task affinities. */
   static Isolator at(Path root, TaskAffinity affinity, Path directory) {
     return new Isolator(
-        root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
+        root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)), LOCK_WAIT);
   }
 
   /**
@@ -83,7 +99,7 @@ public final class Isolator {
    * @return a new isolator; this one is unchanged
    */
   public Isolator directory(Path dir) {
-    return new Isolator(root, affinity, Objects.requireNonNull(dir, "dir"), allowed);
+    return new Isolator(root, affinity, Objects.requireNonNull(dir, "dir"), allowed, lockWait);
   }
 
   /**
@@ -102,7 +118,7 @@ public final class Isolator {
       throw new IllegalArgumentException(
           "mechanisms: " + mechanisms + " (expected: at least one but NONE)");
     }
-    return new Isolator(root, affinity, directory, m);
+    return new Isolator(root, affinity, directory, m, lockWait);
   }
 
   /**
@@ -141,12 +157,47 @@ public final class Isolator {
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
   public Isolation isolate(CpuSet cpus, Set<Integer> owners) {
-    List<String> recovered = new ArrayList<>();
-    if (!cpus.isEmpty()) { // the scene below rejects it; recover nothing for a bad call
+    if (cpus.isEmpty() || !permitted()) { // refused below as it is: no directory made, no lock
+      return new Isolating(this, scene(cpus, owners)).isolate(List.of());
+    }
+    Path lockFile = directory.resolve(LOCK_FILE);
+    try {
+      Trusted.ensureDirectory(directory);
+    } catch (IOException e) {
+      return refusedNow(cpus, "cannot use the journal directory: " + Step.why(e));
+    }
+    try (LockedFile lock = LockedFile.lock(lockFile, lockWait).orElse(null)) {
+      if (lock == null) {
+        return refusedNow(cpus, busy(lockFile));
+      }
+      List<String> recovered = new ArrayList<>();
       Journals.recover(directory, new KernelFiles(root).fs(), this::kernel)
           .forEach(r -> recovered.addAll(r.recovered()));
+      return new Isolating(this, scene(cpus, owners)).isolate(recovered);
+    } catch (IOException e) {
+      return refusedNow(cpus, "cannot lock " + lockFile + ": " + Step.why(e));
     }
-    return new Isolating(this, scene(cpus, owners)).isolate(recovered);
+  }
+
+  private Isolation refusedNow(CpuSet cpus, String why) {
+    return Isolation.refused(Isolating.refused(cpus, CpuSet.empty(), why, List.of()));
+  }
+
+  private String busy(Path lockFile) {
+    return "another isolate or release is at work in "
+        + directory
+        + " (it holds "
+        + lockFile
+        + " longer than "
+        + lockWait.toSeconds()
+        + " s): try again once it is done";
+  }
+
+  /** Whether this process may isolate at all (else {@link Isolating} refuses, naming why). */
+  private boolean permitted() {
+    KernelFiles files = new KernelFiles(root);
+    return affinity.supported()
+        && Permissions.missing(files, directory.toString(), journalWritable()).isEmpty();
   }
 
   /**
@@ -160,12 +211,30 @@ public final class Isolator {
    */
   public List<IsolationReport> release() {
     KernelFiles files = new KernelFiles(root);
-    List<IsolationReport> out =
-        new ArrayList<>(Journals.recover(directory, files.fs(), this::kernel));
+    List<IsolationReport> out = new ArrayList<>();
+    if (Trusted.directory(directory).isEmpty() && Files.isDirectory(directory)) {
+      Path lockFile = directory.resolve(LOCK_FILE);
+      try (LockedFile lock = LockedFile.lock(lockFile, lockWait).orElse(null)) {
+        if (lock == null) {
+          return List.of(
+              Isolating.refused(CpuSet.empty(), CpuSet.empty(), busy(lockFile), List.of()));
+        }
+        out.addAll(Journals.recover(directory, files.fs(), this::kernel));
+      } catch (IOException e) {
+        return List.of(
+            Isolating.refused(
+                CpuSet.empty(),
+                CpuSet.empty(),
+                "cannot lock " + lockFile + ": " + Step.why(e),
+                List.of()));
+      }
+    }
     for (IsolationJournal j : Journals.find(directory, files.fs())) {
       if (j.owner() == OwnerState.ALIVE) {
         out.add(
             Isolating.refused(j.cpus(), CpuSet.empty(), j.describe() + ": left to it", List.of()));
+      } else if (j.owner() == OwnerState.UNKNOWN) {
+        out.add(Isolating.refused(j.cpus(), CpuSet.empty(), j.describe(), List.of()));
       }
     }
     return out;
