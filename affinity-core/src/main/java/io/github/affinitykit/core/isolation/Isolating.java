@@ -262,7 +262,8 @@ final class Isolating {
     return Optional.empty();
   }
 
-  private List<Step> steps(Mechanism m) {
+  /** Every step of mechanism {@code m} for this scene, as planned. */
+  List<Step> steps(Mechanism m) {
     List<Step> out = new ArrayList<>();
     switch (m) {
       case CGROUP_V2_PARTITION:

@@ -272,7 +272,7 @@ public final class Isolator {
     return p != null && Files.isWritable(p);
   }
 
-  private Scene scene(CpuSet cpus, Set<Integer> owners) {
+  Scene scene(CpuSet cpus, Set<Integer> owners) {
     Objects.requireNonNull(cpus, "cpus");
     Objects.requireNonNull(owners, "owners");
     KernelFiles files = new KernelFiles(root);

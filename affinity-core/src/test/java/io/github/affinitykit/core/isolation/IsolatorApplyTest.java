@@ -192,4 +192,21 @@ class IsolatorApplyTest {
       assertThat(second.report().refusal()).contains("already holds an isolation");
     }
   }
+
+  @Test
+  void shouldNotNarrowATaskWhoseIdWasReusedSinceTheScan(TestInfo info) throws IOException {
+    Path dir = dir(info);
+    IsolationTree t = IsolationTree.create(dir.resolve("root"), 4).typical();
+    TreeAffinity affinity = new TreeAffinity(t.root());
+    Isolator isolator = Isolator.at(t.root(), affinity, dir.resolve("journal"));
+    MaskStep scanned =
+        new MaskStep(200, 201, 1201, "daemon-worker", CpuSet.range(0, 3), CpuSet.range(0, 2), true);
+    t.file("proc/200/task/201/stat", IsolationTree.stat(201, "newcomer", 0, 9_999, 0));
+
+    Change c = scanned.apply(isolator.kernel(CpuSet.range(0, 2)));
+
+    assertThat(c.outcome()).isEqualTo(Change.Outcome.GONE);
+    assertThat(affinity.calls()).as("checked before the mask is set").isEmpty();
+    assertThat(t.mask(200, 201)).isEqualTo(CpuSet.range(0, 3));
+  }
 }

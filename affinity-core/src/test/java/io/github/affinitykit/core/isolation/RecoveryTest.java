@@ -24,7 +24,7 @@ class RecoveryTest {
   /**
    * Isolates CPU 3, then "kills" the owner: its journal moves to {@code dead}, its pid is reused.
    */
-  private static Path crash(IsolationTree t, Path dir) throws IOException {
+  static Path crash(IsolationTree t, Path dir) throws IOException {
     Isolation iso =
         Isolator.at(t.root(), new TreeAffinity(t.root()), dir.resolve("live"))
             .isolate(CpuSet.of(3), Set.of());
