@@ -23,9 +23,14 @@ import java.util.Set;
  * <p>It changes the whole machine (other people's processes, IRQs, cgroups): call it only where a
  * person asked for it. Tests isolate only inside guest kernels.
  *
- * <p>Thread safety: immutable; an isolation holds its CPUs' reservations in the directory, so two
- * calls, in this JVM or another, never isolate the same CPU, and only one isolation is in force on
- * a machine at a time (their undos would not compose).
+ * <p>The directory is made {@code 0700}; a directory or journal someone else could have written (a
+ * link, another user's, writable by group or others, over 8 MiB, naming a path no isolation writes)
+ * is refused and never replayed.
+ *
+ * <p>Thread safety: immutable; {@link #isolate} (recovery included) and {@link #release()} run
+ * under the directory's lock file {@code isolation.lock}, in this JVM or another; an isolation
+ * holds its CPUs' reservations in the directory, so two calls never isolate the same CPU, and only
+ * one isolation is in force on a machine at a time (their undos would not compose).
  */
 public final class Isolator {
   /** System property naming the journal directory; default {@code /run/affinitykit}. */
@@ -147,8 +152,10 @@ public final class Isolator {
   /**
    * Isolates {@code cpus} for {@code owners} (this JVM's threads pinned there, moved into the
    * partition where there is one). Never throws for a missing permission or a kernel refusal: the
-   * handle's report says {@link IsolationStatus#REFUSED} and nothing was changed. Isolations left
-   * by dead processes are undone first (before the tasks are read) and reported.
+   * handle's report says {@link IsolationStatus#REFUSED} and nothing was changed. Under the
+   * directory's lock (waited for up to 30 s, else refused): isolations left by dead processes are
+   * undone first (before the tasks are read) and reported; one not wholly undone, or a journal not
+   * to be trusted, refuses this one, naming it.
    *
    * @param cpus the CPUs to isolate: online ones, leaving at least one online CPU out
    * @param owners the kernel thread ids of this JVM's threads that are to run there; may be empty
@@ -203,11 +210,14 @@ public final class Isolator {
   /**
    * Undoes every isolation whose owner is dead (killed, crashed, or from an earlier boot) and
    * deletes its journal once the undo is clean (a journal whose undo left something keeps it, for
-   * the next try); an isolation whose owner still runs is left to it and reported {@link
-   * IsolationStatus#REFUSED}.
+   * the next try), under the directory's lock; a file is put back only while it holds what the
+   * isolation wrote. An isolation whose owner still runs (holds its owner lock) is left to it and
+   * reported {@link IsolationStatus#REFUSED}, and so is a journal not to be trusted or read, never
+   * replayed.
    *
-   * @return one report per journal released or left to its owner; empty if none; an unreadable
-   *     journal is in none (see {@link #journals()})
+   * @return one report per journal released, left to its owner or refused; empty if none; one
+   *     {@link IsolationStatus#REFUSED} report if another isolator held the directory's lock
+   *     throughout the wait
    */
   public List<IsolationReport> release() {
     KernelFiles files = new KernelFiles(root);
