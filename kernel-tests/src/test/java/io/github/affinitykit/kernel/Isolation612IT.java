@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Timeout;
  * Runtime isolation live on a 6.12 kernel: deep in a hierarchy it is a remote partition; Debian
  * builds it without cgroup v1 cpusets ({@code # CONFIG_CPUSETS_V1 is not set}).
  */
-@Timeout(value = 11, unit = TimeUnit.MINUTES)
+@Timeout(value = 12, unit = TimeUnit.MINUTES)
 class Isolation612IT extends IsolationShapeIT {
   private static final Shape SHAPE = Shapes.isolation("j-isolation-6.12", "6.12");
 

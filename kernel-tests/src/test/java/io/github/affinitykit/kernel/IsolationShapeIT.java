@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Runtime isolation live on one kernel (the subclasses: 6.1 and 6.12): each way of isolating CPU 3
  * of a 4-CPU guest with a busy unrelated process running, proved by the audit and undone field by
- * field; refused without permission; recovered after SIGKILL.
+ * field; refused without permission; recovered after SIGKILL; a live isolation of another pid
+ * namespace left alone.
  */
 abstract class IsolationShapeIT extends BootedShape {
   static final CpuSet ISOLATED = CpuSet.of(3);
@@ -52,7 +53,14 @@ abstract class IsolationShapeIT extends BootedShape {
   @Test
   void shouldMakeARootPartitionWhenTheJvmIsInTheRootCgroup() {
     JsonNode d = roundTrip("v2root", "CGROUP_V2_PARTITION");
-    String cg = "/sys/fs/cgroup/affinitykit-" + d.path("report").path("ownerPid").asLong();
+    String cg = "";
+    for (JsonNode c : d.path("report").path("changes")) {
+      if (c.path("kind").asText().equals("CGROUP") && c.path("after").asText().equals("created")) {
+        cg = c.path("name").asText();
+        break;
+      }
+    }
+    assertThat(cg).as("the cgroup made").matches("/sys/fs/cgroup/affinitykit-[0-9a-f]{16}");
     JsonNode during = d.path("during").path("files");
     assertThat(during.path(cg + "/cpuset.cpus.partition").asText()).isEqualTo("isolated\n");
     assertThat(during.path(cg + "/cgroup.type").asText()).isEqualTo("threaded\n");
@@ -150,6 +158,28 @@ abstract class IsolationShapeIT extends BootedShape {
     assertSameTasks(before, after);
     String noise = c.path("noisePid").asText();
     assertThat(after.path("tasks").path(noise).asText()).isEqualTo("0-3");
+  }
+
+  @Test
+  void shouldLeaveALiveIsolationOfAnotherPidNamespaceAlone() {
+    JsonNode d = guest.section("recover", "isolate-namespaces");
+    assertThat(d.path("holder").asText())
+        .as("the holder, pid 1 of its namespace")
+        .contains("status=ISOLATED")
+        .contains("pid=1\n");
+    JsonNode during = d.path("during");
+    assertThat(during.path("journal").asBoolean()).isTrue();
+    assertThat(during.path("cgroup").asBoolean()).isTrue();
+    assertThat(during.path("defaultAffinity").asText()).as("isolated by the holder").isEqualTo("7");
+    assertThat(d.path("releaseExit").asInt())
+        .as("release from another pid 1: %s", d.path("releaseOut"))
+        .isEqualTo(1);
+    assertThat(d.path("releaseOut").asText()).contains("which still runs: left to it");
+    assertThat(d.path("afterRelease")).as("nothing of the live holder undone").isEqualTo(during);
+    assertThat(d.path("finalExit").asInt()).as(d.path("finalOut").asText()).isZero();
+    assertThat(d.path("finalOut").asText())
+        .contains("which is dead: undone")
+        .doesNotContain("\"FAILED\"", "\"LEFT\"");
   }
 
   /** The round trip's shared assertions; returns the section's data. */

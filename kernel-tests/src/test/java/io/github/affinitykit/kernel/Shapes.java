@@ -142,7 +142,8 @@ final class Shapes {
    * shield); as an unprivileged user (refused, nothing changed); cgroup v2 with the JVM in the root
    * cgroup (partition) and deep in {@code /system/svc} (remote partition on 6.12, the shield on
    * 6.1, which has no {@code cpuset.cpus.exclusive}); then a JVM killed with SIGKILL under
-   * isolation and the next one's release.
+   * isolation and the next one's release, then two JVMs each pid 1 of its own pid namespace: one
+   * holds an isolation, the other's release leaves it alone.
    */
   static Shape isolation(String name, String kernel) {
     return new Shape(
@@ -167,8 +168,8 @@ final class Shapes {
                 "nobody",
                 false),
             new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
-            new Shape.Run("recover", List.of(), List.of("isolate-recover"))),
-        Duration.ofMinutes(9),
+            new Shape.Run("recover", List.of(), List.of("isolate-recover", "isolate-namespaces"))),
+        Duration.ofMinutes(10), // 9 before the namespace section: two more JVM starts
         kernel,
         true); // its runs rewrite cpusets and partitions while every vCPU runs
   }

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.isolation;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.internal.Mounts;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -9,15 +8,15 @@ import java.util.Set;
 
 /**
  * cgroup v1 cpusets, as {@code cset shield} makes them: beside the JVM's cpuset, one set with only
- * the CPUs for the pinned threads ({@code affinitykit-<pid>-iso}) and one with the rest of its CPUs
- * for every other movable user task of the JVM's cpuset ({@code affinitykit-<pid>-rest}); kernel
+ * the CPUs for the pinned threads ({@code affinitykit-<id>-iso}) and one with the rest of its CPUs
+ * for every other movable user task of the JVM's cpuset ({@code affinitykit-<id>-rest}); kernel
  * threads (cgroup v1 refuses to move kthreadd) and tasks in other cpusets are shielded by affinity.
  * Moving a task between cpusets rewrites its mask: recorded, to be put back.
  *
  * <p>Thread safety: stateless.
  */
 final class CpusetPlan {
-  private static final String TASKS = "tasks";
+  private static final String TASKS = Writable.TASKS;
 
   private CpusetPlan() {}
 
@@ -28,15 +27,15 @@ final class CpusetPlan {
     String mems = first(files, home + "/" + p + "mems", home + "/" + p + "effective_mems");
     CpuSet all =
         CpuSet.parse(first(files, home + "/" + p + "cpus", home + "/" + p + "effective_cpus"));
-    String iso = Mounts.join(home, s.cgroupName() + "-iso");
-    String rest = Mounts.join(home, s.cgroupName() + "-rest");
+    String iso = s.kitDir(home, "-iso");
+    String rest = s.kitDir(home, "-rest");
     List<Step> out = new ArrayList<>();
     out.add(new DirStep(iso, home, TASKS));
-    out.add(WriteStep.created(iso + "/" + p + "cpus", s.cpus().toString()));
-    out.add(WriteStep.created(iso + "/" + p + "mems", mems));
+    out.add(WriteStep.created(Writable.kitFile(iso, p + "cpus"), s.cpus().toString()));
+    out.add(WriteStep.created(Writable.kitFile(iso, p + "mems"), mems));
     out.add(new DirStep(rest, home, TASKS));
-    out.add(WriteStep.created(rest + "/" + p + "cpus", all.minus(s.cpus()).toString()));
-    out.add(WriteStep.created(rest + "/" + p + "mems", mems));
+    out.add(WriteStep.created(Writable.kitFile(rest, p + "cpus"), all.minus(s.cpus()).toString()));
+    out.add(WriteStep.created(Writable.kitFile(rest, p + "mems"), mems));
     Set<Integer> members = new HashSet<>();
     for (String line : files.read(home + "/" + TASKS).orElse("").split("\n")) {
       if (!line.isBlank()) {

@@ -69,6 +69,11 @@ record DirStep(String path, String home, String tasksFile) implements Step {
   }
 
   @Override
+  public List<String> paths() {
+    return List.of(path, path + "/" + tasksFile, home + "/" + tasksFile);
+  }
+
+  @Override
   public String journal() {
     return String.join(
         " ", "mkdir", Escape.encode(path), Escape.encode(home), Escape.encode(tasksFile));

@@ -16,16 +16,17 @@ import java.util.Optional;
  * <p>Thread safety: stateless.
  */
 final class IrqPlan {
-  static final String DEFAULT_AFFINITY = "/proc/irq/default_smp_affinity";
-  static final String WORKQUEUE_MASK = "/sys/devices/virtual/workqueue/cpumask";
+  static final String DEFAULT_AFFINITY = Writable.DEFAULT_AFFINITY;
+  static final String WORKQUEUE_MASK = Writable.WORKQUEUE_MASK;
 
   private IrqPlan() {}
 
   static List<Step> steps(Scene s) {
     List<Step> out = new ArrayList<>();
     for (String name : s.files().fs().list("/proc/irq")) {
-      if (SysFs.index(name, "") >= 0) {
-        narrow(s, Change.Kind.IRQ, "/proc/irq/" + name + "/smp_affinity").ifPresent(out::add);
+      int irq = SysFs.index(name, "");
+      if (irq >= 0) {
+        narrow(s, Change.Kind.IRQ, Writable.irqAffinity(irq)).ifPresent(out::add);
       }
     }
     narrow(s, Change.Kind.FILE, DEFAULT_AFFINITY).ifPresent(out::add);

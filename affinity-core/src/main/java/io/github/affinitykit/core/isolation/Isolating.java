@@ -2,11 +2,11 @@ package io.github.affinitykit.core.isolation;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
-import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +22,7 @@ import java.util.Optional;
 final class Isolating {
   private final Isolator isolator;
   private final Scene s;
+  private static final Duration OWNER_WAIT = Duration.ofSeconds(1);
   private final List<String> reasons = new ArrayList<>();
 
   Isolating(Isolator isolator, Scene scene) {
@@ -67,6 +68,7 @@ final class Isolating {
         plan.recovered());
   }
 
+  /** Isolates; the caller holds the directory's lock (or nothing passes the refusals). */
   Isolation isolate(List<String> recovered) {
     Optional<String> other = otherIsolation();
     if (other.isPresent()) { // said first: it explains the conflicts below
@@ -76,6 +78,10 @@ final class Isolating {
     if (!refusal.isEmpty()) {
       return Isolation.refused(
           refused(s.cpus(), s.housekeeping(), String.join("; ", refusal), reasons));
+    }
+    Optional<String> unfinished = unfinished();
+    if (unfinished.isPresent()) {
+      return Isolation.refused(refused(s.cpus(), s.housekeeping(), unfinished.get(), reasons));
     }
     Path mine = Journal.file(isolator.directory(), s.self());
     if (Files.exists(mine)) {
@@ -90,17 +96,11 @@ final class Isolating {
                   + "): close it first",
               reasons));
     }
-    List<Reservation> held = new ArrayList<>();
-    CpuReservations locks = CpuReservations.inDirectory(isolator.directory());
-    for (int cpu : s.cpus().toArray()) {
-      ReservationResult r = locks.tryReserve(cpu);
-      if (!r.isReserved()) {
-        held.forEach(Reservation::close);
-        return Isolation.refused(
-            refused(
-                s.cpus(), s.housekeeping(), "CPU " + cpu + " is taken: " + r.reason(), reasons));
-      }
-      held.add(r.orElseThrow());
+    Held held = new Held();
+    Optional<String> taken = hold(held, Journal.ownerFile(mine));
+    if (taken.isPresent()) {
+      held.release();
+      return Isolation.refused(refused(s.cpus(), s.housekeeping(), taken.get(), reasons));
     }
     Chooser.Choice choice = Chooser.choose(s.files(), s.cgroups(), isolator.allowed());
     reasons.addAll(choice.reasons());
@@ -110,19 +110,66 @@ final class Isolating {
         return done.get();
       }
     }
-    held.forEach(Reservation::close);
+    held.release();
     return Isolation.refused(
         refused(s.cpus(), s.housekeeping(), "every mechanism was refused: " + reasons, reasons));
   }
 
+  /** Reserves the CPUs and locks the owner file into {@code held}; why not, if not. */
+  private Optional<String> hold(Held held, Path ownerFile) {
+    CpuReservations locks = CpuReservations.inDirectory(isolator.directory());
+    for (int cpu : s.cpus().toArray()) {
+      ReservationResult r = locks.tryReserve(cpu);
+      if (!r.isReserved()) {
+        return Optional.of("CPU " + cpu + " is taken: " + r.reason());
+      }
+      held.add(r.orElseThrow());
+    }
+    try {
+      // a doctor asking about it holds it for an instant: a second is plenty
+      Optional<LockedFile> owner = LockedFile.lock(ownerFile, OWNER_WAIT);
+      if (owner.isEmpty()) {
+        return Optional.of(ownerFile + " is locked by another");
+      }
+      held.owner(owner.get());
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of("cannot lock the owner file " + ownerFile + ": " + Step.why(e));
+    }
+  }
+
+  /**
+   * A journal left that is not wholly undone (its owner dead, its undo failed part-way) or that is
+   * not to be trusted: isolating over it would let a later release write its old values over this
+   * isolation.
+   */
+  private Optional<String> unfinished() {
+    for (IsolationJournal j : Journals.find(isolator.directory(), s.files().fs())) {
+      if (j.owner() == OwnerState.DEAD) {
+        return Optional.of(
+            j.describe().replaceAll(": run release to undo it.*", "")
+                + ", and its undo is not complete (journal "
+                + j.journal()
+                + "): run release until it is, then isolate");
+      }
+      if (j.owner() == OwnerState.UNKNOWN) {
+        return Optional.of(
+            j.describe()
+                + ": an isolation may be in force that cannot be undone from here; look at it,"
+                + " remove it if nothing of it is left, then isolate");
+      }
+    }
+    return Optional.empty();
+  }
+
   /** One mechanism: journal, check for another isolation, apply, or undo and say why. */
-  private Optional<Isolation> attempt(Mechanism m, List<Reservation> held, List<String> recovered) {
+  private Optional<Isolation> attempt(Mechanism m, Held held, List<String> recovered) {
     Path file = Journal.file(isolator.directory(), s.self());
     Journal journal = new Journal(s.self(), s.cpus(), s.housekeeping(), m, steps(m));
     try {
       journal.write(file);
     } catch (IOException e) {
-      held.forEach(Reservation::close);
+      held.release();
       return Optional.of(
           Isolation.refused(
               refused(
@@ -134,7 +181,7 @@ final class Isolating {
     Optional<String> other = otherIsolation();
     if (other.isPresent()) {
       delete(file);
-      held.forEach(Reservation::close);
+      held.release();
       return Optional.of(
           Isolation.refused(refused(s.cpus(), s.housekeeping(), other.get(), reasons)));
     }
@@ -204,7 +251,8 @@ final class Isolating {
 
   private Optional<String> otherIsolation() {
     for (IsolationJournal j : Journals.find(isolator.directory(), s.files().fs())) {
-      if (j.owner() == OwnerState.ALIVE && j.ownerPid() != s.self().pid()) {
+      if (j.owner() == OwnerState.ALIVE
+          && !Path.of(j.journal()).equals(Journal.file(isolator.directory(), s.self()))) {
         return Optional.of(
             j.describe()
                 + ": one isolation at a time on a machine (undoing two interleaved ones could not"
@@ -214,7 +262,8 @@ final class Isolating {
     return Optional.empty();
   }
 
-  private List<Step> steps(Mechanism m) {
+  /** Every step of mechanism {@code m} for this scene, as planned. */
+  List<Step> steps(Mechanism m) {
     List<Step> out = new ArrayList<>();
     switch (m) {
       case CGROUP_V2_PARTITION:

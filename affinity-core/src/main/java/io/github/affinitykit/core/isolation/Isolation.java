@@ -2,7 +2,6 @@ package io.github.affinitykit.core.isolation;
 
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
-import io.github.affinitykit.core.reservation.Reservation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +17,11 @@ import java.util.Optional;
  * rollback could not put everything back: then it keeps what is left, says so, and closing it tries
  * the undo again; otherwise closing it is harmless.
  *
- * <p>A JVM that exits without closing it undoes it in a shutdown hook; one killed (SIGKILL, a
- * crash) leaves the journal, and the next {@code isolate}, {@code release} or the doctor finds the
- * dead owner.
+ * <p>While in force it holds the lock on its owner file ({@code isolation-<id>.owner} beside the
+ * journal): that is what makes it alive to every other process, in any pid namespace. A JVM that
+ * exits without closing it undoes it in a shutdown hook; one killed (SIGKILL, a crash) leaves the
+ * journal, the kernel drops the lock, and the next {@code isolate}, {@code release} or the doctor
+ * finds the dead owner.
  *
  * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
  */
@@ -31,7 +32,7 @@ public final class Isolation implements AutoCloseable {
   private volatile Thread atExit;
 
   /** What an isolation in force holds. */
-  private record Active(Journal journal, Path file, Kernel kernel, List<Reservation> held) {}
+  private record Active(Journal journal, Path file, Kernel kernel, Held held) {}
 
   private Isolation(IsolationReport report, Optional<Active> active) {
     this.report = report;
@@ -49,9 +50,8 @@ public final class Isolation implements AutoCloseable {
    * journal).
    */
   static Isolation active(
-      IsolationReport report, Journal journal, Path file, Kernel kernel, List<Reservation> held) {
-    Isolation iso =
-        new Isolation(report, Optional.of(new Active(journal, file, kernel, List.copyOf(held))));
+      IsolationReport report, Journal journal, Path file, Kernel kernel, Held held) {
+    Isolation iso = new Isolation(report, Optional.of(new Active(journal, file, kernel, held)));
     Flight.isolation(
         "isolation", report.cpus().toString(), report.status().name(), report.mechanism().name());
     Thread hook = new Thread(iso::close, "affinitykit-isolation-undo");
@@ -62,7 +62,7 @@ public final class Isolation implements AutoCloseable {
 
   /** Refused, but the undo of a failed attempt left something: closing tries again. */
   static Isolation leftover(
-      IsolationReport report, Journal journal, Path file, Kernel kernel, List<Reservation> held) {
+      IsolationReport report, Journal journal, Path file, Kernel kernel, Held held) {
     return active(report, journal, file, kernel, held);
   }
 
@@ -199,7 +199,7 @@ public final class Isolation implements AutoCloseable {
         // left behind, it names this process: once it is gone, release finds nothing to undo
       }
     }
-    a.held().forEach(Reservation::close);
+    a.held().release(); // frees the CPUs; the owner reads dead from now: release may retry
     released =
         new IsolationReport(
             IsolationStatus.RELEASED,

@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param owner what became of it
  * @param cpus the isolated CPUs
  * @param mechanism the mechanism
- * @param problem why the journal cannot be read; empty if it can
+ * @param problem why the journal is not read or replayed (not to be trusted, unreadable, its owner
+ *     unknown), with the rule it breaks; empty if it is
  */
 public record IsolationJournal(
     String journal,
@@ -53,11 +54,12 @@ public record IsolationJournal(
   /**
    * One sentence: whose, which CPUs, and what to do.
    *
-   * @return the sentence, no final period; for an unreadable journal, its path and the problem
+   * @return the sentence, no final period; for a journal refused or unreadable, its path and the
+   *     problem ({@code refused, never read: journal: ... (expected: ...)})
    */
   public String describe() {
     if (!problem.isEmpty()) {
-      return journal + ": unreadable (" + problem + ")";
+      return journal + ": " + problem;
     }
     String head = "CPUs " + cpus + " isolated by pid " + ownerPid + " (" + mechanism + ")";
     switch (owner) {

@@ -3,8 +3,10 @@ package io.github.affinitykit.core.isolation;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -21,24 +23,42 @@ import java.util.Set;
  * <p>It changes the whole machine (other people's processes, IRQs, cgroups): call it only where a
  * person asked for it. Tests isolate only inside guest kernels.
  *
- * <p>Thread safety: immutable; an isolation holds its CPUs' reservations in the directory, so two
- * calls, in this JVM or another, never isolate the same CPU, and only one isolation is in force on
- * a machine at a time (their undos would not compose).
+ * <p>The directory is made {@code 0700}; a directory or journal someone else could have written (a
+ * link, another user's, writable by group or others, over 8 MiB, naming a path no isolation writes)
+ * is refused and never replayed.
+ *
+ * <p>Thread safety: immutable; {@link #isolate} (recovery included) and {@link #release()} run
+ * under the directory's lock file {@code isolation.lock}, in this JVM or another; an isolation
+ * holds its CPUs' reservations in the directory, so two calls never isolate the same CPU, and only
+ * one isolation is in force on a machine at a time (their undos would not compose).
  */
 public final class Isolator {
   /** System property naming the journal directory; default {@code /run/affinitykit}. */
   public static final String DIRECTORY_PROPERTY = "affinitykit.isolation.dir";
 
+  /** The directory's lock file: one isolator at a time recovers, isolates or releases. */
+  static final String LOCK_FILE = "isolation.lock";
+
+  private static final Duration LOCK_WAIT = Duration.ofSeconds(30);
+
   private final Path root;
   private final TaskAffinity affinity;
   private final Path directory;
   private final Set<Mechanism> allowed;
+  private final Duration lockWait;
 
-  private Isolator(Path root, TaskAffinity affinity, Path directory, Set<Mechanism> allowed) {
+  private Isolator(
+      Path root, TaskAffinity affinity, Path directory, Set<Mechanism> allowed, Duration lockWait) {
     this.root = Objects.requireNonNull(root, "root");
     this.affinity = Objects.requireNonNull(affinity, "affinity");
     this.directory = directory.toAbsolutePath().normalize();
     this.allowed = Set.copyOf(allowed);
+    this.lockWait = lockWait;
+  }
+
+  /** The same isolator waiting at most {@code wait} for the directory's lock (tests: none). */
+  Isolator lockWait(Duration wait) {
+    return new Isolator(root, affinity, directory, allowed, wait);
   }
 
   /**
@@ -53,7 +73,8 @@ public final class Isolator {
         Path.of("/"),
         TaskAffinity.of(backend),
         Path.of(System.getProperty(DIRECTORY_PROPERTY, "/run/affinitykit")),
-        EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
+        EnumSet.complementOf(EnumSet.of(Mechanism.NONE)),
+        LOCK_WAIT);
   }
 
   /**
@@ -73,7 +94,7 @@ public final class Isolator {
   /** The host under {@code root} with a test's task affinities. */
   static Isolator at(Path root, TaskAffinity affinity, Path directory) {
     return new Isolator(
-        root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)));
+        root, affinity, directory, EnumSet.complementOf(EnumSet.of(Mechanism.NONE)), LOCK_WAIT);
   }
 
   /**
@@ -83,7 +104,7 @@ public final class Isolator {
    * @return a new isolator; this one is unchanged
    */
   public Isolator directory(Path dir) {
-    return new Isolator(root, affinity, Objects.requireNonNull(dir, "dir"), allowed);
+    return new Isolator(root, affinity, Objects.requireNonNull(dir, "dir"), allowed, lockWait);
   }
 
   /**
@@ -102,7 +123,7 @@ public final class Isolator {
       throw new IllegalArgumentException(
           "mechanisms: " + mechanisms + " (expected: at least one but NONE)");
     }
-    return new Isolator(root, affinity, directory, m);
+    return new Isolator(root, affinity, directory, m, lockWait);
   }
 
   /**
@@ -131,8 +152,10 @@ public final class Isolator {
   /**
    * Isolates {@code cpus} for {@code owners} (this JVM's threads pinned there, moved into the
    * partition where there is one). Never throws for a missing permission or a kernel refusal: the
-   * handle's report says {@link IsolationStatus#REFUSED} and nothing was changed. Isolations left
-   * by dead processes are undone first (before the tasks are read) and reported.
+   * handle's report says {@link IsolationStatus#REFUSED} and nothing was changed. Under the
+   * directory's lock (waited for up to 30 s, else refused): isolations left by dead processes are
+   * undone first (before the tasks are read) and reported; one not wholly undone, or a journal not
+   * to be trusted, refuses this one, naming it.
    *
    * @param cpus the CPUs to isolate: online ones, leaving at least one online CPU out
    * @param owners the kernel thread ids of this JVM's threads that are to run there; may be empty
@@ -141,31 +164,87 @@ public final class Isolator {
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
   public Isolation isolate(CpuSet cpus, Set<Integer> owners) {
-    List<String> recovered = new ArrayList<>();
-    if (!cpus.isEmpty()) { // the scene below rejects it; recover nothing for a bad call
+    if (cpus.isEmpty() || !permitted()) { // refused below as it is: no directory made, no lock
+      return new Isolating(this, scene(cpus, owners)).isolate(List.of());
+    }
+    Path lockFile = directory.resolve(LOCK_FILE);
+    try {
+      Trusted.ensureDirectory(directory);
+    } catch (IOException e) {
+      return refusedNow(cpus, "cannot use the journal directory: " + Step.why(e));
+    }
+    try (LockedFile lock = LockedFile.lock(lockFile, lockWait).orElse(null)) {
+      if (lock == null) {
+        return refusedNow(cpus, busy(lockFile));
+      }
+      List<String> recovered = new ArrayList<>();
       Journals.recover(directory, new KernelFiles(root).fs(), this::kernel)
           .forEach(r -> recovered.addAll(r.recovered()));
+      return new Isolating(this, scene(cpus, owners)).isolate(recovered);
+    } catch (IOException e) {
+      return refusedNow(cpus, "cannot lock " + lockFile + ": " + Step.why(e));
     }
-    return new Isolating(this, scene(cpus, owners)).isolate(recovered);
+  }
+
+  private Isolation refusedNow(CpuSet cpus, String why) {
+    return Isolation.refused(Isolating.refused(cpus, CpuSet.empty(), why, List.of()));
+  }
+
+  private String busy(Path lockFile) {
+    return "another isolate or release is at work in "
+        + directory
+        + " (it holds "
+        + lockFile
+        + " longer than "
+        + lockWait.toSeconds()
+        + " s): try again once it is done";
+  }
+
+  /** Whether this process may isolate at all (else {@link Isolating} refuses, naming why). */
+  private boolean permitted() {
+    KernelFiles files = new KernelFiles(root);
+    return affinity.supported()
+        && Permissions.missing(files, directory.toString(), journalWritable()).isEmpty();
   }
 
   /**
    * Undoes every isolation whose owner is dead (killed, crashed, or from an earlier boot) and
    * deletes its journal once the undo is clean (a journal whose undo left something keeps it, for
-   * the next try); an isolation whose owner still runs is left to it and reported {@link
-   * IsolationStatus#REFUSED}.
+   * the next try), under the directory's lock; a file is put back only while it holds what the
+   * isolation wrote. An isolation whose owner still runs (holds its owner lock) is left to it and
+   * reported {@link IsolationStatus#REFUSED}, and so is a journal not to be trusted or read, never
+   * replayed.
    *
-   * @return one report per journal released or left to its owner; empty if none; an unreadable
-   *     journal is in none (see {@link #journals()})
+   * @return one report per journal released, left to its owner or refused; empty if none; one
+   *     {@link IsolationStatus#REFUSED} report if another isolator held the directory's lock
+   *     throughout the wait
    */
   public List<IsolationReport> release() {
     KernelFiles files = new KernelFiles(root);
-    List<IsolationReport> out =
-        new ArrayList<>(Journals.recover(directory, files.fs(), this::kernel));
+    List<IsolationReport> out = new ArrayList<>();
+    if (Trusted.directory(directory).isEmpty() && Files.isDirectory(directory)) {
+      Path lockFile = directory.resolve(LOCK_FILE);
+      try (LockedFile lock = LockedFile.lock(lockFile, lockWait).orElse(null)) {
+        if (lock == null) {
+          return List.of(
+              Isolating.refused(CpuSet.empty(), CpuSet.empty(), busy(lockFile), List.of()));
+        }
+        out.addAll(Journals.recover(directory, files.fs(), this::kernel));
+      } catch (IOException e) {
+        return List.of(
+            Isolating.refused(
+                CpuSet.empty(),
+                CpuSet.empty(),
+                "cannot lock " + lockFile + ": " + Step.why(e),
+                List.of()));
+      }
+    }
     for (IsolationJournal j : Journals.find(directory, files.fs())) {
       if (j.owner() == OwnerState.ALIVE) {
         out.add(
             Isolating.refused(j.cpus(), CpuSet.empty(), j.describe() + ": left to it", List.of()));
+      } else if (j.owner() == OwnerState.UNKNOWN) {
+        out.add(Isolating.refused(j.cpus(), CpuSet.empty(), j.describe(), List.of()));
       }
     }
     return out;
@@ -203,7 +282,7 @@ public final class Isolator {
     return p != null && Files.isWritable(p);
   }
 
-  private Scene scene(CpuSet cpus, Set<Integer> owners) {
+  Scene scene(CpuSet cpus, Set<Integer> owners) {
     Objects.requireNonNull(cpus, "cpus");
     Objects.requireNonNull(owners, "owners");
     KernelFiles files = new KernelFiles(root);

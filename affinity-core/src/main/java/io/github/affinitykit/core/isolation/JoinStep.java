@@ -66,6 +66,11 @@ record JoinStep(
   }
 
   @Override
+  public List<String> paths() {
+    return List.of(dir, dir + "/" + tasksFile, home + "/" + tasksFile);
+  }
+
+  @Override
   public String journal() {
     return String.join(
         " ",

@@ -5,12 +5,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,7 +25,9 @@ import java.util.Optional;
  * <p>A fixture tree has no kernel behind it: under a root other than {@code /}, {@link
  * #write(String, String)} creates a file the kernel would have made with its directory (a new
  * cgroup's control files), and {@link #rmdir(String)} first deletes the plain files in the
- * directory, as removing a cgroup removes its control files. Nothing else differs.
+ * directory, as removing a cgroup removes its control files; and a file without its owner's write
+ * permission refuses a write even to root, as a kernel file the kernel will not take does. Nothing
+ * else differs.
  *
  * <p>Thread safety: immutable; the files themselves are shared with the whole machine.
  */
@@ -75,6 +79,11 @@ final class KernelFiles {
     boolean made = !live && Files.isDirectory(p.getParent());
     if (!made && !Files.exists(p)) {
       throw new NoSuchFileException(p.toString(), null, "no such kernel file");
+    }
+    if (!live
+        && Files.isRegularFile(p)
+        && !Files.getPosixFilePermissions(p).contains(PosixFilePermission.OWNER_WRITE)) {
+      throw new AccessDeniedException(p.toString(), null, "read-only kernel file");
     }
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     try (FileChannel ch =

@@ -17,7 +17,8 @@ import java.util.Optional;
  *
  * @param pid the task's process
  * @param tid the task
- * @param startTicks its start time, so that a new task with the same id is never touched
+ * @param startTicks its start time, so that a new task with the same id is never touched: checked
+ *     before its mask is set and before it is put back
  * @param name its name
  * @param before its mask before
  * @param after its mask while isolated
@@ -53,6 +54,10 @@ record MaskStep(
 
   @Override
   public Change apply(Kernel kernel) {
+    if (set && kernel.task(pid, tid, startTicks).isEmpty()) {
+      // checked before the mask is set: a new task that got the id meanwhile is never narrowed
+      return planned().with(Change.Outcome.GONE, "ended");
+    }
     if (set) {
       try {
         kernel.affinity().set(tid, after);
@@ -99,6 +104,11 @@ record MaskStep(
     return read.equals(before)
         ? planned().with(Change.Outcome.RESTORED, "")
         : planned().with(Change.Outcome.FAILED, "reads " + read + ", not " + before);
+  }
+
+  @Override
+  public List<String> paths() {
+    return List.of(); // a task's mask, set through the kernel: no file
   }
 
   @Override

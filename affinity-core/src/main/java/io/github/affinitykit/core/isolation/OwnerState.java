@@ -8,12 +8,14 @@ package io.github.affinitykit.core.isolation;
 public enum OwnerState {
   /** It still runs: it undoes the isolation when it closes it or exits normally. */
   ALIVE,
-  /**
-   * No process with its pid and start time: it was killed or crashed; {@code release} undoes it.
-   */
+  /** Nobody holds its owner lock any more: it was killed or crashed; {@code release} undoes it. */
   DEAD,
   /** The machine rebooted since: nothing of the isolation is left to undo. */
   EARLIER_BOOT,
-  /** Its journal cannot be read: see the problem. */
+  /**
+   * Its journal is not read or replayed (not to be trusted: a link, another user's, writable by
+   * others, too large, naming a path no isolation writes; or garbled), or whether its owner lives
+   * cannot be told: see the problem.
+   */
   UNKNOWN
 }

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.isolation;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.internal.Mounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +17,7 @@ import java.util.Set;
  * <p>Thread safety: stateless.
  */
 final class PartitionPlan {
-  static final String THREADS = "cgroup.threads";
+  static final String THREADS = Writable.THREADS;
   private static final String PARTITION = "cpuset.cpus.partition";
 
   private PartitionPlan() {}
@@ -27,11 +26,11 @@ final class PartitionPlan {
     KernelFiles files = s.files();
     String point = s.cgroups().v2().orElseThrow().point();
     String home = s.cgroups().v2Dir(files.fs());
-    String dir = Mounts.join(home, s.cgroupName());
+    String dir = s.kitDir(home, "");
     List<Step> out = new ArrayList<>();
     out.add(new DirStep(dir, home, THREADS));
-    out.add(WriteStep.created(dir + "/cgroup.type", "threaded"));
-    String control = home + "/cgroup.subtree_control";
+    out.add(WriteStep.created(Writable.kitFile(dir, "cgroup.type"), "threaded"));
+    String control = Writable.homeFile(home, "cgroup.subtree_control");
     String enabled = files.raw(control).orElse("");
     if (!List.of(enabled.strip().split(" ")).contains("cpuset")) {
       out.add(
@@ -40,14 +39,14 @@ final class PartitionPlan {
     }
     if (remote) {
       for (String a : ancestors(point, home)) {
-        String f = a + "/cpuset.cpus.exclusive";
+        String f = Writable.ancestorFile(a);
         String before = files.raw(f).orElse("");
         CpuSet claimed = parse(before).union(s.cpus());
         out.add(WriteStep.restoring(Change.Kind.CGROUP, f, before, claimed + "\n"));
       }
-      out.add(WriteStep.created(dir + "/cpuset.cpus.exclusive", s.cpus().toString()));
+      out.add(WriteStep.created(Writable.kitFile(dir, Writable.EXCLUSIVE), s.cpus().toString()));
     }
-    out.add(WriteStep.created(dir + "/cpuset.cpus", s.cpus().toString()));
+    out.add(WriteStep.created(Writable.kitFile(dir, "cpuset.cpus"), s.cpus().toString()));
     for (Task t : s.tasks()) {
       if (s.owners().contains(t.tid())) {
         out.add(new JoinStep(t.pid(), t.tid(), t.name(), dir, home, THREADS, true));
@@ -57,7 +56,7 @@ final class PartitionPlan {
         new WriteStep(
             Change.Kind.CGROUP,
             WriteStep.Undo.TEXT,
-            dir + "/" + PARTITION,
+            Writable.kitFile(dir, PARTITION),
             "member\n",
             "isolated",
             "member"));

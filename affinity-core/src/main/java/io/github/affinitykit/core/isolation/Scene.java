@@ -42,9 +42,9 @@ record Scene(
     Objects.requireNonNull(self, "self");
   }
 
-  /** The name of the cgroups this process makes: {@code affinitykit-<pid>}. */
-  String cgroupName() {
-    return "affinitykit-" + self.pid();
+  /** The cgroup this process makes in {@code home}: {@code affinitykit-<id><suffix>}. */
+  String kitDir(String home, String suffix) {
+    return Writable.kitDir(home, self.id(), suffix);
   }
 
   /** Whether the isolation may move {@code t}: a task the kernel lets move, not an owner. */

@@ -25,6 +25,13 @@ sealed interface Step permits DirStep, WriteStep, JoinStep, MaskStep {
   /** Undoes the step if it is still in force; idempotent, also for a step never applied. */
   Change undo(Kernel kernel);
 
+  /**
+   * Every path applying or undoing the step writes, creates or removes (and the files it reads to
+   * undo), as journaled: each must pass {@link Writable#refusal(String)} before a journal is
+   * trusted.
+   */
+  List<String> paths();
+
   /** The journal line: a keyword, then escaped fields separated by single spaces. */
   String journal();
 

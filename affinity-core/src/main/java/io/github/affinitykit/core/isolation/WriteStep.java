@@ -1,5 +1,6 @@
 package io.github.affinitykit.core.isolation;
 
+import io.github.affinitykit.core.CpuSet;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -10,7 +11,9 @@ import java.util.Optional;
  * workqueue cpumask, a cgroup's {@code cpuset.*} or {@code cgroup.subtree_control}. Undoing writes
  * the text from before back ({@link Undo#RESTORE}), or a text that reverses an edit ({@link
  * Undo#TEXT}: {@code -cpuset} for {@code +cpuset}), or nothing for a file of a cgroup the isolation
- * made and removes ({@link Undo#NONE}); a restored file must then read exactly as before.
+ * made and removes ({@link Undo#NONE}); a restored file must then read exactly as before. A file is
+ * put back only while it still holds what the isolation wrote: one changed by someone else
+ * meanwhile is {@link Change.Outcome#LEFT} and reported, as task masks are.
  *
  * <p>Thread safety: immutable.
  *
@@ -88,6 +91,12 @@ record WriteStep(
     if (now.get().equals(before)) {
       return planned().with(Change.Outcome.UNCHANGED, "");
     }
+    if (!holdsWritten(now.get())) {
+      return planned()
+          .with(
+              Change.Outcome.LEFT,
+              "now \"" + now.get().strip() + "\": changed by someone else while isolated");
+    }
     String back = undo == Undo.TEXT ? undoText : before.isEmpty() ? "\n" : before;
     try {
       kernel.files().write(path, back);
@@ -101,6 +110,30 @@ record WriteStep(
             .with(
                 Change.Outcome.FAILED,
                 "reads \"" + read.strip() + "\", not \"" + before.strip() + "\"");
+  }
+
+  /**
+   * Whether the file still holds what applying wrote (a mask or CPU list compared as CPUs, {@code
+   * +cpuset} as a token, a partition's state by its first word): only then is it put back.
+   */
+  private boolean holdsWritten(String now) {
+    if (undo == Undo.TEXT) {
+      return text.startsWith("+")
+          ? List.of(now.strip().split("\\s+")).contains(text.substring(1))
+          : now.strip().startsWith(text.strip());
+    }
+    try {
+      return kind == Change.Kind.CGROUP
+          ? CpuSet.parse(now.strip()).equals(CpuSet.parse(text.strip()))
+          : CpuSet.parseMask(now.strip()).equals(CpuSet.parseMask(text.strip()));
+    } catch (IllegalArgumentException e) {
+      return now.strip().equals(text.strip());
+    }
+  }
+
+  @Override
+  public List<String> paths() {
+    return List.of(path);
   }
 
   @Override

@@ -19,14 +19,14 @@ import org.junit.jupiter.api.TestInfo;
  * before the first change, and closing puts every file back byte for byte.
  */
 class IsolatorApplyTest {
-  private static final long PID = ProcessHandle.current().pid();
+  private static final String ID = Owner.jvmId();
 
   @Test
   void shouldShieldThenPutEveryMaskIrqAndFileBackByteForByte(TestInfo info) throws IOException {
     Path dir = dir(info);
     IsolationTree t = IsolationTree.create(dir.resolve("root"), 4).typical();
     Map<String, String> before = t.snapshot();
-    Path journal = dir.resolve("journal").resolve("isolation-" + PID + ".journal");
+    Path journal = dir.resolve("journal").resolve("isolation-" + ID + ".journal");
     List<String> unjournaled = new ArrayList<>();
     TreeAffinity affinity =
         new TreeAffinity(t.root())
@@ -115,7 +115,7 @@ class IsolatorApplyTest {
         IsolationTree.create(dir.resolve("root"), 4).typical().cgroupV2("/", "cpuset cpu");
     t.task(400, 401, "pinned", 0, "3").file("sys/fs/cgroup/cgroup.threads", "1\n20\n200\n201\n401");
     Map<String, String> before = t.snapshot();
-    String cg = "sys/fs/cgroup/affinitykit-" + PID;
+    String cg = "sys/fs/cgroup/affinitykit-" + ID;
 
     Isolation iso =
         Isolator.at(t.root(), new TreeAffinity(t.root()), dir.resolve("journal"))
@@ -147,7 +147,7 @@ class IsolatorApplyTest {
     Path dir = dir(info);
     IsolationTree t =
         IsolationTree.create(dir.resolve("root"), 4).typical().cgroupV2("/", "cpuset");
-    t.file("sys/fs/cgroup/affinitykit-" + PID, "a file where the cgroup would go");
+    t.file("sys/fs/cgroup/affinitykit-" + ID, "a file where the cgroup would go");
     Map<String, String> before = t.snapshot();
 
     try (Isolation iso =
@@ -191,5 +191,22 @@ class IsolatorApplyTest {
       assertThat(second.report().status()).isEqualTo(IsolationStatus.REFUSED);
       assertThat(second.report().refusal()).contains("already holds an isolation");
     }
+  }
+
+  @Test
+  void shouldNotNarrowATaskWhoseIdWasReusedSinceTheScan(TestInfo info) throws IOException {
+    Path dir = dir(info);
+    IsolationTree t = IsolationTree.create(dir.resolve("root"), 4).typical();
+    TreeAffinity affinity = new TreeAffinity(t.root());
+    Isolator isolator = Isolator.at(t.root(), affinity, dir.resolve("journal"));
+    MaskStep scanned =
+        new MaskStep(200, 201, 1201, "daemon-worker", CpuSet.range(0, 3), CpuSet.range(0, 2), true);
+    t.file("proc/200/task/201/stat", IsolationTree.stat(201, "newcomer", 0, 9_999, 0));
+
+    Change c = scanned.apply(isolator.kernel(CpuSet.range(0, 2)));
+
+    assertThat(c.outcome()).isEqualTo(Change.Outcome.GONE);
+    assertThat(affinity.calls()).as("checked before the mask is set").isEmpty();
+    assertThat(t.mask(200, 201)).isEqualTo(CpuSet.range(0, 3));
   }
 }

@@ -91,7 +91,7 @@ class IsolatorPlanTest {
     IsolationReport r = isolator(t, dir).plan(CpuSet.of(3), Set.of(401));
 
     assertThat(r.mechanism()).isEqualTo(Mechanism.CGROUP_V2_PARTITION);
-    String cg = "/sys/fs/cgroup/affinitykit-" + ProcessHandle.current().pid();
+    String cg = "/sys/fs/cgroup/affinitykit-" + Owner.jvmId();
     assertThat(r.changes(Change.Kind.CGROUP))
         .extracting(c -> c.name() + "=" + c.after())
         .containsExactly(
@@ -127,7 +127,7 @@ class IsolatorPlanTest {
     assertThat(r.mechanism()).isEqualTo(Mechanism.CGROUP_V2_REMOTE_PARTITION);
     assertThat(r.reasons()).anyMatch(s -> s.contains("not the root cgroup: a remote partition"));
     String svc = "/sys/fs/cgroup/system/svc";
-    String cg = svc + "/affinitykit-" + ProcessHandle.current().pid();
+    String cg = svc + "/affinitykit-" + Owner.jvmId();
     assertThat(r.changes(Change.Kind.CGROUP))
         .extracting(c -> c.name() + "=" + c.after().strip())
         .containsExactly(
@@ -169,8 +169,8 @@ class IsolatorPlanTest {
     assertThat(r.mechanism()).isEqualTo(Mechanism.CGROUP_V1_CPUSET);
     assertThat(r.reasons()).anyMatch(s -> s.contains("no cgroup2 filesystem mounted"));
     String home = "/sys/fs/cgroup/cpuset";
-    String iso = home + "/affinitykit-" + ProcessHandle.current().pid() + "-iso";
-    String rest = home + "/affinitykit-" + ProcessHandle.current().pid() + "-rest";
+    String iso = home + "/affinitykit-" + Owner.jvmId() + "-iso";
+    String rest = home + "/affinitykit-" + Owner.jvmId() + "-rest";
     assertThat(r.changes(Change.Kind.CGROUP))
         .extracting(c -> c.name() + "=" + c.after())
         .containsExactly(

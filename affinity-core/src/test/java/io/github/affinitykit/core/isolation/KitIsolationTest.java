@@ -32,7 +32,7 @@ class KitIsolationTest {
         AffinityKit.create(
             HostCpus.probe(t.root()), backend, CpuReservations.inDirectory(dir.resolve("locks")));
     Isolator isolator = Isolator.at(t.root(), new TreeAffinity(t.root()), dir.resolve("journal"));
-    String cg = "sys/fs/cgroup/affinitykit-" + ProcessHandle.current().pid();
+    String cg = "sys/fs/cgroup/affinitykit-" + Owner.jvmId();
 
     try (Isolation iso = kit.isolate(CpuSet.of(3), isolator)) {
       assertThat(kit.isolation()).containsSame(iso);

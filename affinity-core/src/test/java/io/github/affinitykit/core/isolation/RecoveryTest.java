@@ -24,7 +24,7 @@ class RecoveryTest {
   /**
    * Isolates CPU 3, then "kills" the owner: its journal moves to {@code dead}, its pid is reused.
    */
-  private static Path crash(IsolationTree t, Path dir) throws IOException {
+  static Path crash(IsolationTree t, Path dir) throws IOException {
     Isolation iso =
         Isolator.at(t.root(), new TreeAffinity(t.root()), dir.resolve("live"))
             .isolate(CpuSet.of(3), Set.of());
@@ -98,14 +98,11 @@ class RecoveryTest {
     Path dir = dir(info);
     IsolationTree t = IsolationTree.create(dir.resolve("root"), 4).typical();
     Path journals = Files.createDirectories(dir.resolve("journal"));
-    t.file("proc/4242/stat", IsolationTree.stat(4242, "other-jvm", 0, 5242, 0));
-    new Journal(
-            new Owner(4242, 5242, "boot-1"),
-            CpuSet.of(1),
-            CpuSet.of(0),
-            Mechanism.AFFINITY_SHIELD,
-            List.of())
-        .write(journals.resolve("isolation-4242.journal"));
+    Owner other = new Owner("0000000000004242", 4242, 5242, "boot-1");
+    Path theirs = Journal.file(journals, other);
+    new Journal(other, CpuSet.of(1), CpuSet.of(0), Mechanism.AFFINITY_SHIELD, List.of())
+        .write(theirs);
+    LockedFile alive = LockedFile.tryLock(Journal.ownerFile(theirs)).orElseThrow();
     Map<String, String> before = t.snapshot();
     Isolator isolator = Isolator.at(t.root(), new TreeAffinity(t.root()), journals);
 
@@ -119,14 +116,12 @@ class RecoveryTest {
     assertThat(isolator.release())
         .singleElement()
         .satisfies(r -> assertThat(r.refusal()).endsWith("which still runs: left to it"));
-    assertThat(journals.resolve("isolation-4242.journal")).exists();
-    assertThat(journals.resolve("isolation-" + PID + ".journal")).doesNotExist();
+    assertThat(theirs).exists();
+    assertThat(journals.resolve("isolation-" + Owner.jvmId() + ".journal")).doesNotExist();
 
-    t.file(
-        "proc/4242/stat",
-        IsolationTree.stat(4242, "other-jvm", 0, 5242, 0).replace(") S ", ") Z "));
+    alive.close(); // as the kernel does when its owner dies, however it dies
     assertThat(isolator.journals())
-        .as("killed, not yet reaped: a zombie owns nothing")
+        .as("nobody holds its owner lock")
         .extracting(IsolationJournal::owner)
         .containsExactly(OwnerState.DEAD);
   }
@@ -138,14 +133,14 @@ class RecoveryTest {
     IsolationTree t = IsolationTree.create(dir.resolve("root"), 4).typical();
     Path journals = Files.createDirectories(dir.resolve("journal"));
     new Journal(
-            new Owner(PID, 777, "boot-0"),
+            new Owner(Owner.jvmId(), PID, 777, "boot-0"),
             CpuSet.of(3),
             CpuSet.range(0, 2),
             Mechanism.AFFINITY_SHIELD,
             List.of(
                 new MaskStep(
                     200, 200, 1200, "daemon", CpuSet.range(0, 3), CpuSet.range(0, 2), true)))
-        .write(journals.resolve("isolation-" + PID + ".journal"));
+        .write(journals.resolve("isolation-" + Owner.jvmId() + ".journal"));
     Files.writeString(journals.resolve("isolation-9.journal"), "affinitykit-isolation 1\nowner 9");
     t.task(200, 200, "daemon", 0, "0-2");
     Isolator isolator = Isolator.at(t.root(), new TreeAffinity(t.root()), journals);
@@ -156,9 +151,14 @@ class RecoveryTest {
     assertThat(isolator.journals())
         .filteredOn(j -> j.owner() == OwnerState.UNKNOWN)
         .singleElement()
-        .satisfies(j -> assertThat(j.describe()).contains("unreadable (journal: "));
+        .satisfies(
+            j ->
+                assertThat(j.describe())
+                    .contains(": refused, never replayed: journal: ")
+                    .contains("(expected: affinitykit-isolation 2 ... end, a whole journal)"));
 
     assertThat(isolator.release())
+        .filteredOn(r -> r.status() == IsolationStatus.RELEASED)
         .singleElement()
         .satisfies(
             r ->

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.testkit.CliRun;
 import io.github.affinitykit.core.testkit.Fixtures;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -65,6 +67,36 @@ class IsolateCommandTest {
     assertThat(r.out()).isEqualTo("no isolation to release in " + journal + "\n");
     CliRun j = run("release", "--json", "--journal-dir", journal.toString());
     assertThat(new ObjectMapper().readTree(j.out()).isArray()).isTrue();
+  }
+
+  /**
+   * The issue's planted journal, through the command line on this host: refused before anything is
+   * read or written (the victim is this test's own file), with the rule it breaks.
+   */
+  @Test
+  void shouldReplayNothingOfAPlantedJournalAndSayWhy(@TempDir Path dir) throws Exception {
+    Path victim = Files.writeString(dir.resolve("victim"), "root's own\n");
+    Path journals = Files.createDirectories(dir.resolve("journals"));
+    Files.writeString(
+        journals.resolve("isolation-0000000000400000.journal"),
+        "affinitykit-isolation 2\nowner 0000000000400000 4194304 1 %\ncpus 1\nhousekeeping 0\n"
+            + "mechanism AFFINITY_SHIELD\nwrite FILE RESTORE "
+            + victim
+            + " owned%0a % %\nend\n");
+
+    CliRun r = run("release", "--journal-dir", journals.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out())
+        .contains(
+            "refused, never replayed: journal path: " + victim + " (expected: an isolation's");
+    assertThat(Files.readString(victim)).isEqualTo("root's own\n");
+
+    Files.setPosixFilePermissions(journals, PosixFilePermissions.fromString("rwxrwxrwx"));
+    CliRun loose = run("release", "--journal-dir", journals.toString());
+    assertThat(loose.status()).isEqualTo(1);
+    assertThat(loose.out())
+        .contains("refused, never read: journal directory: " + journals + " mode 0777");
+    assertThat(Files.readString(victim)).isEqualTo("root's own\n");
   }
 
   @Test
