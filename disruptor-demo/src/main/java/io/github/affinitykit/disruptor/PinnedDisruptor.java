@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A Disruptor 4 whose consumers run on CPUs planned and pinned through affinity-core, with the wait
- * strategy their placement deserves ({@link WaitAdvisor}) or the one the user named, and the report
- * of both ({@link #choice()}).
+ * strategy their placement deserves ({@link WaitChoice#advise}) or the one the user named, and the
+ * report of both ({@link #choice()}).
  *
  * <pre>{@code
  * try (PinnedDisruptor<Event> pd = PinnedDisruptor.builder(kit, Event::new).consumers(2).build()) {
@@ -55,7 +55,7 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
     this.layout = layout;
     this.check = check;
     this.timeout = b.timeout();
-    WaitChoice advised = WaitAdvisor.advise(kit.host(), layout, check.exclusive(), check.audited());
+    WaitChoice advised = WaitChoice.advise(kit.host(), layout, check.exclusive(), check.audited());
     this.choice = b.override().map(advised::overriddenBy).orElse(advised);
     this.threads = threads;
     this.disruptor =

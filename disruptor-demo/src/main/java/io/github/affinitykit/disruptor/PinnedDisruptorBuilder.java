@@ -17,8 +17,8 @@ import java.util.Optional;
  * {@link CpuGroupBuilder} (pool, placements, run-out, isolation: {@link #group}). Defaults: ring of
  * 1024, {@link ProducerType#SINGLE}, one consumer, {@link Pinning#CONSUMERS}, the group {@code
  * kit.group("disruptor")} placed {@link #DEFAULT_PLACEMENTS} with run-out {@link
- * RunOutPolicy#SHARE}, wait strategy chosen by {@link WaitAdvisor}, no audit, threads named {@code
- * <group name>-consumer-<n>}, 10 s timeout for starting and stopping threads.
+ * RunOutPolicy#SHARE}, wait strategy chosen by {@link WaitChoice#advise}, no audit, threads named
+ * {@code <group name>-consumer-<n>}, 10 s timeout for starting and stopping threads.
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  *

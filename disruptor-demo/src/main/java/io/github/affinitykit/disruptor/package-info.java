@@ -3,7 +3,7 @@
  * placement deserves: {@link io.github.affinitykit.disruptor.PinnedDisruptor} builds and runs it,
  * its threads are one affinity-core {@code CpuGroup} (its {@link
  * io.github.affinitykit.disruptor.PipelineAssignments} says where each runs), {@link
- * io.github.affinitykit.disruptor.WaitAdvisor} chooses the strategy and says why ({@link
- * io.github.affinitykit.disruptor.WaitChoice}).
+ * io.github.affinitykit.disruptor.WaitChoice} translates core's wait rule into the strategy and
+ * says why.
  */
 package io.github.affinitykit.disruptor;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.RunOutPolicy;
+import io.github.affinitykit.core.placement.WaitAdvice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -26,7 +27,7 @@ class LiveChoiceTest {
                 CpuSet.empty(),
                 PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
-    return WaitAdvisor.advise(host, layout, audited);
+    return WaitChoice.advise(host, layout, audited);
   }
 
   @Test
@@ -54,8 +55,9 @@ class LiveChoiceTest {
     WaitChoice unaudited = advise(host, Pinning.CONSUMERS, 1, CpuSet.empty());
 
     assertThat(audited.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
-    assertThat(audited.producer().ownership()).isEqualTo(CpuOwnership.FREE_TO_MOVE);
+    assertThat(audited.producer().reason()).isEqualTo(WaitAdvice.Reason.NOT_PINNED);
+    assertThat(audited.producer().cpu()).isEqualTo(-1);
     assertThat(unaudited.strategy()).isEqualTo(WaitKind.YIELDING);
-    assertThat(unaudited.consumers().get(0).reason()).contains("not isolated, and not audited");
+    assertThat(unaudited.consumers().get(0).text()).contains("not isolated, and not audited");
   }
 }

@@ -11,6 +11,7 @@ import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.nio.file.Files;
@@ -173,14 +174,17 @@ class PinnedDisruptorLiveIT {
             .build();
     try {
       boolean exclusive = pd.audit().orElseThrow().verdict(cpu).exclusive();
-      ThreadAssignment consumer = pd.choice().consumers().get(0);
+      WaitAdvice consumer = pd.choice().consumers().get(0);
 
-      assertThat(consumer.ownership())
-          .isEqualTo(exclusive ? CpuOwnership.AUDITED_EXCLUSIVE : CpuOwnership.OWN_CORE);
+      assertThat(consumer.reason())
+          .isEqualTo(
+              exclusive
+                  ? WaitAdvice.Reason.AUDITED_EXCLUSIVE
+                  : WaitAdvice.Reason.AUDITED_NOT_EXCLUSIVE);
       assertThat(pd.choice().strategy())
           .isEqualTo(exclusive ? WaitKind.BUSY_SPIN : WaitKind.YIELDING);
       if (!exclusive) {
-        assertThat(consumer.reason()).contains("the audit found it SHARED");
+        assertThat(consumer.text()).contains("the audit found it SHARED");
       }
     } finally {
       pd.close();

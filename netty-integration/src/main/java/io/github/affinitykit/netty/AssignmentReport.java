@@ -12,27 +12,28 @@ import java.util.Optional;
  *
  * @param transport the transport chosen, and why
  * @param loops every loop: boss, then workers, then business executors
- * @param waits how the worker loops wait when idle, and why
+ * @param waits how the worker loops wait when idle, and why: the wait policy's headline, then one
+ *     line per worker loop ({@link WaitSelectStrategyFactory#report()})
  * @param nic where the worker loops were placed next to a NIC, and why; empty if not asked
  */
 public record AssignmentReport(
     TransportChoice transport,
     List<LoopAssignment> loops,
-    WaitReport waits,
+    List<String> waits,
     Optional<NicPlacement> nic) {
   /**
    * Copies.
    *
    * @param transport the transport chosen, and why; not null
    * @param loops every loop: boss, then workers, then business executors; copied, no nulls
-   * @param waits how the worker loops wait when idle, and why; not null
+   * @param waits how the worker loops wait when idle, and why; copied, no nulls
    * @param nic the placement next to a NIC; empty if not asked; not null
    */
   public AssignmentReport {
     Objects.requireNonNull(transport, "transport");
-    Objects.requireNonNull(waits, "waits");
     Objects.requireNonNull(nic, "nic");
     loops = List.copyOf(loops);
+    waits = List.copyOf(waits);
   }
 
   /**
@@ -40,9 +41,10 @@ public record AssignmentReport(
    *
    * @param transport the transport chosen, and why; not null
    * @param loops every loop: boss, then workers, then business executors; copied, no nulls
-   * @param waits how the worker loops wait when idle, and why; not null
+   * @param waits how the worker loops wait when idle, and why; copied, no nulls
    */
-  public AssignmentReport(TransportChoice transport, List<LoopAssignment> loops, WaitReport waits) {
+  public AssignmentReport(
+      TransportChoice transport, List<LoopAssignment> loops, List<String> waits) {
     this(transport, loops, waits, Optional.empty());
   }
 
@@ -53,7 +55,7 @@ public record AssignmentReport(
    * @param loops every loop: boss, then workers, then business executors; copied, no nulls
    */
   public AssignmentReport(TransportChoice transport, List<LoopAssignment> loops) {
-    this(transport, loops, WaitReport.blocking());
+    this(transport, loops, List.of("wait policy block"));
   }
 
   /**
@@ -96,8 +98,9 @@ public record AssignmentReport(
                 .append("): ")
                 .append(p.reason()));
     loops.forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));
-    out.append(System.lineSeparator()).append(waits.headline());
-    waits.loops().forEach(l -> out.append(System.lineSeparator()).append("  ").append(l));
+    for (int i = 0; i < waits.size(); i++) {
+      out.append(System.lineSeparator()).append(i == 0 ? "" : "  ").append(waits.get(i));
+    }
     return out.toString();
   }
 }

@@ -2,6 +2,7 @@ package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
@@ -37,7 +38,8 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final PinnedIoEventLoopGroup boss;
   private final PinnedIoEventLoopGroup workers;
   private final Optional<PinnedEventExecutorGroup> business;
-  private final WorkerWait idle;
+  private final WaitSelectStrategyFactory idle;
+  private final HostCpus host;
   private final Optional<Isolation> isolation;
   private final Optional<NicPlacement> nic;
 
@@ -46,7 +48,8 @@ public final class PinnedServerGroups implements AutoCloseable {
       PinnedIoEventLoopGroup boss,
       PinnedIoEventLoopGroup workers,
       Optional<PinnedEventExecutorGroup> business,
-      WorkerWait idle,
+      WaitSelectStrategyFactory idle,
+      HostCpus host,
       Optional<Isolation> isolation,
       Optional<NicPlacement> nic) {
     this.transport = Objects.requireNonNull(transport, "transport");
@@ -54,6 +57,7 @@ public final class PinnedServerGroups implements AutoCloseable {
     this.workers = Objects.requireNonNull(workers, "workers");
     this.business = Objects.requireNonNull(business, "business");
     this.idle = Objects.requireNonNull(idle, "idle");
+    this.host = Objects.requireNonNull(host, "host");
     this.isolation = Objects.requireNonNull(isolation, "isolation");
     this.nic = Objects.requireNonNull(nic, "nic");
     decideIdle(CpuSet.empty(), CpuSet.empty());
@@ -127,10 +131,11 @@ public final class PinnedServerGroups implements AutoCloseable {
   /**
    * Returns how the worker loops wait when idle, and why (see {@link WaitPolicy}).
    *
-   * @return the decision in force: made at build time, or by the last {@link #applyAudit}
+   * @return the strategies Netty was given, with the decision in force: made at build time, or by
+   *     the last {@link #applyAudit}
    */
-  public WaitReport waits() {
-    return idle.report();
+  public WaitSelectStrategyFactory waits() {
+    return idle;
   }
 
   /**
@@ -141,9 +146,9 @@ public final class PinnedServerGroups implements AutoCloseable {
    * kit's pinned loops as owners. Other policies keep their mode; their reasons are updated.
    *
    * @param audit this host's CPU verdicts, taken once the loops have started; not null
-   * @return the decision now in force
+   * @return the strategies, with the decision now in force
    */
-  public WaitReport applyAudit(CpuAudit audit) {
+  public WaitSelectStrategyFactory applyAudit(CpuAudit audit) {
     Objects.requireNonNull(audit, "audit");
     int[] all = audit.verdicts().stream().mapToInt(CpuVerdict::cpu).toArray();
     int[] ok =
@@ -151,9 +156,10 @@ public final class PinnedServerGroups implements AutoCloseable {
     return decideIdle(CpuSet.of(ok), CpuSet.of(all));
   }
 
-  private WaitReport decideIdle(CpuSet auditedExclusive, CpuSet audited) {
-    return idle.decide(
-        transport.transport(), workers.assignments(), allLoops(), auditedExclusive, audited);
+  private WaitSelectStrategyFactory decideIdle(CpuSet auditedExclusive, CpuSet audited) {
+    idle.decide(
+        host, transport.transport(), workers.assignments(), allLoops(), auditedExclusive, audited);
+    return idle;
   }
 
   private List<LoopAssignment> allLoops() {

@@ -175,17 +175,13 @@ public final class ServerGroupsBuilder {
     PinnedIoEventLoopGroup work = null;
     Optional<PinnedEventExecutorGroup> business = Optional.empty();
     try {
-      WorkerWait idle =
-          new WorkerWait(
-              kit.host(), waitPolicy, WaitSelectStrategyFactory.of(waitPolicy, spinLimit));
+      WaitSelectStrategyFactory idle = WaitSelectStrategyFactory.of(waitPolicy, spinLimit);
       Optional<NicPlacement> near =
           nic.map(n -> NicPlacement.near(kit.host(), workerGroup.pool(), n, nicIrqs));
       near.ifPresent(p -> workerGroup.pool(p.cpus()));
       CpuGroup workerCpus = workerGroup.build();
       int w = workers.orElse(Math.max(1, workerCpus.pool().size() - 1));
-      work =
-          PinnedIoEventLoopGroup.create(
-              w, choice.transport().handlerFactory(idle.strategies()), workerCpus);
+      work = PinnedIoEventLoopGroup.create(w, choice.transport().handlerFactory(idle), workerCpus);
       if (businessThreads > 0) {
         business =
             Optional.of(PinnedEventExecutorGroup.create(businessThreads, businessGroup.build()));
@@ -194,7 +190,8 @@ public final class ServerGroupsBuilder {
           PinnedIoEventLoopGroup.create(
               1, choice.transport().handlerFactory(), bossGroup.orElseGet(this::boss).build());
       Optional<Isolation> isolation = workerCpus.isolation();
-      return new PinnedServerGroups(choice, boss, work, business, idle, isolation, near);
+      return new PinnedServerGroups(
+          choice, boss, work, business, idle, kit.host(), isolation, near);
     } catch (RuntimeException | Error e) { // a native handler may fail to load: free what started
       shutdown(boss);
       shutdown(work);

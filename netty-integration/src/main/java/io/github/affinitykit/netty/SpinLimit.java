@@ -2,7 +2,6 @@ package io.github.affinitykit.netty;
 
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * How long a {@link WaitPolicy#SPIN_THEN_BLOCK} loop polls without blocking after its last work
@@ -13,9 +12,9 @@ import java.util.Objects;
  * <p>Thread safety: immutable.
  *
  * @param amount nanoseconds or polls, > 0
- * @param unit what {@code amount} counts
+ * @param polls whether {@code amount} counts empty polls since the last work; else nanoseconds
  */
-public record SpinLimit(long amount, SpinLimit.Unit unit) {
+public record SpinLimit(long amount, boolean polls) {
   /** The grammar {@link #parse} reads, as error messages state it. */
   public static final String RULE = "a positive integer with ns, us, ms, s or polls";
 
@@ -26,11 +25,10 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
    * Validates.
    *
    * @param amount nanoseconds or polls, > 0
-   * @param unit what {@code amount} counts; not null
+   * @param polls whether {@code amount} counts empty polls; else nanoseconds
    * @throws IllegalArgumentException if {@code amount} is not positive
    */
   public SpinLimit {
-    Objects.requireNonNull(unit, "unit");
     if (amount <= 0) {
       throw new IllegalArgumentException("spin limit: " + amount + " (expected: > 0)");
     }
@@ -40,20 +38,20 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
    * Spin for {@code time} after the last work.
    *
    * @param time the spin time, at least 1 ns; not null
-   * @return a limit in {@link Unit#NANOS}
+   * @return a limit in nanoseconds
    */
   public static SpinLimit ofTime(Duration time) {
-    return new SpinLimit(time.toNanos(), Unit.NANOS);
+    return new SpinLimit(time.toNanos(), false);
   }
 
   /**
    * Spin for {@code polls} empty polls after the last work.
    *
    * @param polls the number of empty polls, > 0
-   * @return a limit in {@link Unit#POLLS}
+   * @return a limit in empty polls
    */
   public static SpinLimit ofPolls(long polls) {
-    return new SpinLimit(polls, Unit.POLLS);
+    return new SpinLimit(polls, true);
   }
 
   /**
@@ -61,7 +59,7 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
    * <n>polls}, n a positive integer.
    *
    * @param text the limit, e.g. {@code 50us}; case and surrounding blanks are ignored; not null
-   * @return the limit, a time in {@link Unit#NANOS} ({@code 1ms} is 1,000,000 ns)
+   * @return the limit, a time in nanoseconds ({@code 1ms} is 1,000,000 ns)
    * @throws IllegalArgumentException naming the value and the grammar
    */
   public static SpinLimit parse(String text) {
@@ -88,27 +86,15 @@ public record SpinLimit(long amount, SpinLimit.Unit unit) {
     if (n <= 0 || scale < 0 || (scale > 0 && n > Long.MAX_VALUE / scale)) {
       throw new IllegalArgumentException("spin limit: " + text + " (expected: " + RULE + ")");
     }
-    return scale == 0 ? ofPolls(n) : new SpinLimit(n * scale, Unit.NANOS);
+    return scale == 0 ? ofPolls(n) : new SpinLimit(n * scale, false);
   }
 
   /** Returns {@code 50us} or {@code 200polls}: what {@link #parse} reads back. */
   @Override
   public String toString() {
-    if (unit == Unit.POLLS) {
+    if (polls) {
       return amount + "polls";
     }
     return amount % 1_000 == 0 ? amount / 1_000 + "us" : amount + "ns";
-  }
-
-  /**
-   * What a spin limit counts.
-   *
-   * <p>Thread safety: immutable.
-   */
-  public enum Unit {
-    /** Nanoseconds since the last work ({@code System.nanoTime}). */
-    NANOS,
-    /** Empty polls since the last work. */
-    POLLS
   }
 }

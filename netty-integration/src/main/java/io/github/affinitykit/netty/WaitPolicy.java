@@ -28,10 +28,10 @@ public enum WaitPolicy {
    */
   BUSY_POLL,
   /**
-   * Chosen per loop by placement ({@code core.WaitRule}, the Disruptor advisor's rule): {@link
-   * #SPIN_THEN_BLOCK} on a CPU proven exclusive (whole core isolated, or audited EXCLUSIVE), with
-   * no other loop of the server on its core; {@link #BLOCK} everywhere else. The report gives the
-   * reason per loop.
+   * Chosen per loop by core's wait rule ({@code WaitAdvice.decide}, which the Disruptor and Agrona
+   * translate too): {@link #SPIN_THEN_BLOCK} on a CPU proven exclusive (whole core isolated, or
+   * audited EXCLUSIVE), with no other loop of the server on its core; {@link #BLOCK} everywhere
+   * else. The report gives the reason per loop.
    */
   AUTO;
 

@@ -69,9 +69,8 @@ class WaitLoopLiveIT {
             .waitPolicy(policy)
             .spinLimit(limit)
             .build()) {
-      LoopWait idle = groups.waits().loops().get(0);
-      assertThat(idle.mode()).isEqualTo(policy);
-      assertThat(idle.honoured()).isTrue();
+      assertThat(groups.waits().mode(0)).isEqualTo(policy);
+      assertThat(groups.waits().honoured()).isTrue();
       Channel server = bind(groups);
       LoopAssignment worker = groups.workers().assignments().get(0);
       assumeTrue(worker.status() == LeaseStatus.PINNED, worker::toString);

@@ -10,7 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The spin bound, on a fake clock and a fake poll: deterministic, no threads, no timing. */
+/**
+ * Each loop's strategy and the spin bound, on a fake clock and a fake poll: deterministic, no
+ * threads, no timing.
+ */
 class WaitSelectStrategyTest {
   private final AtomicLong clock = new AtomicLong();
   private final AtomicInteger polls = new AtomicInteger();
@@ -21,13 +24,13 @@ class WaitSelectStrategyTest {
         return ready;
       };
 
-  private WaitSelectStrategy strategy(WaitPolicy mode, SpinLimit limit) {
-    return new WaitSelectStrategy(mode, limit, clock::get);
+  private SelectStrategy strategy(WaitPolicy mode, SpinLimit limit) {
+    return WaitSelectStrategyFactory.of(mode, limit, clock::get).newSelectStrategy();
   }
 
   @Test
   void shouldBlockWithoutPollingWhenBlockingAndNoTaskWaits() throws Exception {
-    WaitSelectStrategy s = strategy(WaitPolicy.BLOCK, SpinLimit.DEFAULT);
+    SelectStrategy s = strategy(WaitPolicy.BLOCK, SpinLimit.DEFAULT);
 
     assertThat(s.calculateStrategy(poll, false)).isEqualTo(SelectStrategy.SELECT);
     assertThat(polls).hasValue(0);
@@ -37,7 +40,7 @@ class WaitSelectStrategyTest {
 
   @Test
   void shouldBlockAfterExactlyTheLimitOfEmptyPolls() throws Exception {
-    WaitSelectStrategy s = strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(3));
+    SelectStrategy s = strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(3));
 
     for (int i = 0; i < 3; i++) {
       assertThat(s.calculateStrategy(poll, false)).isZero();
@@ -49,7 +52,7 @@ class WaitSelectStrategyTest {
 
   @Test
   void shouldStartAFreshSpinAfterEveryEventOrTask() throws Exception {
-    WaitSelectStrategy s = strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(2));
+    SelectStrategy s = strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofPolls(2));
 
     assertThat(s.calculateStrategy(poll, false)).isZero();
     assertThat(s.calculateStrategy(poll, false)).isZero();
@@ -65,7 +68,7 @@ class WaitSelectStrategyTest {
 
   @Test
   void shouldBlockOnceTheSpinTimeHasPassedSinceTheLastWork() throws Exception {
-    WaitSelectStrategy s =
+    SelectStrategy s =
         strategy(WaitPolicy.SPIN_THEN_BLOCK, SpinLimit.ofTime(Duration.ofNanos(50_000)));
     clock.set(1_000_000);
 
@@ -78,7 +81,7 @@ class WaitSelectStrategyTest {
 
   @Test
   void shouldNeverBlockWhenBusyPolling() throws Exception {
-    WaitSelectStrategy s = strategy(WaitPolicy.BUSY_POLL, SpinLimit.ofPolls(1));
+    SelectStrategy s = strategy(WaitPolicy.BUSY_POLL, SpinLimit.ofPolls(1));
 
     for (int i = 0; i < 10_000; i++) {
       clock.addAndGet(1_000_000_000L);

@@ -1,7 +1,11 @@
 package io.github.affinitykit.agrona;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.placement.WaitAdvice;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -9,10 +13,10 @@ import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
- * An Agrona {@link IdleStrategy} chosen by where its thread runs: Agrona's {@link
- * BusySpinIdleStrategy} on a CPU the placement rule ({@code core.placement.WaitRule}) calls
- * exclusive, its {@link BackoffIdleStrategy} (default parameters) everywhere else, with the reason
- * ({@link #choice()}).
+ * An Agrona {@link IdleStrategy} that translates core's wait rule ({@link WaitAdvice#decide}) for
+ * its thread: Agrona's {@link BusySpinIdleStrategy} where the rule says spin, its {@link
+ * BackoffIdleStrategy} (default parameters) everywhere else, with the rule's answer ({@link
+ * #choice()}).
  *
  * <pre>{@code
  * ctx.senderThreadFactory(PinnedThreadFactory.builder(kit.group("sender")).build())
@@ -22,16 +26,14 @@ import org.agrona.concurrent.IdleStrategy;
  * <p>Frameworks take their idle strategies before any agent thread exists (Aeron's {@code
  * MediaDriver.Context}, Agrona's {@code AgentRunner}), while a pinned thread factory's thread binds
  * its CPU only when it starts. So the strategy decides on its own thread, once, at its first call
- * ({@link #idle(int)}, {@link #idle()} or {@link #reset()}): it looks up the calling thread's lease
- * in {@code kit.leases().current()}, then, first match wins, backs off when there is none ("not
- * pinned"), when the lease is not PINNED (shared, lost, moved), or when another thread the kit
- * pinned is on the same core; otherwise it asks the rule. The rule's audit basis is not used: an
- * audit needs the threads running, and the choice is made before; so only a thread whose whole core
- * is isolated spins. Where it spins, it backs off while its lease is not intact ({@link
- * CpuLease#isIntact()}: a {@code Watchdog}'s or the application's check found it MOVED or its
- * reservation LOST, or it was closed) and spins again once it is (re-pinned); {@link #choice()}
- * says which and why. Otherwise a choice stands: threads pinned later do not change it; build a new
- * strategy for a new agent.
+ * ({@link #idle(int)}, {@link #idle()} or {@link #reset()}): it asks the rule with the calling
+ * thread's lease in {@code kit.leases().current()} (none: not pinned) and the kit's other open
+ * leases as its neighbours. No audit is used: an audit needs the threads running, and the choice is
+ * made before; so only a thread whose whole core is isolated spins. Where it spins, it backs off
+ * while its lease is not intact ({@link CpuLease#isIntact()}: a {@code Watchdog}'s or the
+ * application's check found it MOVED or its reservation LOST, or it was closed), asking the rule
+ * why, and spins again once it is (re-pinned). Otherwise a choice stands: threads pinned later do
+ * not change it; build a new strategy for a new agent.
  *
  * <p>Thread safety: an idle strategy belongs to one agent thread: {@link #idle(int)}, {@link
  * #idle()} and {@link #reset()} may be called only from that thread (the first call decides for
@@ -45,9 +47,9 @@ public final class PlacedIdleStrategy implements IdleStrategy {
   private final AffinityKit kit;
   private IdleStrategy delegate; // the owner thread's; null until its first call
   private CpuLease watched; // the owner thread's lease when the rule said spin; else null
-  private IdleChoice spinChoice; // the rule's choice, while watched
+  private WaitAdvice spinAdvice; // the rule's answer, while watched
   private boolean broken; // watched, and backing off until its lease is intact again
-  private volatile Optional<IdleChoice> choice = Optional.empty();
+  private volatile Optional<WaitAdvice> choice = Optional.empty();
 
   private PlacedIdleStrategy(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -65,11 +67,11 @@ public final class PlacedIdleStrategy implements IdleStrategy {
   }
 
   /**
-   * Returns what was chosen, on which thread, and why.
+   * Returns the rule's answer in force: spin or back off, on which thread and CPU, and why.
    *
-   * @return the choice once the owner thread made it; empty before its first call
+   * @return the answer once the owner thread asked; empty before its first call
    */
-  public Optional<IdleChoice> choice() {
+  public Optional<WaitAdvice> choice() {
     return choice;
   }
 
@@ -102,22 +104,11 @@ public final class PlacedIdleStrategy implements IdleStrategy {
     broken = !intact;
     if (intact) {
       delegate = new BusySpinIdleStrategy();
-      choice = Optional.of(spinChoice);
+      choice = Optional.of(spinAdvice);
       return;
     }
     delegate = new BackoffIdleStrategy();
-    choice =
-        Optional.of(
-            new IdleChoice(
-                IdleChoice.Mode.BACKOFF,
-                spinChoice.thread(),
-                spinChoice.cpu(),
-                spinChoice.advice(),
-                "would spin, but the lease is "
-                    + watched.status()
-                    + " ("
-                    + watched.reason()
-                    + "): backs off until it is intact again"));
+    choice = Optional.of(WaitAdvice.decide(kit.host(), watched, List.of()));
   }
 
   @Override
@@ -145,10 +136,22 @@ public final class PlacedIdleStrategy implements IdleStrategy {
 
   private IdleStrategy decide() {
     Optional<CpuLease> lease = kit.leases().current();
-    IdleChoice c =
-        IdleRule.choose(kit.host(), Thread.currentThread().getName(), lease, kit.leases().all());
+    WaitAdvice c =
+        lease
+            .map(l -> WaitAdvice.decide(kit.host(), l, kit.leases().all()))
+            .orElseGet(
+                () ->
+                    WaitAdvice.decide(
+                        kit.host(),
+                        new Assignment(
+                            Thread.currentThread().getName(),
+                            -1,
+                            -1,
+                            LeaseStatus.UNPINNED,
+                            "no lease of this kit"),
+                        List.of()));
     watched = c.spin() ? lease.orElseThrow() : null;
-    spinChoice = c;
+    spinAdvice = c;
     delegate = c.spin() ? new BusySpinIdleStrategy() : new BackoffIdleStrategy();
     choice = Optional.of(c);
     return delegate;
@@ -156,6 +159,6 @@ public final class PlacedIdleStrategy implements IdleStrategy {
 
   @Override
   public String toString() {
-    return "PlacedIdleStrategy[" + choice.map(IdleChoice::toString).orElse("undecided") + "]";
+    return "PlacedIdleStrategy[" + choice.map(WaitAdvice::toString).orElse("undecided") + "]";
   }
 }

@@ -19,7 +19,6 @@ import io.github.affinitykit.core.PinnedThreadFactory;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.WaitAdvice;
-import io.github.affinitykit.core.placement.WaitRule;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.ReadmeBlocks;
 import java.io.IOException;
@@ -149,7 +148,7 @@ class AeronExampleIT {
   private static Assignment assertPinnedAgent(
       AffinityKit kit, String group, PinnedThreadFactory factory, PlacedIdleStrategy idle)
       throws IOException {
-    IdleChoice choice = awaitChoice(idle);
+    WaitAdvice choice = awaitChoice(idle);
     assertThat(factory.assignments()).hasSize(1);
     Assignment a = factory.assignments().get(0);
     assertThat(choice.thread()).as("chosen on the agent's own thread").isEqualTo(a.threadName());
@@ -167,15 +166,13 @@ class AeronExampleIT {
             .filter(l -> l.tid() != a.tid() && core.contains(l.cpu()))
             .findFirst();
     if (mate.isPresent()) { // core-mates on an SMT host
-      assertThat(choice.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
-      assertThat(choice.reason()).startsWith("core " + core + " also runs ");
+      assertThat(choice.reason()).isEqualTo(WaitAdvice.Reason.NEIGHBOUR_ON_CORE);
+      assertThat(choice.text()).startsWith("core " + core + " also runs ");
       return a;
     }
-    WaitAdvice rule = WaitRule.judge(kit.host(), a.cpu(), CpuSet.empty(), CpuSet.empty());
-    assertThat(choice.advice()).contains(rule);
+    WaitAdvice rule = WaitAdvice.decide(kit.host(), a, List.of());
     assertThat(choice.reason()).isEqualTo(rule.reason());
-    assertThat(choice.mode())
-        .isEqualTo(rule.spin() ? IdleChoice.Mode.BUSY_SPIN : IdleChoice.Mode.BACKOFF);
+    assertThat(choice.text()).isEqualTo(rule.text());
     assertThat(idle.alias()).isEqualTo(rule.spin() ? "placed-spin" : "placed-backoff");
     return a;
   }
@@ -183,7 +180,7 @@ class AeronExampleIT {
   /** The conductor: unpinned by its group, on the default unpinned mask, backing off. */
   private static Assignment assertUnpinnedAgent(
       AffinityKit kit, PinnedThreadFactory factory, PlacedIdleStrategy idle) throws IOException {
-    IdleChoice choice = awaitChoice(idle);
+    WaitAdvice choice = awaitChoice(idle);
     assertThat(factory.assignments()).hasSize(1);
     Assignment a = factory.assignments().get(0);
     assertThat(a.status()).isEqualTo(LeaseStatus.UNPINNED);
@@ -197,14 +194,14 @@ class AeronExampleIT {
     return a;
   }
 
-  private static void assertNotPinned(IdleChoice choice, PlacedIdleStrategy idle) {
-    assertThat(choice.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+  private static void assertNotPinned(WaitAdvice choice, PlacedIdleStrategy idle) {
+    assertThat(choice.reason()).isEqualTo(WaitAdvice.Reason.NOT_PINNED);
     assertThat(choice.cpu()).isEqualTo(-1);
-    assertThat(choice.reason()).startsWith("not pinned");
+    assertThat(choice.text()).startsWith("not pinned");
     assertThat(idle.alias()).isEqualTo("placed-backoff");
   }
 
-  private static IdleChoice awaitChoice(PlacedIdleStrategy idle) {
+  private static WaitAdvice awaitChoice(PlacedIdleStrategy idle) {
     await(() -> idle.choice().isPresent(), "the agent's first idle call");
     return idle.choice().orElseThrow();
   }

@@ -50,19 +50,18 @@ class PlacedIdleStrategyTest {
       idle.idle();
       idle.reset();
 
-      IdleChoice c = idle.choice().orElseThrow();
-      assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BUSY_SPIN);
+      WaitAdvice c = idle.choice().orElseThrow();
       assertThat(c.spin()).isTrue();
       assertThat(c.cpu()).isEqualTo(2);
       assertThat(c.thread()).isEqualTo(Thread.currentThread().getName());
-      assertThat(c.advice().map(WaitAdvice::basis)).contains(WaitAdvice.Basis.ISOLATED_CORE);
-      assertThat(c.reason()).isEqualTo("isolated, with its whole core 2");
+      assertThat(c.reason()).isEqualTo(WaitAdvice.Reason.ISOLATED_CORE);
+      assertThat(c.text()).isEqualTo("isolated, with its whole core 2");
       assertThat(idle.alias()).isEqualTo("placed-spin");
       assertThat(idle)
           .hasToString(
               "PlacedIdleStrategy["
                   + Thread.currentThread().getName()
-                  + " cpu 2 idle BUSY_SPIN: isolated, with its whole core 2]");
+                  + " on cpu 2: spin, ISOLATED_CORE (isolated, with its whole core 2)]");
     }
   }
 
@@ -73,7 +72,7 @@ class PlacedIdleStrategyTest {
 
     try (CpuLease lease = kit.pinCurrentThread(2)) {
       idle.idle(0);
-      IdleChoice spin = idle.choice().orElseThrow();
+      WaitAdvice spin = idle.choice().orElseThrow();
       idle.idle(5); // work done: nothing looked at
       assertThat(idle.alias()).isEqualTo("placed-spin");
       kit.backend().setAffinity(lease.tid(), CpuSet.range(0, 3)); // a cpuset widened
@@ -83,13 +82,14 @@ class PlacedIdleStrategyTest {
       assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED); // the application's check
       idle.idle(0);
 
-      IdleChoice c = idle.choice().orElseThrow();
-      assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+      WaitAdvice c = idle.choice().orElseThrow();
+      assertThat(c.spin()).isFalse();
+      assertThat(c.reason()).isEqualTo(WaitAdvice.Reason.NOT_INTACT);
       assertThat(c.cpu()).isEqualTo(2);
-      assertThat(c.reason())
+      assertThat(c.text())
           .isEqualTo(
-              "would spin, but the lease is MOVED (pinned to cpu 2 but the kernel now allows it"
-                  + " on 0-3): backs off until it is intact again");
+              "lease MOVED (pinned to cpu 2 but the kernel now allows it on 0-3): backs off until"
+                  + " it is pinned again");
       assertThat(idle.alias()).isEqualTo("placed-backoff");
 
       Watchdog.builder(kit).repin(RepinPolicy.REPIN).build().checkNow(); // puts it back on 2
@@ -100,8 +100,8 @@ class PlacedIdleStrategyTest {
       Files.delete(kit.reservations().lockFile(2)); // another program's clean-up
       assertThat(lease.verify()).isEqualTo(LeaseStatus.LOST);
       idle.idle(0);
-      assertThat(idle.choice().orElseThrow().reason())
-          .startsWith("would spin, but the lease is LOST");
+      assertThat(idle.choice().orElseThrow().text()).startsWith("lease LOST (");
+      assertThat(idle.alias()).isEqualTo("placed-backoff");
     }
     idle.idle(0);
     assertThat(idle.alias()).as("closed: backs off for good").isEqualTo("placed-backoff");
@@ -117,11 +117,10 @@ class PlacedIdleStrategyTest {
       idle.idle(0);
     }
 
-    IdleChoice c = idle.choice().orElseThrow();
-    assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+    WaitAdvice c = idle.choice().orElseThrow();
+    assertThat(c.spin()).isFalse();
     assertThat(c.cpu()).isEqualTo(1);
-    assertThat(c.advice().map(WaitAdvice::basis)).contains(WaitAdvice.Basis.NOT_AUDITED);
-    assertThat(c.reason()).contains("not isolated", "not audited");
+    assertThat(c.reason()).isEqualTo(WaitAdvice.Reason.NOT_AUDITED);
     assertThat(idle.alias()).isEqualTo("placed-backoff");
   }
 
@@ -136,12 +135,11 @@ class PlacedIdleStrategyTest {
       idle.idle(0); // pinned on an isolated core now, but the choice is made
     }
 
-    IdleChoice c = idle.choice().orElseThrow();
-    assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+    WaitAdvice c = idle.choice().orElseThrow();
+    assertThat(c.reason()).isEqualTo(WaitAdvice.Reason.NOT_PINNED);
     assertThat(c.cpu()).isEqualTo(-1);
-    assertThat(c.advice()).isEmpty();
-    assertThat(c.reason()).startsWith("not pinned");
-    assertThat(c.toString()).contains(" unpinned idle BACKOFF: not pinned");
+    assertThat(c.text()).startsWith("not pinned (UNPINNED: no lease of this kit)");
+    assertThat(idle.alias()).isEqualTo("placed-backoff");
   }
 
   @Test
@@ -175,11 +173,11 @@ class PlacedIdleStrategyTest {
       mate.join(10_000);
     }
 
-    assertThat(alone.choice().orElseThrow().mode()).isEqualTo(IdleChoice.Mode.BUSY_SPIN);
-    IdleChoice c = beside.choice().orElseThrow();
-    assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+    assertThat(alone.choice().orElseThrow().spin()).isTrue();
+    WaitAdvice c = beside.choice().orElseThrow();
+    assertThat(c.reason()).isEqualTo(WaitAdvice.Reason.NEIGHBOUR_ON_CORE);
     assertThat(c.cpu()).isEqualTo(1);
-    assertThat(c.reason()).isEqualTo("core 1,3 also runs other/other-0");
+    assertThat(c.text()).isEqualTo("core 1,3 also runs other/other-0");
   }
 
   @Test
@@ -194,9 +192,9 @@ class PlacedIdleStrategyTest {
       }
     }
 
-    IdleChoice c = idle.choice().orElseThrow();
-    assertThat(c.mode()).isEqualTo(IdleChoice.Mode.BACKOFF);
+    WaitAdvice c = idle.choice().orElseThrow();
+    assertThat(c.reason()).isEqualTo(WaitAdvice.Reason.NOT_PINNED);
     assertThat(c.cpu()).isEqualTo(2);
-    assertThat(c.reason()).startsWith("lease SHARED (");
+    assertThat(c.text()).startsWith("lease SHARED (");
   }
 }

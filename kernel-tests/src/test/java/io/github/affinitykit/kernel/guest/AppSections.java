@@ -3,10 +3,10 @@ package io.github.affinitykit.kernel.guest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
-import io.github.affinitykit.disruptor.ThreadAssignment;
 import io.github.affinitykit.disruptor.WaitChoice;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ final class AppSections {
       data.put("strategy", c.strategy().name()).put("reason", c.reason());
       data.put("producer", c.producer().toString());
       var consumers = data.putArray("consumers");
-      for (ThreadAssignment p : c.consumers()) {
+      for (WaitAdvice p : c.consumers()) {
         consumers.add(p.toString());
       }
       log.println(c.describe());

@@ -2,10 +2,10 @@ package io.github.affinitykit.disruptor.demo;
 
 import com.lmax.disruptor.RingBuffer;
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;
-import io.github.affinitykit.disruptor.ThreadAssignment;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,7 +80,7 @@ final class DisruptorPipeline implements Pipeline {
 
   @Override
   public String cpus() {
-    ThreadAssignment producer = pd.choice().producer();
+    WaitAdvice producer = pd.choice().producer();
     return (producer.cpu() < 0 ? "*" : "" + producer.cpu())
         + "/"
         + pd.consumerAssignments().stream().map(Assignments::cpu).collect(Collectors.joining(","));

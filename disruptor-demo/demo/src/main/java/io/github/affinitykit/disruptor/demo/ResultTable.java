@@ -1,6 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
-import io.github.affinitykit.disruptor.ThreadAssignment;
+import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.disruptor.WaitChoice;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,7 +71,7 @@ final class ResultTable {
     return cpu(c.producer()) + "/" + consumers;
   }
 
-  private static String cpu(ThreadAssignment t) {
+  private static String cpu(WaitAdvice t) {
     return t.cpu() < 0 ? "*" : String.valueOf(t.cpu());
   }
 

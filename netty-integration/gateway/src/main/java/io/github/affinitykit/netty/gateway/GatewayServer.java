@@ -256,6 +256,11 @@ public final class GatewayServer implements AutoCloseable {
     return groups.report();
   }
 
+  /** Returns the groups the gateway runs on: for tests that read the workers' wait decisions. */
+  PinnedServerGroups groups() {
+    return groups;
+  }
+
   /** Returns the counters. */
   public GatewayMetrics metrics() {
     return context.metrics();

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
-import io.github.affinitykit.netty.LoopWait;
 import io.github.affinitykit.netty.WaitPolicy;
+import io.github.affinitykit.netty.WaitSelectStrategyFactory;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,9 +49,10 @@ class GatewayWaitIT {
       assertThat(c.next().body()).isEqualTo("m" + i);
     }
     AssignmentReport r = s.report();
-    assertThat(r.waits().loops())
-        .extracting(LoopWait::mode)
-        .containsOnly(WaitPolicy.SPIN_THEN_BLOCK);
+    assertThat(r.waits()).first().isEqualTo("wait policy spin-then-block, spin limit 50us");
+    assertThat(r.waits().subList(1, r.waits().size()))
+        .isNotEmpty()
+        .allMatch(l -> l.contains(" idle SPIN_THEN_BLOCK (spin-then-block requested: "));
     assertThat(r.toString()).contains("wait policy spin-then-block, spin limit 50us");
   }
 
@@ -60,16 +62,19 @@ class GatewayWaitIT {
     GatewayServer s = h.start("--pin", "exclusive", "--transport", "nio", "--wait-policy", "auto");
 
     AssignmentReport r = s.report();
-    for (LoopWait idle : r.waits().loops()) {
-      LoopAssignment a = r.loop(idle.group(), idle.index()).orElseThrow();
+    WaitSelectStrategyFactory waits = s.groups().waits();
+    assertThat(waits.advice()).isNotEmpty();
+    for (int i = 0; i < waits.advice().size(); i++) {
+      WaitAdvice idle = waits.advice().get(i);
+      LoopAssignment a = r.loop("worker", i).orElseThrow();
       assertThat(a.status()).isEqualTo(LeaseStatus.PINNED);
-      if (idle.mode() == WaitPolicy.SPIN_THEN_BLOCK) {
-        assertThat(idle.reason()).startsWith("audited EXCLUSIVE");
+      if (waits.mode(i) == WaitPolicy.SPIN_THEN_BLOCK) {
+        assertThat(idle.reason()).isEqualTo(WaitAdvice.Reason.AUDITED_EXCLUSIVE);
       } else {
-        assertThat(idle.mode()).isEqualTo(WaitPolicy.BLOCK);
-        assertThat(idle.reason()).contains("the audit found it SHARED");
+        assertThat(waits.mode(i)).isEqualTo(WaitPolicy.BLOCK);
+        assertThat(idle.reason()).isEqualTo(WaitAdvice.Reason.AUDITED_NOT_EXCLUSIVE);
+        assertThat(idle.text()).contains("the audit found it SHARED");
       }
     }
-    assertThat(r.waits().loops()).isNotEmpty();
   }
 }

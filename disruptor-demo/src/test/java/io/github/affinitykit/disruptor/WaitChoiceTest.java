@@ -6,13 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.RunOutPolicy;
+import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.placement.WaitAdvice.Reason;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The placement rule on host models of machines this one is not: deterministic, no threads. */
-class WaitAdvisorTest {
+/**
+ * How {@link WaitChoice#advise} translates core's wait rule (whose own cases {@code WaitAdviceTest}
+ * covers) into a Disruptor strategy, on host models of machines this one is not: no threads.
+ */
+class WaitChoiceTest {
   private static final HostCpus E5 = TestHosts.e5();
 
   @TempDir Path tmp;
@@ -28,7 +33,7 @@ class WaitAdvisorTest {
                 CpuSet.empty(),
                 PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
-    return WaitAdvisor.advise(host, layout, CpuSet.parse(audited));
+    return WaitChoice.advise(host, layout, CpuSet.parse(audited));
   }
 
   @Test
@@ -36,11 +41,11 @@ class WaitAdvisorTest {
     WaitChoice c = advise(E5, Pinning.CONSUMERS, 1, "20", "");
 
     assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
-    ThreadAssignment consumer = c.consumers().get(0);
+    WaitAdvice consumer = c.consumers().get(0);
     assertThat(consumer.cpu()).isEqualTo(20);
-    assertThat(consumer.ownership()).isEqualTo(CpuOwnership.OWN_CORE);
-    assertThat(consumer.reason()).contains("core-mate 8 is not");
-    assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.FREE_TO_MOVE);
+    assertThat(consumer.reason()).isEqualTo(Reason.SIBLING_NOT_ISOLATED);
+    assertThat(consumer.text()).contains("core-mate 8 is not");
+    assertThat(c.producer().cpu()).as("unpinned, with cores free of consumers").isEqualTo(-1);
     assertThat(c.reason()).contains("consumer-0").contains("not proven exclusive");
   }
 
@@ -59,9 +64,9 @@ class WaitAdvisorTest {
 
     assertThat(layout.producer().cpu()).isEqualTo(19);
     assertThat(layout.consumerCpus()).hasToString("20-22");
-    WaitChoice c = WaitAdvisor.advise(h, layout, CpuSet.empty());
+    WaitChoice c = WaitChoice.advise(h, layout, CpuSet.empty());
     assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
-    assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.OWN_CORE);
+    assertThat(c.producer().reason().ownCore()).isTrue();
   }
 
   @Test
@@ -69,7 +74,7 @@ class WaitAdvisorTest {
     WaitChoice c = advise(E5, Pinning.CONSUMERS, 1, "20", "20");
 
     assertThat(c.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
-    assertThat(c.consumers().get(0).ownership()).isEqualTo(CpuOwnership.AUDITED_EXCLUSIVE);
+    assertThat(c.consumers().get(0).reason()).isEqualTo(Reason.AUDITED_EXCLUSIVE);
     assertThat(c.overridden()).isFalse();
   }
 
@@ -83,15 +88,15 @@ class WaitAdvisorTest {
 
     assertThat(two.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
     assertThat(two.consumers())
-        .extracting(ThreadAssignment::cpu, ThreadAssignment::ownership)
+        .extracting(WaitAdvice::cpu, WaitAdvice::reason)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(2, CpuOwnership.ISOLATED_CORE),
-            org.assertj.core.groups.Tuple.tuple(3, CpuOwnership.ISOLATED_CORE));
+            org.assertj.core.groups.Tuple.tuple(2, Reason.ISOLATED_CORE),
+            org.assertj.core.groups.Tuple.tuple(3, Reason.ISOLATED_CORE));
     assertThat(all.strategy()).isEqualTo(WaitKind.BUSY_SPIN);
     assertThat(all.producer().cpu()).isEqualTo(2);
     assertThat(crowded.strategy()).isEqualTo(WaitKind.SLEEPING);
     assertThat(crowded.consumers().get(1).cpu()).isEqualTo(6);
-    assertThat(crowded.consumers().get(1).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_PRODUCER);
+    assertThat(crowded.consumers().get(1).text()).isEqualTo("core 2,6 also runs producer");
   }
 
   @Test
@@ -107,11 +112,11 @@ class WaitAdvisorTest {
                 PinnedDisruptorBuilder.DEFAULT_PLACEMENTS,
                 RunOutPolicy.SHARE);
 
-    WaitChoice c = WaitAdvisor.advise(two, layout, CpuSet.empty(), CpuSet.of(1));
+    WaitChoice c = WaitChoice.advise(two, layout, CpuSet.empty(), CpuSet.of(1));
 
     assertThat(c.strategy()).isEqualTo(WaitKind.YIELDING);
-    assertThat(c.consumers().get(0).reason()).contains("the audit found it SHARED");
-    assertThatThrownBy(() -> WaitAdvisor.advise(two, layout, CpuSet.of(1), CpuSet.empty()))
+    assertThat(c.consumers().get(0).reason()).isEqualTo(Reason.AUDITED_NOT_EXCLUSIVE);
+    assertThatThrownBy(() -> WaitChoice.advise(two, layout, CpuSet.of(1), CpuSet.empty()))
         .hasMessage("auditedExclusive: 1 (expected: within audited )");
   }
 
@@ -121,10 +126,12 @@ class WaitAdvisorTest {
     WaitChoice sameCore = advise(E5, Pinning.CONSUMERS, 2, "8,20", "8,20");
 
     assertThat(sameCpu.strategy()).isEqualTo(WaitKind.SLEEPING);
-    assertThat(sameCpu.consumers()).extracting(ThreadAssignment::cpu).containsExactly(20, 20);
-    assertThat(sameCpu.consumers().get(0).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_CONSUMER);
+    assertThat(sameCpu.consumers()).extracting(WaitAdvice::cpu).containsExactly(20, 20);
+    assertThat(sameCpu.consumers())
+        .extracting(WaitAdvice::reason)
+        .containsOnly(Reason.NEIGHBOUR_ON_CORE);
     assertThat(sameCore.strategy()).isEqualTo(WaitKind.SLEEPING);
-    assertThat(sameCore.consumers()).extracting(ThreadAssignment::cpu).containsExactly(8, 20);
+    assertThat(sameCore.consumers()).extracting(WaitAdvice::cpu).containsExactly(8, 20);
     assertThat(sameCore.reason()).contains("also runs consumer-1");
   }
 
@@ -135,8 +142,8 @@ class WaitAdvisorTest {
     assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
     assertThat(c.producer().cpu()).isEqualTo(20);
     assertThat(c.consumers().get(0).cpu()).isEqualTo(20);
-    assertThat(c.consumers().get(0).ownership()).isEqualTo(CpuOwnership.SHARES_WITH_PRODUCER);
-    assertThat(c.consumers().get(0).reason()).isEqualTo("core 8,20 also runs the producer");
+    assertThat(c.consumers().get(0).reason()).isEqualTo(Reason.NEIGHBOUR_ON_CORE);
+    assertThat(c.consumers().get(0).text()).isEqualTo("core 8,20 also runs producer");
   }
 
   @Test
@@ -145,10 +152,8 @@ class WaitAdvisorTest {
 
     WaitChoice c = advise(two, Pinning.CONSUMERS, 2, "0-1", "0-1");
 
-    assertThat(c.consumers())
-        .extracting(ThreadAssignment::ownership)
-        .containsOnly(CpuOwnership.AUDITED_EXCLUSIVE);
-    assertThat(c.producer().ownership()).isEqualTo(CpuOwnership.SHARES_WITH_CONSUMER);
+    assertThat(c.consumers()).extracting(WaitAdvice::reason).containsOnly(Reason.AUDITED_EXCLUSIVE);
+    assertThat(c.reason()).startsWith("producer (unpinned, and every CPU it may use 0-1 runs");
     assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
   }
 
@@ -157,9 +162,7 @@ class WaitAdvisorTest {
     WaitChoice c = advise(E5, Pinning.UNPINNED, 3, "19-23", "19-23");
 
     assertThat(c.strategy()).isEqualTo(WaitKind.SLEEPING);
-    assertThat(c.consumers())
-        .extracting(ThreadAssignment::ownership)
-        .containsOnly(CpuOwnership.UNPINNED);
+    assertThat(c.consumers()).extracting(WaitAdvice::reason).containsOnly(Reason.NOT_PINNED);
     assertThat(c.reason()).startsWith("consumer-0 is unpinned");
   }
 
