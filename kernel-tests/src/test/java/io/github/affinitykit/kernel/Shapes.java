@@ -142,9 +142,11 @@ final class Shapes {
    * shield); as an unprivileged user (refused, nothing changed); cgroup v2 with the JVM in the root
    * cgroup (partition) and deep in {@code /system/svc} (remote partition on 6.12, the shield on
    * 6.1, which has no {@code cpuset.cpus.exclusive}); then a JVM killed with SIGKILL under
-   * isolation and the next one's release.
+   * isolation and the next one's release; with {@code gateway}, then the gateway with {@code --pin
+   * isolated} killed with SIGKILL and started again, then driven out of heap (4 minutes more: one
+   * kernel runs it, the mechanism it takes is the same on both).
    */
-  static Shape isolation(String name, String kernel) {
+  static Shape isolation(String name, String kernel, boolean gateway) {
     return new Shape(
         name,
         1,
@@ -167,8 +169,13 @@ final class Shapes {
                 "nobody",
                 false),
             new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
-            new Shape.Run("recover", List.of(), List.of("isolate-recover"))),
-        Duration.ofMinutes(9),
+            new Shape.Run(
+                "recover",
+                List.of(),
+                gateway
+                    ? List.of("isolate-recover", "gateway-fatal")
+                    : List.of("isolate-recover"))),
+        Duration.ofMinutes(gateway ? 13 : 9),
         kernel,
         true); // its runs rewrite cpusets and partitions while every vCPU runs
   }

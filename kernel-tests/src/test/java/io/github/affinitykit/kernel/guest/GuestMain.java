@@ -49,6 +49,7 @@ public final class GuestMain {
     SECTIONS.put("isolate-refused", IsolationSection::refused);
     SECTIONS.put("isolate-crash", IsolationSection::crash);
     SECTIONS.put("isolate-recover", IsolationSection::recover);
+    SECTIONS.put("gateway-fatal", GatewayFatalSection::run);
   }
 
   private GuestMain() {}
