@@ -39,22 +39,23 @@ final class FatalHalt implements Thread.UncaughtExceptionHandler {
     }
     try {
       FatalRestorer.Outcome restored;
+      long t0 = System.nanoTime();
       try {
         err.println("gateway: fatal: " + e + " in thread " + t.getName() + "; halting");
       } finally { // restored even if printing fails for want of memory
         restored = restorer.restore();
       }
-      report(restored);
+      report(restored, (System.nanoTime() - t0) / 1_000_000);
     } finally {
       halt.accept(GatewayMain.EXIT_FATAL); // never returns in production
     }
   }
 
-  private void report(FatalRestorer.Outcome restored) {
+  private void report(FatalRestorer.Outcome restored, long ms) {
     String line =
         switch (restored) {
           case NOTHING -> "";
-          case RESTORED -> "gateway: isolation restored before halting";
+          case RESTORED -> "gateway: isolation restored before halting (" + ms + " ms)";
           case LEFT ->
               "gateway: isolation not wholly restored (journal kept): run affinity-cli release";
           case TIMED_OUT ->

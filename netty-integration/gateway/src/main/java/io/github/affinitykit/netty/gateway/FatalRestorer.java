@@ -47,7 +47,7 @@ final class FatalRestorer {
   private final List<Isolation> watched = new CopyOnWriteArrayList<>();
   private final CountDownLatch fatal = new CountDownLatch(1);
   private final CountDownLatch done = new CountDownLatch(1);
-  private final Duration bound;
+  private volatile Duration bound;
   private volatile boolean clean = true;
 
   @SuppressWarnings("unused") // only held, so that dropping it frees heap on the fatal path
@@ -79,6 +79,12 @@ final class FatalRestorer {
   /** Undoes {@code isolation} on the fatal path if it is still active then. */
   void watch(Isolation isolation) {
     watched.add(Objects.requireNonNull(isolation, "isolation"));
+  }
+
+  /** As {@link #watch(Isolation)}, the fatal path waiting at most {@code bound} from now on. */
+  void watch(Isolation isolation, Duration bound) {
+    this.bound = Objects.requireNonNull(bound, "bound");
+    watch(isolation);
   }
 
   /**

@@ -22,7 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -78,6 +78,7 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<Duration> DRAIN_TIMEOUT = key("--drain-timeout", Duration.class);
   private static final Key<Duration> REQUEST_TIMEOUT = key("--request-timeout", Duration.class);
   private static final Key<Integer> MAX_CONNECTIONS = key("--max-connections", int.class);
+  private static final Key<Duration> RESTORE_TIMEOUT = key("--restore-timeout", Duration.class);
   private static final Key<InetSocketAddress> METRICS_ADDRESS =
       key("--metrics-address", InetSocketAddress.class);
 
@@ -197,21 +198,29 @@ final class GatewayCommand implements Callable<Integer> {
                   "HOST:PORT",
                   "serve /metrics there only, not on the main port: 127.0.0.1:9090, [::1]:9090;"
                       + " port 0 = any free (default: on the main port)")
-              .converter(new HostPort()));
+              .converter(new HostPort()),
+          option(
+              RESTORE_TIMEOUT,
+              "D",
+              FatalRestorer.BOUND,
+              "with --pin isolated, how long an OutOfMemoryError (any VirtualMachineError) waits"
+                  + " for the isolation to be put back before the JVM halts anyway; what is left"
+                  + " is for affinity-cli release (default 5s)"));
 
   private final Supplier<AffinityKit> kits;
-  private final Consumer<Isolation> restoreAtFatal;
+  private final BiConsumer<Isolation, Duration> restoreAtFatal;
 
   /** A gateway on the kit {@code kits} supplies. */
   GatewayCommand(Supplier<AffinityKit> kits) {
-    this(kits, iso -> {});
+    this(kits, (iso, bound) -> {});
   }
 
   /**
-   * A gateway on the kit {@code kits} supplies, handing its isolation ({@code --pin isolated}) to
-   * {@code restoreAtFatal} as soon as it has started ({@link FatalRestorer#watch}).
+   * A gateway on the kit {@code kits} supplies, handing its isolation ({@code --pin isolated}) and
+   * {@code --restore-timeout} to {@code restoreAtFatal} as soon as it has started ({@link
+   * FatalRestorer#watch(Isolation, Duration)}).
    */
-  GatewayCommand(Supplier<AffinityKit> kits, Consumer<Isolation> restoreAtFatal) {
+  GatewayCommand(Supplier<AffinityKit> kits, BiConsumer<Isolation, Duration> restoreAtFatal) {
     this.kits = Objects.requireNonNull(kits, "kits");
     this.restoreAtFatal = Objects.requireNonNull(restoreAtFatal, "restoreAtFatal");
   }
@@ -220,13 +229,16 @@ final class GatewayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     GatewayConfig config = config();
+    Duration restoreTimeout = RESTORE_TIMEOUT.value(options);
+    require(
+        spec, positive(restoreTimeout), RESTORE_TIMEOUT.name(), restoreTimeout, "a duration > 0");
     AffinityKit kit = CommandLines.configured(spec, kits); // probed before anything is pinned
     PrintWriter err = spec.commandLine().getErr();
     Optional<GatewayServer> server = start(config, kit, err);
     if (server.isEmpty()) {
       return GatewayMain.EXIT_UNAVAILABLE;
     }
-    server.get().isolation().ifPresent(restoreAtFatal);
+    server.get().isolation().ifPresent(i -> restoreAtFatal.accept(i, restoreTimeout));
     GatewayMain.serve(server.get(), config, kit, spec.commandLine().getOut(), err);
     return 0;
   }

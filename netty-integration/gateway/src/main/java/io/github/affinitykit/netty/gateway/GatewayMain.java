@@ -7,9 +7,10 @@ import io.github.affinitykit.core.isolation.IsolationReport;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
@@ -24,12 +25,12 @@ import picocli.CommandLine;
  * option, {@code -Daffinitykit.pool} or {@code AFFINITYKIT_POOL}), in one line on stderr naming it,
  * its value and the rule; {@value #EXIT_UNAVAILABLE} when it cannot listen (address in use);
  * {@value #EXIT_FATAL} on an {@link OutOfMemoryError} or any other {@link VirtualMachineError} in
- * any thread: with {@code --pin isolated} the isolation is first put back, within 5 s ({@link
- * FatalRestorer}), then the JVM halts (the kernel frees the port and the CPU locks). {@code
- * -XX:+ExitOnOutOfMemoryError} exits with the same status for the out-of-memory errors Netty would
- * otherwise catch and log, but at once, before any Java code runs: with {@code --pin isolated}
- * leave it out (the gateway warns), or the isolation stays until {@code affinity-cli release} (or
- * the next isolating start) undoes it.
+ * any thread: with {@code --pin isolated} the isolation is first put back, within {@code
+ * --restore-timeout} (5 s; {@link FatalRestorer}), then the JVM halts (the kernel frees the port
+ * and the CPU locks). {@code -XX:+ExitOnOutOfMemoryError} exits with the same status for the
+ * out-of-memory errors Netty would otherwise catch and log, but at once, before any Java code runs:
+ * with {@code --pin isolated} leave it out (the gateway warns), or the isolation stays until {@code
+ * affinity-cli release} (or the next isolating start) undoes it.
  *
  * <p>Thread safety: a program entry point.
  */
@@ -71,13 +72,13 @@ public final class GatewayMain {
   /** Runs the command line {@code args} on the kit {@code kits} supplies; the exit status. */
   static int execute(
       Supplier<AffinityKit> kits, List<String> args, PrintStream out, PrintStream err) {
-    return execute(kits, iso -> {}, args, out, err);
+    return execute(kits, (iso, bound) -> {}, args, out, err);
   }
 
   /** As {@link #execute(Supplier, List, PrintStream, PrintStream)}, watching the isolation. */
   static int execute(
       Supplier<AffinityKit> kits,
-      Consumer<Isolation> restoreAtFatal,
+      BiConsumer<Isolation, Duration> restoreAtFatal,
       List<String> args,
       PrintStream out,
       PrintStream err) {

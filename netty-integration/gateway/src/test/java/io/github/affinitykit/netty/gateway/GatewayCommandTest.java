@@ -197,6 +197,7 @@ class GatewayCommandTest {
         "--max-frame-bytes",
         "16777217");
     assertOneLine("--max-connections: 0 (expected: an integer >= 1)", "--max-connections=0");
+    assertOneLine("--restore-timeout: 0s (expected: a duration > 0)", "--restore-timeout=0s");
     assertOneLine(
         "--metrics-address: 9090 (expected: " + GatewayCommand.HostPort.RULE + ")",
         "--metrics-address",
@@ -294,6 +295,7 @@ class GatewayCommandTest {
             "--request-timeout=D",
             "--max-connections=N",
             "--metrics-address=HOST:PORT",
+            "--restore-timeout=D",
             "16 MiB",
             "default 8080",
             "143");
