@@ -143,8 +143,8 @@ final class Shapes {
    * cgroup (partition) and deep in {@code /system/svc} (remote partition on 6.12, the shield on
    * 6.1, which has no {@code cpuset.cpus.exclusive}); then a JVM killed with SIGKILL under
    * isolation and the next one's release; with {@code gateway}, then the gateway with {@code --pin
-   * isolated} killed with SIGKILL and started again, then driven out of heap (4 minutes more: one
-   * kernel runs it, the mechanism it takes is the same on both).
+   * isolated} driven out of heap (a few minutes more: one kernel runs it, the mechanism it takes is
+   * the same on both).
    */
   static Shape isolation(String name, String kernel, boolean gateway) {
     return new Shape(

@@ -16,49 +16,43 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The gateway with {@code --pin isolated} dying both ways a production gateway dies: killed with
- * SIGKILL (as the kernel's OOM killer does), its isolation left to the journal, which the next
- * gateway's start undoes; then that gateway driven out of heap by clients within its limits (a 48
- * MiB heap, heap buffers, 8 connections each holding an unfinished 15 MiB message under {@code
- * --max-frame-bytes} 16 MiB), which puts its isolation back before it halts. The machine is read
- * before, while isolated and after, for the host to compare field by field.
+ * The gateway with {@code --pin isolated} driven out of heap by clients within its limits (a 32 MiB
+ * heap, heap buffers, 4 connections each holding an unfinished 12 MiB message under {@code
+ * --max-frame-bytes} 16 MiB): it puts its isolation back before it halts (within {@code
+ * --restore-timeout}: 120 s here, where a first run found 5 s too short under TCG). The machine is
+ * read before, while isolated and after, for the host to compare field by field. (A SIGKILL leaves
+ * the journal instead: the crash and recover runs show {@code release} undoing it.)
  *
  * <p>Thread safety: a section; runs on the guest program's main thread.
  */
 final class GatewayFatalSection {
   private static final int OUTPUT = 6000;
-  private static final int CONNECTIONS = 8;
-  private static final int MESSAGE_MIB = 15;
+  private static final int PORT = 8081;
+  private static final int CONNECTIONS = 4;
+  private static final int MESSAGE_MIB = 12;
 
   private GatewayFatalSection() {}
 
   static void run(ObjectNode data, PrintStream log) throws Exception {
     data.set("before", MachineState.read());
-    try (Child first = Child.start("gateway-killed", gateway(8081, "-Xmx128m"))) {
-      data.put("firstHealthy", EchoClient.awaitHealth(8081, 300));
-      data.set("during", MachineState.read());
-      first.close(); // SIGKILL, as the OOM killer
-      data.put("firstOutput", first.output(OUTPUT));
-      log.println(first.output(OUTPUT));
-    }
-    data.set("journalsAfterKill", journals());
-    try (Child second =
-        Child.start("gateway-oom", gateway(8082, "-Xmx48m", "-Dio.netty.noPreferDirect=true"))) {
-      boolean up = EchoClient.awaitHealth(8082, 300);
-      data.put("secondHealthy", up);
+    try (Child gw =
+        Child.start("gateway-oom", gateway("-Xmx32m", "-Dio.netty.noPreferDirect=true"))) {
+      boolean up = EchoClient.awaitHealth(PORT, 300);
+      data.put("healthy", up);
       if (up) {
-        data.put("exhaust", exhaust(8082));
+        data.set("during", MachineState.read());
+        data.put("exhaust", exhaust(PORT));
       }
-      data.put("secondExit", second.await(180));
-      data.put("secondOutput", second.output(OUTPUT));
-      log.println(second.output(OUTPUT));
+      data.put("exit", gw.await(180));
+      data.put("output", gw.output(OUTPUT));
+      log.println(gw.output(OUTPUT));
     }
     data.set("after", MachineState.read());
     data.set("journalsLeft", journals());
   }
 
   /** The gateway jar with {@code jvm} options, isolating its one worker loop. */
-  private static List<String> gateway(int port, String... jvm) {
+  private static List<String> gateway(String... jvm) {
     List<String> cmd = new ArrayList<>(Child.java(jvm));
     cmd.addAll(
         List.of(
@@ -66,7 +60,7 @@ final class GatewayFatalSection {
             "-jar",
             System.getProperty("kernel.gatewayJar"),
             "--port",
-            String.valueOf(port),
+            String.valueOf(PORT),
             "--pin",
             "isolated",
             "--workers",
@@ -76,7 +70,9 @@ final class GatewayFatalSection {
             "--max-frame-bytes",
             String.valueOf(16 << 20),
             "--drain-timeout",
-            "1s"));
+            "1s",
+            "--restore-timeout",
+            "120s")); // the 5 s default is for hardware: TCG runs this guest tens of times slower
     return cmd;
   }
 
