@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 class Isolation612IT extends IsolationShapeIT {
-  private static final Shape SHAPE = Shapes.isolation("j-isolation-6.12", "6.12");
+  private static final Shape SHAPE = Shapes.isolation("j-isolation-6.12", "6.12", false);
 
   @Override
   Shape shape() {

@@ -143,9 +143,11 @@ final class Shapes {
    * cgroup (partition) and deep in {@code /system/svc} (remote partition on 6.12, the shield on
    * 6.1, which has no {@code cpuset.cpus.exclusive}); then a JVM killed with SIGKILL under
    * isolation and the next one's release, then two JVMs each pid 1 of its own pid namespace: one
-   * holds an isolation, the other's release leaves it alone.
+   * holds an isolation, the other's release leaves it alone; with {@code gateway}, then the gateway
+   * with {@code --pin isolated} driven out of heap (a few minutes more: one kernel runs it, the
+   * mechanism it takes is the same on both).
    */
-  static Shape isolation(String name, String kernel) {
+  static Shape isolation(String name, String kernel, boolean gateway) {
     return new Shape(
         name,
         1,
@@ -168,8 +170,14 @@ final class Shapes {
                 "nobody",
                 false),
             new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
-            new Shape.Run("recover", List.of(), List.of("isolate-recover", "isolate-namespaces"))),
-        Duration.ofMinutes(10), // 9 before the namespace section: two more JVM starts
+            new Shape.Run(
+                "recover",
+                List.of(),
+                gateway
+                    ? List.of("isolate-recover", "isolate-namespaces", "gateway-fatal")
+                    : List.of("isolate-recover", "isolate-namespaces"))),
+        // 9 before the namespace section (two more JVM starts), 4 more for the gateway's
+        Duration.ofMinutes(gateway ? 15 : 10),
         kernel,
         true); // its runs rewrite cpusets and partitions while every vCPU runs
   }

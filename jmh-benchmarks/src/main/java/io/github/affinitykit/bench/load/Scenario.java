@@ -79,7 +79,9 @@ public enum Scenario {
     }
     cmd.add(gateway.java());
     cmd.add("--enable-native-access=ALL-UNNAMED");
-    cmd.add("-XX:+ExitOnOutOfMemoryError"); // never a half-dead gateway (status 3)
+    if (!pinMode(isolate).equals("isolated")) { // isolated: the gateway restores, then halts
+      cmd.add("-XX:+ExitOnOutOfMemoryError"); // never a half-dead gateway (status 3)
+    }
     cmd.add("-Djava.io.tmpdir=" + lockDir);
     if (pinned()) {
       cmd.add("-Daffinitykit.pool=" + serverCpus);

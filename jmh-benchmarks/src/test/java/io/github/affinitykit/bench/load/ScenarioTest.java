@@ -140,15 +140,19 @@ class ScenarioTest {
     assertThat(
             Scenario.EXCLUSIVE.command(
                 gw, 1, CpuSet.of(2), CpuSet.of(4), dir, Handicap.NONE, true, List.of()))
-        .containsSubsequence("--pin", "isolated");
+        .containsSubsequence("--pin", "isolated")
+        .as("exits before the isolation could be put back")
+        .doesNotContain("-XX:+ExitOnOutOfMemoryError");
     assertThat(
             Scenario.EXCLUSIVE.command(
                 gw, 1, CpuSet.of(2), CpuSet.of(4), dir, Handicap.NONE, false, List.of()))
-        .containsSubsequence("--pin", "exclusive");
+        .containsSubsequence("--pin", "exclusive")
+        .contains("-XX:+ExitOnOutOfMemoryError");
     for (Scenario s : List.of(Scenario.PINNED, Scenario.PINNED_SPIN, Scenario.UNPINNED)) {
       assertThat(s.command(gw, 1, CpuSet.of(2), CpuSet.of(4), dir, Handicap.NONE, true, List.of()))
           .as(s.label())
-          .doesNotContain("isolated");
+          .doesNotContain("isolated")
+          .contains("-XX:+ExitOnOutOfMemoryError");
     }
   }
 }

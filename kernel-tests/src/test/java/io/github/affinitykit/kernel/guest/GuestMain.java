@@ -50,6 +50,7 @@ public final class GuestMain {
     SECTIONS.put("isolate-crash", IsolationSection::crash);
     SECTIONS.put("isolate-recover", IsolationSection::recover);
     SECTIONS.put("isolate-namespaces", IsolationNamespaces::run);
+    SECTIONS.put("gateway-fatal", GatewayFatalSection::run);
   }
 
   private GuestMain() {}

@@ -1,17 +1,20 @@
 package io.github.affinitykit.core.cli;
 
 import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.core.internal.natives.ThreadCalls;
+import io.github.affinitykit.core.isolation.Change;
 import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.isolation.IsolationReport;
 import io.github.affinitykit.core.isolation.IsolationStatus;
 import io.github.affinitykit.core.isolation.Isolator;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -29,7 +32,8 @@ import picocli.CommandLine.Spec;
  * {@code --dry-run} prints the plan and changes nothing (no root needed).
  *
  * <p>Exit status: COMMAND's when one ran, else 0 when isolated (or planned) and released, 1 when
- * refused (nothing changed), 2 for a bad option or CPU list.
+ * refused (nothing changed) or when COMMAND could not be let onto the CPUs (it is killed before it
+ * ran, and the isolation undone; see {@link StoppedCommand}), 2 for a bad option or CPU list.
  *
  * <p>Thread safety: one instance per run.
  */
@@ -81,6 +85,11 @@ final class IsolateCommand implements Callable<Integer> {
       out.flush();
       return plan.status() == IsolationStatus.PLANNED ? 0 : 1;
     }
+    Optional<String> cannotRun = command.isEmpty() ? Optional.empty() : cannotRun();
+    if (cannotRun.isPresent()) { // said before anything changes
+      spec.commandLine().getErr().println("isolate: " + cannotRun.get());
+      return 1;
+    }
     Isolation iso = CommandLines.configured(spec, () -> isolator.isolate(cpus, Set.of()));
     out.print(options.json() ? IsolationJson.render(iso.report()) : iso.report().text());
     out.flush();
@@ -115,27 +124,33 @@ final class IsolateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * Starts COMMAND stopped (a shell that stops itself, then execs it), lets it onto the isolated
-   * CPUs (into the partition, and bound there), resumes it and waits for it.
-   */
-  private int run(Isolation iso, AffinityBackend backend) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("sh", "-c", "kill -STOP $$; exec \"$@\"", "sh"));
-    cmd.addAll(command);
-    Process p = new ProcessBuilder(cmd).inheritIO().start();
-    int pid = (int) p.pid();
-    while (p.isAlive() && !stopped(pid)) {
-      Thread.onSpinWait(); // the shell stops itself within microseconds
+  /** Why COMMAND could not be started stopped and resumed here; empty if it can. */
+  private static Optional<String> cannotRun() {
+    NativeLayer layer = NativeLayer.system();
+    if (layer.threads().isEmpty()) {
+      return Optional.of(
+          "native layer: "
+              + layer.name()
+              + " (expected: one that can signal COMMAND: "
+              + layer.why()
+              + ")");
     }
-    iso.admit(pid);
-    backend.setAffinity(pid, iso.cpus());
-    new ProcessBuilder("kill", "-CONT", Integer.toString(pid)).inheritIO().start().waitFor();
-    return p.waitFor();
+    return StoppedCommand.unavailable(StoppedCommand.SHELL);
   }
 
-  /** Whether the process is stopped: its main thread's stat read bounded, as every host file. */
-  private static boolean stopped(int pid) {
-    // gone: the loop sees it is not alive
-    return TaskReader.live().readStat(pid, pid).map(t -> t.state() == 'T').orElse(false);
+  /** COMMAND on the isolated CPUs: let into the partition and bound there before it runs. */
+  private int run(Isolation iso, AffinityBackend backend) throws IOException, InterruptedException {
+    ThreadCalls calls = NativeLayer.system().threads().orElseThrow();
+    return new StoppedCommand(StoppedCommand.SHELL, calls)
+        .run(
+            command,
+            pid -> {
+              Change admitted = iso.admit(pid);
+              if (admitted.outcome() != Change.Outcome.FAILED) {
+                backend.setAffinity(pid, iso.cpus());
+              }
+              return admitted;
+            },
+            spec.commandLine().getErr());
   }
 }

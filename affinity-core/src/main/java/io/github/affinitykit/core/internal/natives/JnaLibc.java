@@ -98,6 +98,15 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   }
 
   @Override
+  public int kill(int pid, int signal) {
+    try {
+      return libc_kill(pid, signal);
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
+  @Override
   public int open(byte[] path, int flags, int mode) {
     FileCalls.checkPath(path);
     try {
@@ -301,6 +310,8 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
       throws LastErrorException;
 
   private static native int libc_sched_getcpu() throws LastErrorException;
+
+  private static native int libc_kill(int pid, int signal) throws LastErrorException;
 
   private static native int libc_open(byte[] path, int flags, int mode) throws LastErrorException;
 

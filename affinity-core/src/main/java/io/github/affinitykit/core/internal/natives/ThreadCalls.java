@@ -13,6 +13,15 @@ package io.github.affinitykit.core.internal.natives;
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
  */
 public interface ThreadCalls {
+  /** {@code SIGKILL}. */
+  int SIGKILL = 9;
+
+  /**
+   * {@code SIGCONT}: 18 on every ABI of {@link LinuxAbi} (x86-64, aarch64, riscv64, s390x,
+   * loongarch64, POWER; MIPS, SPARC and Alpha, which number it otherwise, are not among them).
+   */
+  int SIGCONT = 18;
+
   /**
    * {@code sched_getaffinity(tid, mask.length * 8, mask)}.
    *
@@ -32,4 +41,13 @@ public interface ThreadCalls {
    * on an ABI whose number is unknown (read {@code /proc/thread-self} then).
    */
   int threadId();
+
+  /**
+   * {@code kill(pid, signal)}: sends {@code signal} to process {@code pid} (0 checks that it exists
+   * and may be signalled), without a {@code kill} program looked up on {@code PATH}.
+   *
+   * @return 0, or {@code -ESRCH} for no such process, {@code -EPERM} for another user's, {@code
+   *     -EINVAL} for an unknown signal
+   */
+  int kill(int pid, int signal);
 }

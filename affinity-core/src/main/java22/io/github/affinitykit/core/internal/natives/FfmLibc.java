@@ -21,6 +21,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.util.Collections;
+import java.util.Optional;
 
 /**
  * The native layer through {@code java.lang.foreign} (JDK 22+, in the jar's {@code
@@ -47,6 +48,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   private final MethodHandle getAffinity;
   private final MethodHandle setAffinity;
   private final MethodHandle getCpu;
+  private final MethodHandle kill;
   private final MethodHandle open;
   private final MethodHandle close;
   private final MethodHandle fcntl;
@@ -74,6 +76,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     getAffinity = handle("sched_getaffinity", -1, mask);
     setAffinity = handle("sched_setaffinity", -1, mask);
     getCpu = handle("sched_getcpu", -1, FunctionDescriptor.of(JAVA_INT));
+    kill = handle("kill", -1, FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     open = handle("open", 2, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     close = handle("close", -1, FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     fcntl = handle("fcntl", 2, FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
@@ -118,23 +121,17 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   private static MethodHandle handle(String name, int firstVariadic, FunctionDescriptor fd)
       throws ReflectiveOperationException {
     Linker linker = Linker.nativeLinker();
-    MemorySegment symbol =
-        linker
-            .defaultLookup()
-            .find(name)
-            .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
+    Optional<MemorySegment> found = linker.defaultLookup().find(name);
+    MemorySegment symbol = found.orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
     Linker.Option errno = Linker.Option.captureCallState("errno");
     MethodHandle h =
         firstVariadic < 0
             ? linker.downcallHandle(symbol, fd, errno)
             : linker.downcallHandle(
                 symbol, fd, errno, Linker.Option.firstVariadicArg(firstVariadic));
+    MethodType fromLong = MethodType.methodType(MemorySegment.class, long.class);
     MethodHandle ofAddress =
-        MethodHandles.lookup()
-            .findStatic(
-                MemorySegment.class,
-                "ofAddress",
-                MethodType.methodType(MemorySegment.class, long.class));
+        MethodHandles.lookup().findStatic(MemorySegment.class, "ofAddress", fromLong);
     int n = h.type().parameterCount();
     for (int i = 1; i < n; i++) {
       if (h.type().parameterType(i) == MemorySegment.class) {
@@ -153,10 +150,7 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     return call7(h, a, b, c, d, e, f, 0);
   }
 
-  /**
-   * Makes a downcall on the calling thread's buffers: its result, or {@code -errno} when it
-   * returned a negative value.
-   */
+  /** Makes a downcall on this thread's buffers: its result, or {@code -errno} if negative. */
   @SuppressWarnings("checkstyle:illegalcatch") // invokeExact declares Throwable
   private long call7(MethodHandle h, long a, long b, long c, long d, long e, long f, long g) {
     MemorySegment state = scratch.get()[0];
@@ -204,6 +198,11 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   public int threadId() {
     int nr = abi.number(Syscall.GETTID);
     return nr < 0 ? -Errno.ENOSYS : (int) call(syscall0, nr, 0, 0, 0, 0, 0);
+  }
+
+  @Override
+  public int kill(int pid, int signal) {
+    return (int) call(kill, pid, signal, 0, 0, 0, 0);
   }
 
   @Override

@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +75,26 @@ class NativeCallsTest {
       assertThat(calls.pread(-1, buf, buf.length, 0)).isEqualTo(-9);
       assertThat(calls.pwrite(-1, buf, 0, 0)).isEqualTo(-9);
       assertThat(calls.statx(FileCalls.AT_FDCWD, path, 0, 1, new byte[256])).isZero();
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void shouldSignalAProcessAlikeAndAnswerErrnoForNoneOrABadSignal() throws Exception {
+    for (NativeLayer layer : NativeLayers.each()) {
+      ThreadCalls calls = layer.threads().orElseThrow();
+      int self = (int) ProcessHandle.current().pid();
+      assertThat(calls.kill(self, 0)).as(layer.name()).isZero();
+      assertThat(calls.kill(self, 999)).isEqualTo(-Errno.EINVAL);
+      assertThat(calls.kill(Integer.MAX_VALUE, 0)).isEqualTo(-Errno.ESRCH);
+      Process child = new ProcessBuilder("/bin/sleep", "60").start();
+      try {
+        assertThat(calls.kill((int) child.pid(), ThreadCalls.SIGKILL)).isZero();
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as("128 + SIGKILL").isEqualTo(137);
+      } finally {
+        child.destroyForcibly();
+      }
     }
   }
 

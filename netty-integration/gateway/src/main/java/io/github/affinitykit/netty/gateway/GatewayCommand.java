@@ -10,16 +10,19 @@ import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.core.cli.OptionTable.Key;
+import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -74,6 +77,10 @@ final class GatewayCommand implements Callable<Integer> {
   private static final Key<Integer> HIGH_WATER_MARK = key("--high-water-mark", int.class);
   private static final Key<Duration> DRAIN_TIMEOUT = key("--drain-timeout", Duration.class);
   private static final Key<Duration> REQUEST_TIMEOUT = key("--request-timeout", Duration.class);
+  private static final Key<Integer> MAX_CONNECTIONS = key("--max-connections", int.class);
+  private static final Key<Duration> RESTORE_TIMEOUT = key("--restore-timeout", Duration.class);
+  private static final Key<InetSocketAddress> METRICS_ADDRESS =
+      key("--metrics-address", InetSocketAddress.class);
 
   @Spec private CommandSpec spec;
 
@@ -151,7 +158,9 @@ final class GatewayCommand implements Callable<Integer> {
               MAX_FRAME_BYTES,
               "N",
               DEFAULTS.maxFrameBytes(),
-              "largest WebSocket message, else close 1009 (default ${DEFAULT-VALUE})"),
+              "largest WebSocket message, else close 1009, up to "
+                  + GatewayConfig.MAX_FRAME_BYTES_LIMIT
+                  + " (16 MiB; default ${DEFAULT-VALUE})"),
           option(
               IDLE_TIMEOUT,
               "D",
@@ -177,25 +186,59 @@ final class GatewayCommand implements Callable<Integer> {
               "D",
               DEFAULTS.requestTimeout(),
               "an HTTP request or handshake must arrive whole within D, else 408 and close"
-                  + " (default 10s)"));
+                  + " (default 10s)"),
+          option(
+              MAX_CONNECTIONS,
+              "N",
+              DEFAULTS.maxConnections(),
+              "most TCP connections open at once; more are closed as soon as accepted and"
+                  + " counted in connections_refused_total (default ${DEFAULT-VALUE})"),
+          option(
+                  METRICS_ADDRESS,
+                  "HOST:PORT",
+                  "serve /metrics there only, not on the main port: 127.0.0.1:9090, [::1]:9090;"
+                      + " port 0 = any free (default: on the main port)")
+              .converter(new HostPort()),
+          option(
+              RESTORE_TIMEOUT,
+              "D",
+              FatalRestorer.BOUND,
+              "with --pin isolated, how long an OutOfMemoryError (any VirtualMachineError) waits"
+                  + " for the isolation to be put back before the JVM halts anyway; what is left"
+                  + " is for affinity-cli release (default 5s)"));
 
   private final Supplier<AffinityKit> kits;
+  private final BiConsumer<Isolation, Duration> restoreAtFatal;
 
   /** A gateway on the kit {@code kits} supplies. */
   GatewayCommand(Supplier<AffinityKit> kits) {
+    this(kits, (iso, bound) -> {});
+  }
+
+  /**
+   * A gateway on the kit {@code kits} supplies, handing its isolation ({@code --pin isolated}) and
+   * {@code --restore-timeout} to {@code restoreAtFatal} as soon as it has started ({@link
+   * FatalRestorer#watch(Isolation, Duration)}).
+   */
+  GatewayCommand(Supplier<AffinityKit> kits, BiConsumer<Isolation, Duration> restoreAtFatal) {
     this.kits = Objects.requireNonNull(kits, "kits");
+    this.restoreAtFatal = Objects.requireNonNull(restoreAtFatal, "restoreAtFatal");
   }
 
   /** Starts the gateway and blocks until it has stopped; 1 if it cannot listen. */
   @Override
   public Integer call() throws InterruptedException {
     GatewayConfig config = config();
+    Duration restoreTimeout = RESTORE_TIMEOUT.value(options);
+    require(
+        spec, positive(restoreTimeout), RESTORE_TIMEOUT.name(), restoreTimeout, "a duration > 0");
     AffinityKit kit = CommandLines.configured(spec, kits); // probed before anything is pinned
     PrintWriter err = spec.commandLine().getErr();
     Optional<GatewayServer> server = start(config, kit, err);
     if (server.isEmpty()) {
       return GatewayMain.EXIT_UNAVAILABLE;
     }
+    server.get().isolation().ifPresent(i -> restoreAtFatal.accept(i, restoreTimeout));
     GatewayMain.serve(server.get(), config, kit, spec.commandLine().getOut(), err);
     return 0;
   }
@@ -206,15 +249,14 @@ final class GatewayCommand implements Callable<Integer> {
    * @throws picocli.CommandLine.ParameterException naming the option, the value and the rule
    */
   GatewayConfig config() {
-    int port = PORT.value(options);
+    int port = between(PORT, 0, 65_535);
     Integer workers = WORKERS.value(options);
     int businessThreads = BUSINESS_THREADS.value(options);
-    int maxFrameBytes = MAX_FRAME_BYTES.value(options);
+    int maxFrameBytes = between(MAX_FRAME_BYTES, 125, GatewayConfig.MAX_FRAME_BYTES_LIMIT);
     Duration idleTimeout = IDLE_TIMEOUT.value(options);
     int lowWaterMark = LOW_WATER_MARK.value(options);
     int highWaterMark = HIGH_WATER_MARK.value(options);
     Duration requestTimeout = REQUEST_TIMEOUT.value(options);
-    require(spec, port >= 0 && port <= 65_535, PORT.name(), port, "an integer from 0 to 65535");
     require(spec, workers == null || workers >= 1, WORKERS.name(), workers, "an integer >= 1");
     long workNs = WORK_NS.value(options);
     require(
@@ -225,7 +267,8 @@ final class GatewayCommand implements Callable<Integer> {
         "an integer from 0 to " + GatewayConfig.MAX_WORK_NS);
     require(
         spec, businessThreads >= 0, BUSINESS_THREADS.name(), businessThreads, "an integer >= 0");
-    require(spec, maxFrameBytes >= 125, MAX_FRAME_BYTES.name(), maxFrameBytes, "an integer >= 125");
+    int maxConnections = MAX_CONNECTIONS.value(options);
+    require(spec, maxConnections >= 1, MAX_CONNECTIONS.name(), maxConnections, "an integer >= 1");
     require(spec, positive(idleTimeout), IDLE_TIMEOUT.name(), idleTimeout, "a duration > 0");
     require(spec, lowWaterMark >= 1, LOW_WATER_MARK.name(), lowWaterMark, "an integer >= 1");
     require(
@@ -258,7 +301,9 @@ final class GatewayCommand implements Callable<Integer> {
                 Optional.ofNullable(NIC.value(options)),
                 NIC_IRQS.value(options),
                 WATCHDOG.value(options),
-                REPIN.value(options)));
+                REPIN.value(options),
+                maxConnections,
+                Optional.ofNullable(METRICS_ADDRESS.value(options))));
   }
 
   /** The server, or empty (said on {@code err}) if it cannot listen. */
@@ -271,6 +316,13 @@ final class GatewayCommand implements Callable<Integer> {
       err.println("gateway: cannot listen on " + config.host() + ":" + config.port() + ": " + e);
       return Optional.empty();
     }
+  }
+
+  /** The value of {@code key}, checked to be from {@code min} to {@code max}. */
+  private int between(Key<Integer> key, int min, int max) {
+    int v = key.value(options);
+    require(spec, v >= min && v <= max, key.name(), v, "an integer from " + min + " to " + max);
+    return v;
   }
 
   private static boolean positive(Duration d) {
@@ -294,6 +346,30 @@ final class GatewayCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(SpinLimit.RULE, e); // the one line states the rule
       }
+    }
+  }
+
+  /** {@code HOST:PORT}, an IPv6 host in brackets; unresolved (the bind resolves it). */
+  static final class HostPort implements ITypeConverter<InetSocketAddress> {
+    static final String RULE = "HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:9090";
+
+    @Override
+    public InetSocketAddress convert(String value) {
+      int colon = value.lastIndexOf(':');
+      String host = colon < 0 ? "" : value.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+      }
+      int port;
+      try {
+        port = Integer.parseInt(value.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        port = -1;
+      }
+      if (host.isEmpty() || port < 0 || port > 65_535) {
+        throw new IllegalArgumentException(RULE);
+      }
+      return InetSocketAddress.createUnresolved(host, port);
     }
   }
 

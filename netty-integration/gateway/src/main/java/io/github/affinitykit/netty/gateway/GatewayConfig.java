@@ -5,6 +5,7 @@ import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +40,10 @@ import java.util.OptionalInt;
  * @param nicIrqs whether, next to {@code nic}, the loops avoid the CPUs its interrupts go to
  * @param watchdog how often a watchdog checks every pinned loop (MOVED, LOST, re-pin); zero = off
  * @param repin what the watchdog does with a loop whose mask was widened
+ * @param maxConnections the most TCP connections open at once (both ports); one more is closed as
+ *     soon as accepted and counted
+ * @param metricsAddress where {@code /metrics} is served instead of the main port (host and port,
+ *     unresolved; port 0 picks a free one); empty = on the main port
  */
 public record GatewayConfig(
     String host,
@@ -59,11 +64,14 @@ public record GatewayConfig(
     Optional<String> nic,
     IrqSharing nicIrqs,
     Duration watchdog,
-    RepinPolicy repin) {
+    RepinPolicy repin,
+    int maxConnections,
+    Optional<InetSocketAddress> metricsAddress) {
 
   /**
    * The defaults: 127.0.0.1:8080, AUTO, pinned, 64 KiB frames, 60 s idle, 32/64 KiB marks, 5 s
-   * drain, 10 s request deadline, loops that block when idle, no work per message, no NIC.
+   * drain, 10 s request deadline, loops that block when idle, no work per message, no NIC, 10,000
+   * connections, {@code /metrics} on the main port.
    */
   public static final GatewayConfig DEFAULTS =
       new GatewayConfig(
@@ -85,10 +93,20 @@ public record GatewayConfig(
           Optional.empty(),
           IrqSharing.AVOID,
           Duration.ofSeconds(1),
-          RepinPolicy.REPIN);
+          RepinPolicy.REPIN,
+          10_000,
+          Optional.empty());
 
   /** The most work per message: 10 ms (a stand-in for work, not a way to stall a loop). */
   public static final long MAX_WORK_NS = 10_000_000L;
+
+  /**
+   * The largest {@code maxFrameBytes}: 16 MiB. A message is held whole while it is aggregated and
+   * again while its echo is written, so one connection may hold twice this; a heap sized for
+   * thousands of connections holds a few such messages, not thousands. Larger payloads belong on a
+   * streaming protocol, not in one WebSocket message.
+   */
+  public static final int MAX_FRAME_BYTES_LIMIT = 16 << 20;
 
   /** Validates every value; errors name the value and the rule. */
   public GatewayConfig {
@@ -105,13 +123,19 @@ public record GatewayConfig(
     Objects.requireNonNull(nicIrqs, "nicIrqs");
     Objects.requireNonNull(watchdog, "watchdog");
     Objects.requireNonNull(repin, "repin");
+    Objects.requireNonNull(metricsAddress, "metricsAddress");
     check(
         watchdog.isZero() || watchdog.toMillis() >= 1, "watchdog", watchdog, ">= 1ms, or 0 = off");
     check(workNs >= 0 && workNs <= MAX_WORK_NS, "work-ns", workNs, "0.." + MAX_WORK_NS);
     check(port >= 0 && port <= 65_535, "port", port, "0..65535");
     check(workers.orElse(1) > 0, "workers", workers.orElse(0), "> 0");
     check(businessThreads >= 0, "business-threads", businessThreads, ">= 0");
-    check(maxFrameBytes >= 125, "max-frame-bytes", maxFrameBytes, ">= 125");
+    check(
+        maxFrameBytes >= 125 && maxFrameBytes <= MAX_FRAME_BYTES_LIMIT,
+        "max-frame-bytes",
+        maxFrameBytes,
+        "125.." + MAX_FRAME_BYTES_LIMIT);
+    check(maxConnections >= 1, "max-connections", maxConnections, ">= 1");
     check(!idleTimeout.isNegative() && !idleTimeout.isZero(), "idle-timeout", idleTimeout, "> 0");
     check(lowWaterMark > 0, "low-water-mark", lowWaterMark, "> 0");
     check(highWaterMark >= lowWaterMark, "high-water-mark", highWaterMark, ">= low-water-mark");

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * @param config the settings
  * @param metrics the counters
- * @param metricsText the {@code /metrics} renderer
+ * @param scrapes the {@code /metrics} text, rendered off the event loops
  * @param events the observer
  * @param business the executor group running the WebSocket handlers, if any
  * @param all every open channel
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 record GatewayContext(
     GatewayConfig config,
     GatewayMetrics metrics,
-    MetricsText metricsText,
+    MetricsScrapes scrapes,
     GatewayEvents events,
     Optional<EventExecutorGroup> business,
     ChannelGroup all,
@@ -39,7 +39,7 @@ record GatewayContext(
   GatewayContext {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(metrics, "metrics");
-    Objects.requireNonNull(metricsText, "metricsText");
+    Objects.requireNonNull(scrapes, "scrapes");
     Objects.requireNonNull(events, "events");
     Objects.requireNonNull(business, "business");
   }
@@ -47,13 +47,13 @@ record GatewayContext(
   static GatewayContext create(
       GatewayConfig config,
       GatewayMetrics metrics,
-      MetricsText metricsText,
+      MetricsScrapes scrapes,
       GatewayEvents events,
       Optional<EventExecutorGroup> business) {
     return new GatewayContext(
         config,
         metrics,
-        metricsText,
+        scrapes,
         events,
         business,
         new DefaultChannelGroup("all", GlobalEventExecutor.INSTANCE),

@@ -18,6 +18,12 @@ public enum GatewayCount {
   CONNECTIONS_OPEN("connections", "WebSocket connections open now."),
   /** WebSocket connections accepted since start. */
   CONNECTIONS_ACCEPTED("connections_accepted_total", "WebSocket connections accepted."),
+  /**
+   * TCP connections closed as soon as accepted because {@code --max-connections} were open (HTTP
+   * and WebSocket, on the main and the metrics port).
+   */
+  CONNECTIONS_REFUSED(
+      "connections_refused_total", "Connections closed at accept: --max-connections were open."),
   /** WebSocket messages (text and binary) accepted. */
   MESSAGES_RECEIVED("messages_received_total", "WebSocket messages accepted."),
   /** WebSocket messages written to clients (echoes and broadcasts). */

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Each accepted connection's pipeline: idle detection (no traffic either way), the request read
- * deadline, HTTP/1.1 codec, request aggregation (64 KiB at most: 413 above), then the router.
+ * deadline, HTTP/1.1 codec, request aggregation (64 KiB at most: 413 above), then the router (of
+ * the main port, or of the metrics port: see {@link HttpRouter}).
  *
  * <p>Thread safety: shared by all connections; {@link #initChannel} runs on each channel's loop.
  */
@@ -18,9 +19,17 @@ final class GatewayInitializer extends ChannelInitializer<Channel> {
   private static final int MAX_REQUEST_BYTES = 64 * 1024;
 
   private final GatewayContext g;
+  private final boolean metricsPort;
 
+  /** The main port's pipelines. */
   GatewayInitializer(GatewayContext g) {
+    this(g, false);
+  }
+
+  /** The main port's pipelines, or with {@code metricsPort} the metrics port's. */
+  GatewayInitializer(GatewayContext g, boolean metricsPort) {
     this.g = Objects.requireNonNull(g, "g");
+    this.metricsPort = metricsPort;
   }
 
   @Override
@@ -32,6 +41,6 @@ final class GatewayInitializer extends ChannelInitializer<Channel> {
         .addLast("deadline", new RequestDeadline(g))
         .addLast("http", new HttpServerCodec(4096, 8192, 8192))
         .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
-        .addLast("router", new HttpRouter(g));
+        .addLast("router", new HttpRouter(g, metricsPort));
   }
 }

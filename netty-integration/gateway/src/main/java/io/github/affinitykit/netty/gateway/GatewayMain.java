@@ -7,7 +7,10 @@ import io.github.affinitykit.core.isolation.IsolationReport;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
@@ -22,9 +25,12 @@ import picocli.CommandLine;
  * option, {@code -Daffinitykit.pool} or {@code AFFINITYKIT_POOL}), in one line on stderr naming it,
  * its value and the rule; {@value #EXIT_UNAVAILABLE} when it cannot listen (address in use);
  * {@value #EXIT_FATAL} on an {@link OutOfMemoryError} or any other {@link VirtualMachineError} in
- * any thread (the JVM halts at once: the kernel frees the port and the CPU locks). {@code
- * -XX:+ExitOnOutOfMemoryError} exits with the same status for the out-of-memory errors Netty would
- * otherwise catch and log.
+ * any thread: with {@code --pin isolated} the isolation is first put back, within {@code
+ * --restore-timeout} (5 s; {@link FatalRestorer}), then the JVM halts (the kernel frees the port
+ * and the CPU locks). {@code -XX:+ExitOnOutOfMemoryError} exits with the same status for the
+ * out-of-memory errors Netty would otherwise catch and log, but at once, before any Java code runs:
+ * with {@code --pin isolated} leave it out (the gateway warns), or the isolation stays until {@code
+ * affinity-cli release} (or the next isolating start) undoes it.
  *
  * <p>Thread safety: a program entry point.
  */
@@ -43,17 +49,41 @@ public final class GatewayMain {
   /**
    * Runs the gateway's command line ({@code --help} lists it) on the shared kit, blocks until the
    * gateway has stopped, and exits with the status of the class comment. The uncaught-exception
-   * handler that halts on a {@link VirtualMachineError} is installed first.
+   * handler that restores the isolation and halts on a {@link VirtualMachineError} is installed
+   * first.
    */
   public static void main(String[] args) {
-    Thread.setDefaultUncaughtExceptionHandler(GatewayMain::uncaught);
-    System.exit(execute(AffinityKit::shared, List.of(args), System.out, System.err));
+    FatalRestorer restorer = installFatalHandler();
+    System.exit(
+        execute(AffinityKit::shared, restorer::watch, List.of(args), System.out, System.err));
+  }
+
+  /**
+   * Starts the restorer's thread and makes {@link FatalHalt} the JVM's default uncaught-exception
+   * handler, halting through {@link Runtime#halt}; returns the restorer, for the isolation.
+   */
+  static FatalRestorer installFatalHandler() {
+    FatalRestorer restorer = FatalRestorer.start();
+    Thread.setDefaultUncaughtExceptionHandler(
+        new FatalHalt(restorer, System.err, Runtime.getRuntime()::halt));
+    return restorer;
   }
 
   /** Runs the command line {@code args} on the kit {@code kits} supplies; the exit status. */
   static int execute(
       Supplier<AffinityKit> kits, List<String> args, PrintStream out, PrintStream err) {
-    return CommandLines.execute(new CommandLine(new GatewayCommand(kits)), args, out, err);
+    return execute(kits, (iso, bound) -> {}, args, out, err);
+  }
+
+  /** As {@link #execute(Supplier, List, PrintStream, PrintStream)}, watching the isolation. */
+  static int execute(
+      Supplier<AffinityKit> kits,
+      BiConsumer<Isolation, Duration> restoreAtFatal,
+      List<String> args,
+      PrintStream out,
+      PrintStream err) {
+    return CommandLines.execute(
+        new CommandLine(new GatewayCommand(kits, restoreAtFatal)), args, out, err);
   }
 
   /**
@@ -65,6 +95,15 @@ public final class GatewayMain {
       throws InterruptedException {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, out), "gateway-shutdown"));
     out.println("gateway listening on " + config.host() + ":" + server.port());
+    server
+        .metricsPort()
+        .ifPresent(
+            p ->
+                out.println(
+                    "metrics listening on "
+                        + config.metricsAddress().orElseThrow().getHostString()
+                        + ":"
+                        + p));
     out.println(
         "pin "
             + config.pin().cliName()
@@ -75,11 +114,11 @@ public final class GatewayMain {
     out.println(server.report());
     server.confined().ifPresent(r -> out.println(r.summary()));
     server.isolation().ifPresent(i -> out.println(isolationLine(i)));
-    if (!exitsOnOutOfMemory()) {
-      err.println(
-          "gateway: warning: -XX:+ExitOnOutOfMemoryError is not set: an OutOfMemoryError that"
-              + " Netty catches would leave the gateway running half-dead");
-    }
+    server
+        .isolation()
+        .ifPresent(
+            i -> i.report().recovered().forEach(r -> out.println("isolation recovered: " + r)));
+    outOfMemoryWarning(config.pin(), exitsOnOutOfMemory()).ifPresent(err::println);
     server.awaitStopped();
   }
 
@@ -113,24 +152,31 @@ public final class GatewayMain {
             + m.closesSent());
   }
 
+  /**
+   * The warning about {@code -XX:+ExitOnOutOfMemoryError} for {@code pin}: needed unless isolated
+   * (else an OutOfMemoryError Netty catches leaves the gateway half-dead), harmful when isolated
+   * (the JVM exits before the isolation can be put back).
+   */
+  static Optional<String> outOfMemoryWarning(PinMode pin, boolean exitsOnOutOfMemory) {
+    if (pin == PinMode.ISOLATED && exitsOnOutOfMemory) {
+      return Optional.of(
+          "gateway: warning: -XX:+ExitOnOutOfMemoryError exits on an OutOfMemoryError before the"
+              + " isolation can be put back: with --pin isolated leave it out (the gateway puts"
+              + " it back, then halts), or run affinity-cli release after such an exit");
+    }
+    if (pin != PinMode.ISOLATED && !exitsOnOutOfMemory) {
+      return Optional.of(
+          "gateway: warning: -XX:+ExitOnOutOfMemoryError is not set: an OutOfMemoryError that"
+              + " Netty catches would leave the gateway running half-dead");
+    }
+    return Optional.empty();
+  }
+
   private static boolean exitsOnOutOfMemory() {
     return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .anyMatch(
             a ->
                 a.equals("-XX:+ExitOnOutOfMemoryError")
                     || a.equals("-XX:+CrashOnOutOfMemoryError"));
-  }
-
-  /** The JVM-wide uncaught-exception handler: halts on a VirtualMachineError, else prints. */
-  static void uncaught(Thread t, Throwable e) {
-    if (e instanceof VirtualMachineError) {
-      try {
-        System.err.println("gateway: fatal: " + e + " in thread " + t.getName() + "; halting");
-      } finally {
-        Runtime.getRuntime().halt(EXIT_FATAL);
-      }
-    }
-    System.err.print("Exception in thread \"" + t.getName() + "\" ");
-    e.printStackTrace(System.err);
   }
 }

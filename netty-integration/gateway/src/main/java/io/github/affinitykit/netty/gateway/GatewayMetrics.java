@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * The gateway's counters: connections, messages and bytes in and out, closes by status code,
- * back-pressure pauses, HTTP responses by status. Cheap to update from any loop; read one of the
- * fixed series with {@link #get(GatewayCount)}.
+ * The gateway's counters: connections (and those refused), messages and bytes in and out, closes by
+ * status code, back-pressure pauses, HTTP responses by status. Cheap to update from any loop; read
+ * one of the fixed series with {@link #get(GatewayCount)}.
  *
  * <p>Thread safety: every method may be called from any thread; reads are not a consistent snapshot
  * across counters.
@@ -35,6 +35,10 @@ public final class GatewayMetrics {
   void opened() {
     add(GatewayCount.CONNECTIONS_OPEN, 1);
     add(GatewayCount.CONNECTIONS_ACCEPTED, 1);
+  }
+
+  void refused() {
+    add(GatewayCount.CONNECTIONS_REFUSED, 1);
   }
 
   void closed() {

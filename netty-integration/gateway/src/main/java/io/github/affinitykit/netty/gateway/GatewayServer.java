@@ -35,7 +35,9 @@ import java.util.function.BiFunction;
 
 /**
  * The reference WebSocket gateway, running: {@code /ws} echo, {@code /room} broadcast, {@code
- * /health}, {@code /metrics}, on pinned boss/worker loops (see {@link PinMode}).
+ * /health}, {@code /metrics} (or {@code /metrics} on an address of its own, served by the boss
+ * loop), on pinned boss/worker loops (see {@link PinMode}); at most {@code --max-connections} TCP
+ * connections at once ({@link ConnectionLimit}).
  *
  * <pre>{@code
  * try (GatewayServer s = GatewayServer.start(GatewayConfig.DEFAULTS, kit)) {
@@ -60,6 +62,7 @@ public final class GatewayServer implements AutoCloseable {
   private final PinnedServerGroups groups;
   private final GatewayContext context;
   private final Channel server;
+  private final Optional<Channel> metricsServer;
   private final Optional<Confinement> confinement;
   private final Optional<Watchdog> watchdog;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -69,11 +72,13 @@ public final class GatewayServer implements AutoCloseable {
       PinnedServerGroups groups,
       GatewayContext context,
       Channel server,
+      Optional<Channel> metricsServer,
       Optional<Confinement> confinement,
       Optional<Watchdog> watchdog) {
     this.groups = groups;
     this.context = context;
     this.server = server;
+    this.metricsServer = metricsServer;
     this.confinement = confinement;
     this.watchdog = watchdog;
   }
@@ -154,25 +159,37 @@ public final class GatewayServer implements AutoCloseable {
     MetricsText text =
         new MetricsText(metrics, groups::report, config.pin().cliName(), Optional.of(kitMeters));
     Optional<EventExecutorGroup> business = groups.business().map(x -> x);
-    GatewayContext g = GatewayContext.create(config, metrics, text, events, business);
+    GatewayContext g =
+        GatewayContext.create(
+            config, metrics, MetricsScrapes.onOwnThread(text::render), events, business);
     metrics.pendingFrom(() -> pendingBytes(g.all()));
     startAll(groups.workers());
     groups.business().ifPresent(GatewayServer::startAll);
-    Channel server =
-        new ServerBootstrap()
-            .group(groups.boss(), groups.workers())
-            .channel(groups.serverChannel())
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(
-                ChannelOption.WRITE_BUFFER_WATER_MARK,
-                new WriteBufferWaterMark(config.lowWaterMark(), config.highWaterMark()))
-            .childHandler(new GatewayInitializer(g))
-            .bind(config.host(), config.port())
-            .syncUninterruptibly()
-            .channel();
+    ConnectionLimit limit = new ConnectionLimit(config.maxConnections(), metrics);
+    Channel server;
+    Optional<Channel> metricsServer;
+    try {
+      server =
+          new ServerBootstrap()
+              .group(groups.boss(), groups.workers())
+              .channel(groups.serverChannel())
+              .handler(limit)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(
+                  ChannelOption.WRITE_BUFFER_WATER_MARK,
+                  new WriteBufferWaterMark(config.lowWaterMark(), config.highWaterMark()))
+              .childHandler(new GatewayInitializer(g))
+              .bind(config.host(), config.port())
+              .syncUninterruptibly()
+              .channel();
+      metricsServer = config.metricsAddress().map(a -> bindMetrics(a, groups, g, limit, server));
+    } catch (RuntimeException e) { // the caller closes the groups; the renderer is ours
+      g.scrapes().close();
+      throw e;
+    }
     dog.ifPresent(Watchdog::start); // every loop is pinned now
     if (!config.pin().confines()) {
-      return new GatewayServer(groups, g, server, Optional.empty(), dog);
+      return new GatewayServer(groups, g, server, metricsServer, Optional.empty(), dog);
     }
     Confinement confined = new JvmThreads(kit).confineUntilClosed(SWEEP_PERIOD);
     try {
@@ -185,9 +202,37 @@ public final class GatewayServer implements AutoCloseable {
       dog.ifPresent(Watchdog::close);
       confined.close();
       server.close();
+      metricsServer.ifPresent(Channel::close);
+      g.scrapes().close();
       throw e;
     }
-    return new GatewayServer(groups, g, server, Optional.of(confined), dog);
+    return new GatewayServer(groups, g, server, metricsServer, Optional.of(confined), dog);
+  }
+
+  /**
+   * Listens for {@code /metrics} alone on {@code address}, on the boss loop (accepts and requests
+   * alike: none on the workers); closes {@code main} if it cannot.
+   */
+  private static Channel bindMetrics(
+      InetSocketAddress address,
+      PinnedServerGroups groups,
+      GatewayContext g,
+      ConnectionLimit limit,
+      Channel main) {
+    try {
+      return new ServerBootstrap()
+          .group(groups.boss(), groups.boss())
+          .channel(groups.serverChannel())
+          .handler(limit)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new GatewayInitializer(g, true))
+          .bind(address.getHostString(), address.getPort())
+          .syncUninterruptibly()
+          .channel();
+    } catch (RuntimeException e) {
+      main.close().syncUninterruptibly();
+      throw e;
+    }
   }
 
   /**
@@ -276,9 +321,21 @@ public final class GatewayServer implements AutoCloseable {
     return confinement.map(Confinement::report);
   }
 
-  /** Returns the {@code /metrics} text now (as a scrape would). */
+  /**
+   * Returns the {@code /metrics} text a scrape would get now: rendered less than a second ago, or
+   * now.
+   */
   public String metricsText() {
-    return context.metricsText().render();
+    return context.scrapes().text().join();
+  }
+
+  /**
+   * Returns the port {@code /metrics} is served on when it has its own ({@code --metrics-address}).
+   *
+   * @return the bound metrics port; empty when {@code /metrics} is on the main port
+   */
+  public Optional<Integer> metricsPort() {
+    return metricsServer.map(c -> ((InetSocketAddress) c.localAddress()).getPort());
   }
 
   /** Blocks until {@link #close()} has finished. */
@@ -311,6 +368,7 @@ public final class GatewayServer implements AutoCloseable {
       watchdog.ifPresent(Watchdog::close); // before the loops let go of their CPUs
       context.draining().set(true);
       server.close().syncUninterruptibly();
+      metricsServer.ifPresent(c -> c.close().syncUninterruptibly());
       for (Channel ch : context.all()) {
         if (context.webSockets().contains(ch)) {
           GatewayContext.goAway(ch, WsHandler.GOING_AWAY, "server shutting down");
@@ -323,6 +381,7 @@ public final class GatewayServer implements AutoCloseable {
       context.all().close().awaitUninterruptibly(1_000);
       groups.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).join();
       confinement.ifPresent(Confinement::close); // the rest of the JVM gets its CPUs back
+      context.scrapes().close();
     } finally {
       stopped.countDown();
     }

@@ -56,7 +56,9 @@ final class EmbeddedGateway implements AutoCloseable {
           java.util.Optional.empty(),
           io.github.affinitykit.core.placement.IrqSharing.AVOID,
           Duration.ZERO,
-          io.github.affinitykit.core.RepinPolicy.REPORT);
+          io.github.affinitykit.core.RepinPolicy.REPORT,
+          100,
+          java.util.Optional.empty());
 
   private static final byte[] SWITCHING =
       "HTTP/1.1 101 ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -86,14 +88,19 @@ final class EmbeddedGateway implements AutoCloseable {
 
   /**
    * A gateway context for handlers under test on an {@link EmbeddedChannel}: {@code config} and
-   * {@code metrics}, no event loops (the placement report is an empty NIO one), no events.
+   * {@code metrics}, no event loops (the placement report is an empty NIO one), no events; {@code
+   * /metrics} rendered on the calling thread, each scrape afresh.
    */
   static GatewayContext context(GatewayConfig config, GatewayMetrics metrics) {
     AssignmentReport report =
         new AssignmentReport(
             new TransportChoice(Transport.NIO, Transport.NIO, "embedded"), List.of());
     MetricsText text = new MetricsText(metrics, () -> report, config.pin().cliName());
-    return GatewayContext.create(config, metrics, text, GatewayEvents.NONE, Optional.empty());
+    long[] clock = {0};
+    MetricsScrapes scrapes =
+        MetricsScrapes.on(
+            Runnable::run, text::render, () -> clock[0] += MetricsScrapes.FRESH.toNanos());
+    return GatewayContext.create(config, metrics, scrapes, GatewayEvents.NONE, Optional.empty());
   }
 
   /** Feeds {@code bytes} in chunks of {@code chunk}, then runs due tasks; returns the reply. */

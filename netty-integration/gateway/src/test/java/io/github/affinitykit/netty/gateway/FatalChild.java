@@ -14,7 +14,7 @@ final class FatalChild {
   private FatalChild() {}
 
   public static void main(String[] args) {
-    Thread.setDefaultUncaughtExceptionHandler(GatewayMain::uncaught);
+    GatewayMain.installFatalHandler();
     GatewayMetrics metrics = new GatewayMetrics();
     GatewayContext g = EmbeddedGateway.context(GatewayConfig.DEFAULTS, metrics);
     EmbeddedChannel ch =
@@ -25,7 +25,8 @@ final class FatalChild {
                 throw new OutOfMemoryError("simulated: Java heap space");
               }
             });
-    ch.pipeline().addLast("http".equals(args[0]) ? new HttpRouter(g) : new WsHandler(g, false));
+    ch.pipeline()
+        .addLast("http".equals(args[0]) ? new HttpRouter(g, false) : new WsHandler(g, false));
     ch.writeInbound("anything");
     System.out.println("swallowed");
   }

@@ -82,7 +82,11 @@ class GatewayCommandTest {
             "--watchdog",
             "250ms",
             "--repin",
-            "REPORT");
+            "REPORT",
+            "--max-connections",
+            "50",
+            "--metrics-address",
+            "[::1]:9090");
     assertThat(c)
         .isEqualTo(
             new GatewayConfig(
@@ -104,7 +108,9 @@ class GatewayCommandTest {
                 java.util.Optional.of("eth0"),
                 io.github.affinitykit.core.placement.IrqSharing.SHARE,
                 Duration.ofMillis(250),
-                io.github.affinitykit.core.RepinPolicy.REPORT));
+                io.github.affinitykit.core.RepinPolicy.REPORT,
+                50,
+                java.util.Optional.of(java.net.InetSocketAddress.createUnresolved("::1", 9090))));
   }
 
   @Test
@@ -183,7 +189,22 @@ class GatewayCommandTest {
     assertOneLine(
         "--work-ns: 10000001 (expected: an integer from 0 to 10000000)", "--work-ns", "10000001");
     assertOneLine("--business-threads: -1 (expected: an integer >= 0)", "--business-threads=-1");
-    assertOneLine("--max-frame-bytes: 124 (expected: an integer >= 125)", "--max-frame-bytes=124");
+    assertOneLine(
+        "--max-frame-bytes: 124 (expected: an integer from 125 to 16777216)",
+        "--max-frame-bytes=124");
+    assertOneLine(
+        "--max-frame-bytes: 16777217 (expected: an integer from 125 to 16777216)",
+        "--max-frame-bytes",
+        "16777217");
+    assertOneLine("--max-connections: 0 (expected: an integer >= 1)", "--max-connections=0");
+    assertOneLine("--restore-timeout: 0s (expected: a duration > 0)", "--restore-timeout=0s");
+    assertOneLine(
+        "--metrics-address: 9090 (expected: " + GatewayCommand.HostPort.RULE + ")",
+        "--metrics-address",
+        "9090");
+    assertOneLine(
+        "--metrics-address: localhost:65536 (expected: " + GatewayCommand.HostPort.RULE + ")",
+        "--metrics-address=localhost:65536");
     assertOneLine("--low-water-mark: 0 (expected: an integer >= 1)", "--low-water-mark=0");
     assertOneLine(
         "--high-water-mark: 10 (expected: an integer >= --low-water-mark (32768))",
@@ -221,10 +242,11 @@ class GatewayCommandTest {
                 CpuReservations.inDirectory(locks),
                 host.pool(host.reachable()));
 
-    run(wholeMachine, "--port", "0", "--pin", "exclusive")
-        .assertUsageError("pin: exclusive (expected: housekeeping CPUs for the rest of the JVM")
-        .err()
-        .contains(host.reachable().toString());
+    CliRun r =
+        run(wholeMachine, "--port", "0", "--pin", "exclusive")
+            .assertUsageError(
+                "pin: exclusive (expected: housekeeping CPUs for the rest of the JVM");
+    assertThat(r.err()).contains("the pool " + host.reachable() + " leaves none");
   }
 
   @Test
@@ -271,10 +293,26 @@ class GatewayCommandTest {
             "--high-water-mark=N",
             "--drain-timeout=D",
             "--request-timeout=D",
+            "--max-connections=N",
+            "--metrics-address=HOST:PORT",
+            "--restore-timeout=D",
+            "16 MiB",
             "default 8080",
             "143");
     assertThat(version.status()).isZero();
     assertThat(version.out()).startsWith("gateway (Affinity Kit ");
+  }
+
+  @Test
+  void shouldWarnAboutExitOnOutOfMemoryErrorMissingUnlessIsolatedAndPresentWhenIsolated() {
+    assertThat(GatewayMain.outOfMemoryWarning(PinMode.PINNED, false))
+        .hasValueSatisfying(w -> assertThat(w).contains("is not set").contains("half-dead"));
+    assertThat(GatewayMain.outOfMemoryWarning(PinMode.PINNED, true)).isEmpty();
+    assertThat(GatewayMain.outOfMemoryWarning(PinMode.ISOLATED, false)).isEmpty();
+    assertThat(GatewayMain.outOfMemoryWarning(PinMode.ISOLATED, true))
+        .hasValueSatisfying(
+            w ->
+                assertThat(w).contains("before the isolation can be put back").contains("release"));
   }
 
   private static void assertOneLine(String start, String... args) {
