@@ -7,6 +7,8 @@ import io.github.affinitykit.core.CpuSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +18,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ShapeNIT extends BootedShape {
+  private static final Pattern LOCAL =
+      Pattern.compile("(\\d+)%  node 0: (\\d+) pages, node 1: (\\d+) pages$");
+
   @Override
   Shape shape() {
     return Shapes.N;
@@ -106,7 +111,16 @@ class ShapeNIT extends BootedShape {
     List<String> rows = seed.path("out").asText().lines().toList();
     assertThat(rows.get(0)).startsWith("NUMA seed: 2 threads on CPUs [1, 2] (nodes [0, 1]), 8 MiB");
     assertThat(row(rows, "first-touch")).endsWith("50%  node 0: 4096 pages");
-    assertThat(row(rows, "local")).endsWith("100%  node 0: 2048 pages, node 1: 2048 pages");
+    // MPOL_LOCAL puts a page on the faulting CPU's node unless that node is short of free memory,
+    // when the kernel falls back to another (Documentation/admin-guide/mm/numa_memory_policy.rst):
+    // once in CI the worker on node 1 got 1,793 of its 2,048 pages there (94% own-node). So: at
+    // least 90% own-node, three quarters of node 1's worker's pages there (first-touch puts none
+    // there, interleave half), and every page on a node.
+    Matcher local = LOCAL.matcher(row(rows, "local"));
+    assertThat(local.find()).as(row(rows, "local")).isTrue();
+    assertThat(Integer.parseInt(local.group(1))).as("own-node %").isGreaterThanOrEqualTo(90);
+    assertThat(Integer.parseInt(local.group(2)) + Integer.parseInt(local.group(3))).isEqualTo(4096);
+    assertThat(Integer.parseInt(local.group(3))).as("pages on node 1").isGreaterThanOrEqualTo(1536);
     assertThat(row(rows, "interleave")).contains("node 0: ").contains("node 1: ");
     assertThat(rows.get(rows.size() - 1)).startsWith("first-touch / local: ");
   }
