@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.isolation;
 
+import io.github.affinitykit.core.internal.natives.NativeLayer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -162,17 +162,11 @@ final class Trusted {
     return Optional.empty();
   }
 
-  /** This process's effective uid ({@code /proc/self/status}), -1 if unknown. */
+  /**
+   * This process's effective uid ({@code geteuid} through the native layer, the one the lock files
+   * use too), -1 without native file calls (isolation is refused there anyway: {@link LockedFile}).
+   */
   static long effectiveUid() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
-        if (line.startsWith("Uid:")) {
-          return Long.parseLong(line.substring(4).strip().split("\\s+")[1]);
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
+    return NativeLayer.system().files().map(f -> (long) f.effectiveUid()).orElse(-1L);
   }
 }
