@@ -22,6 +22,11 @@ abstract class BootedShape {
 
   @BeforeAll
   void boot() throws Exception {
-    guest = KernelSuite.boot(shape());
+    guest = bootGuest();
+  }
+
+  /** Boots the shape (or waits for a boot already started elsewhere) and returns its result. */
+  GuestResult bootGuest() throws Exception {
+    return KernelSuite.boot(shape());
   }
 }

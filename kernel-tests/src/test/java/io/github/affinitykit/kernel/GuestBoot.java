@@ -59,7 +59,8 @@ final class GuestBoot {
     Process p = start(cmd, qemuLog);
     boolean exited = false;
     try {
-      exited = awaitInit(p, result, Math.min(deadline, start + BOOT_LIMIT.toNanos()));
+      Duration bootLimit = bootLimit(shape);
+      exited = awaitInit(p, result, Math.min(deadline, start + bootLimit.toNanos()));
       if (!exited && !reachedInit(result) && System.nanoTime() < deadline) { // hung before init
         kill(p);
         if (Files.exists(console)) {
@@ -68,7 +69,7 @@ final class GuestBoot {
         if (Files.exists(qemuLog)) { // the retry writes its own
           Files.move(qemuLog, work.resolve(shape.name() + "-qemu-hung.log"), REPLACE_EXISTING);
         }
-        System.out.println("shape " + shape.name() + ": no init after " + BOOT_LIMIT + "; again");
+        System.out.println("shape " + shape.name() + ": no init after " + bootLimit + "; again");
         p = start(cmd, qemuLog);
       }
       exited = exited || p.waitFor(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -98,6 +99,18 @@ final class GuestBoot {
    */
   static final Duration BOOT_LIMIT =
       Duration.ofSeconds(Long.getLong("kernel.bootLimitSeconds", 150));
+
+  /**
+   * {@link #BOOT_LIMIT}, and 3 s more for each vCPU above {@link
+   * Shape#MULTI_THREADED_TCG_MAX_CPUS}: on single-threaded TCG every CPU's bring-up and every wait
+   * on all CPUs (RCU, stop_machine) is served in turn. D's 64 CPUs reached init after 35, 72 and 96
+   * s of guest time (about 140 s of wall time quiet); 150 s killed two CI runs' first boots that
+   * were slow, not hung.
+   */
+  static Duration bootLimit(Shape shape) {
+    int above = Math.max(0, shape.cpus() - Shape.MULTI_THREADED_TCG_MAX_CPUS);
+    return BOOT_LIMIT.plusSeconds(3L * above);
+  }
 
   private static Process start(List<String> cmd, Path qemuLog) throws IOException {
     return new ProcessBuilder(cmd)

@@ -11,13 +11,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.stream.Stream;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The suite's entry point: finds QEMU, a kernel image and a static busybox (or skips the calling
  * test class with one line saying what to install), builds the guest image and boots a shape.
  *
- * <p>Thread safety: not thread-safe; JUnit runs these test classes one at a time.
+ * <p>Thread safety: JUnit runs these test classes one at a time; {@link #bootSideBySide} builds
+ * images on the calling thread and only the boots themselves run concurrently.
  */
 final class KernelSuite {
   /** What the skip line tells a developer to install (Debian/Ubuntu package names). */
@@ -29,11 +35,78 @@ final class KernelSuite {
 
   private KernelSuite() {}
 
+  /** A guest's boot, image built, not yet started. */
+  private interface Boot extends Callable<GuestResult> {
+    @Override
+    GuestResult call() throws IOException, InterruptedException;
+  }
+
   /**
    * Boots {@code shape} and returns what it reported; aborts the calling test class (a JUnit
    * assumption, reported as skipped with the reason) when QEMU, a kernel or busybox is missing.
    */
   static GuestResult boot(Shape shape) throws IOException, InterruptedException {
+    return prepare(shape).call();
+  }
+
+  /**
+   * Boots the shapes of {@code lanes} side by side: each lane on a thread of its own, its shapes
+   * one after another; returns each shape's result by name. Meant for shapes on single-threaded TCG
+   * (one host CPU each): two lanes on a 2-CPU host take the time of the longer one rather than the
+   * sum. The images are built first, one after another (they share the base archive); a shape that
+   * cannot boot here (something missing) fails its future with the assumption {@link #boot} would
+   * throw, and the rest still boot. Every boot ends by its shape's own time limit, guest killed.
+   */
+  static Map<String, Future<GuestResult>> bootSideBySide(List<List<Shape>> lanes)
+      throws IOException, InterruptedException {
+    Map<String, Future<GuestResult>> out = new LinkedHashMap<>();
+    List<List<FutureTask<GuestResult>>> tasks = new ArrayList<>();
+    for (List<Shape> lane : lanes) {
+      List<FutureTask<GuestResult>> laneTasks = new ArrayList<>();
+      for (Shape s : lane) {
+        FutureTask<GuestResult> task;
+        try {
+          task = new FutureTask<>(prepare(s));
+        } catch (TestAbortedException skipped) {
+          task =
+              new FutureTask<>(
+                  () -> {
+                    throw skipped;
+                  });
+        }
+        laneTasks.add(task);
+        out.put(s.name(), task);
+      }
+      tasks.add(laneTasks);
+    }
+    for (List<FutureTask<GuestResult>> lane : tasks) {
+      Thread t = new Thread(() -> lane.forEach(FutureTask::run), "guest-lane");
+      t.setDaemon(true);
+      t.start();
+    }
+    return out;
+  }
+
+  /**
+   * What {@link #bootSideBySide} started for one shape: its result once it has ended, the
+   * assumption that skipped it rethrown as is.
+   */
+  static GuestResult await(Future<GuestResult> boot) throws Exception {
+    try {
+      return boot.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Exception cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Builds {@code shape}'s image and returns its boot, not started; aborts the calling test class
+   * as {@link #boot} says when something is missing.
+   */
+  private static Boot prepare(Shape shape) throws IOException, InterruptedException {
     Optional<Path> qemu = onPath("qemu-system-x86_64");
     Optional<Path> kernel = kernel(shape.kernel());
     Optional<Path> busybox = firstExisting("/bin/busybox", "/usr/bin/busybox");
@@ -79,14 +152,20 @@ final class KernelSuite {
     Path initrd =
         image.build(
             shape.name(), InitScript.render(shape, image.guestClasspath()), modules, programs);
-    GuestResult r = GuestBoot.boot(shape, qemu.orElseThrow(), kernel.orElseThrow(), initrd, WORK);
-    System.out.println(r.timing());
-    Files.writeString(
-        WORK.resolve("timings.txt"),
-        r.timing() + "\n",
-        java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND);
-    return r;
+    Path q = qemu.orElseThrow();
+    Path k = kernel.orElseThrow();
+    return () -> {
+      GuestResult r = GuestBoot.boot(shape, q, k, initrd, WORK);
+      System.out.println(r.timing());
+      synchronized (KernelSuite.class) {
+        Files.writeString(
+            WORK.resolve("timings.txt"),
+            r.timing() + "\n",
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.APPEND);
+      }
+      return r;
+    };
   }
 
   /**

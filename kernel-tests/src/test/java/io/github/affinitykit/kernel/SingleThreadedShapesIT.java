@@ -1,0 +1,198 @@
+package io.github.affinitykit.kernel;
+
+import static io.github.affinitykit.kernel.GuestAsserts.cpus;
+import static io.github.affinitykit.kernel.GuestAsserts.readBackMatches;
+import static io.github.affinitykit.kernel.GuestAsserts.statuses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.affinitykit.core.CpuSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The shapes QEMU runs on single-threaded TCG, one host CPU each, booted in two lanes side by side:
+ * runtime isolation on Debian 12's 6.1 (shape I) in one; isolation on 6.12 (J), then the 64-CPU
+ * machine (D) in the other. Alone on a quiet 2-CPU host I takes about 11 minutes, J about 7 and D
+ * about 3.5: the pair of lanes takes the longer one's time rather than the sum of all three.
+ *
+ * <p>Thread safety: JUnit runs the nested classes one after another on one thread; the boots run on
+ * threads of their own and are only read through their futures.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 24, unit = TimeUnit.MINUTES)
+class SingleThreadedShapesIT {
+  static final Shape I = Shapes.isolation("i-isolation-6.1", "6.1", true);
+  static final Shape J = Shapes.isolation("j-isolation-6.12", "6.12", false);
+
+  private Map<String, Future<GuestResult>> boots = Map.of();
+
+  @BeforeAll
+  void bootBoth() throws Exception {
+    boots = KernelSuite.bootSideBySide(List.of(List.of(I), List.of(J, Shapes.D)));
+  }
+
+  /** No guest outlives the class: each boot ends by its shape's limit, guest killed. */
+  @AfterAll
+  void awaitBoth() {
+    for (Future<GuestResult> f : boots.values()) {
+      try {
+        KernelSuite.await(f);
+      } catch (Exception ignored) { // reported by the nested class that read it
+      }
+    }
+  }
+
+  /**
+   * Debian 12's 6.1: no remote partitions, so deep is a shield; it also runs the gateway's fatal
+   * exit under {@code --pin isolated}.
+   */
+  @Nested
+  class Debian61 extends IsolationShapeIT {
+    @Override
+    Shape shape() {
+      return I;
+    }
+
+    @Override
+    GuestResult bootGuest() throws Exception {
+      return KernelSuite.await(boots.get(I.name()));
+    }
+
+    @Override
+    boolean cpusetV1() {
+      return true;
+    }
+
+    @Override
+    String deepMechanism() {
+      return "AFFINITY_SHIELD";
+    }
+
+    /**
+     * A gateway with {@code --pin isolated} driven out of heap puts its isolation back before it
+     * halts with status 3: the machine is as before, no journal left.
+     */
+    @Test
+    void shouldRestoreTheIsolationBeforeTheGatewayHaltsOnAnOutOfMemoryError() {
+      JsonNode d = guest.section("recover", "gateway-fatal");
+      String output = d.path("output").asText();
+      assertThat(d.path("healthy").asBoolean()).as(output).isTrue();
+      assertThat(output).contains("isolation active: cpus ");
+      assertThat(d.path("during").path("files").toString())
+          .as("a partition while it ran")
+          .contains("affinitykit-");
+      assertThat(d.path("exit").asInt()).as(d.path("exhaust").asText()).isEqualTo(3);
+      assertThat(output)
+          .contains("gateway: fatal: java.lang.OutOfMemoryError: Java heap space")
+          .contains("gateway: isolation restored before halting");
+      JsonNode before = d.path("before");
+      JsonNode after = d.path("after");
+      assertSame(before.path("irqs"), after.path("irqs"), "IRQ affinities");
+      assertSame(before.path("files"), after.path("files"), "cgroup and kernel files");
+      assertSameTasks(before, after);
+      assertThat(d.path("journalsLeft")).as("no journal left").isEmpty();
+    }
+  }
+
+  /**
+   * 6.12: deep in a hierarchy it is a remote partition; Debian builds it without cgroup v1 cpusets
+   * ({@code # CONFIG_CPUSETS_V1 is not set}).
+   */
+  @Nested
+  class Debian612 extends IsolationShapeIT {
+    @Override
+    Shape shape() {
+      return J;
+    }
+
+    @Override
+    GuestResult bootGuest() throws Exception {
+      return KernelSuite.await(boots.get(J.name()));
+    }
+
+    @Override
+    boolean cpusetV1() {
+      return false;
+    }
+
+    @Override
+    String deepMechanism() {
+      return "CGROUP_V2_REMOTE_PARTITION";
+    }
+  }
+
+  /**
+   * Shape D: 4 packages × N cores × 2 threads (64 CPUs by default, {@link Shapes#D}), 4 NUMA nodes.
+   */
+  @Nested
+  class BigMachine extends BootedShape {
+    private static final int CPUS = Shapes.D.cpus();
+    private static final int PER_NODE = CPUS / 4;
+
+    @Override
+    Shape shape() {
+      return Shapes.D;
+    }
+
+    @Override
+    GuestResult bootGuest() throws Exception {
+      return KernelSuite.await(boots.get(Shapes.D.name()));
+    }
+
+    @Test
+    void shouldSeeEveryPackageNodeAndSiblingAndPoolAllButTheFirstCore() {
+      JsonNode t = guest.section("d", "doctor").path("json").path("topology");
+      assertThat(t.path("cpus").asInt()).isEqualTo(CPUS);
+      assertThat(t.path("packages")).hasSize(4);
+      assertThat(t.path("cores")).hasSize(CPUS / 2);
+      assertThat(t.path("smt").asBoolean()).isTrue();
+      for (int n = 0; n < 4; n++) {
+        assertThat(t.path("numaNodes").path(String.valueOf(n)).asText())
+            .isEqualTo(n * PER_NODE + "-" + ((n + 1) * PER_NODE - 1));
+      }
+      JsonNode pool = guest.section("d", "doctor").path("json").path("pool");
+      assertThat(pool.path("cpus").asText()).isEqualTo("2-" + (CPUS - 1));
+      assertThat(pool.path("housekeeping").asText()).isEqualTo("0-1");
+    }
+
+    @Test
+    void shouldAlternateNumaNodesAndReadBackEveryPlacement() {
+      JsonNode p = guest.section("d", "placements");
+      List<Integer> nodes =
+          cpus(p.path("differentNumaNode")).stream().map(c -> c / PER_NODE).toList();
+      assertThat(statuses(p.path("differentNumaNode"))).containsOnly("PINNED");
+      for (int i = 1; i < nodes.size(); i++) {
+        assertThat(nodes.get(i)).isNotEqualTo(nodes.get(i - 1));
+      }
+      assertThat(cpus(p.path("differentCore")).stream().map(c -> c / 2).distinct()).hasSize(3);
+      for (String g :
+          List.of(
+              "differentCore",
+              "sameCore",
+              "differentSocket",
+              "sameNumaNode",
+              "differentNumaNode")) {
+        readBackMatches(p.path(g), CpuSet.range(0, CPUS - 1));
+      }
+    }
+
+    @Test
+    void shouldPinAThreadOnTheHighestCpuId() {
+      JsonNode h = guest.section("d", "highest");
+      assertThat(h.path("highest").asInt()).isEqualTo(CPUS - 1);
+      JsonNode t = h.path("thread");
+      assertThat(t.path("status").asText()).isEqualTo("PINNED");
+      assertThat(t.path("allowed").asText()).isEqualTo(String.valueOf(CPUS - 1));
+      assertThat(t.path("schedCpu").asInt()).isEqualTo(CPUS - 1);
+    }
+  }
+}
