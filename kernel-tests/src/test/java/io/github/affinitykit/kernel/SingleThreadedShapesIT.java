@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
  * threads of their own and are only read through their futures.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@Timeout(value = 24, unit = TimeUnit.MINUTES)
+@Timeout(value = 32, unit = TimeUnit.MINUTES)
 class SingleThreadedShapesIT {
   static final Shape I = Shapes.isolation("i-isolation-6.1", "6.1", true);
   static final Shape J = Shapes.isolation("j-isolation-6.12", "6.12", false);
