@@ -1,11 +1,14 @@
 /**
  * Affinity Kit's core: the host model ({@code host}), placement ({@code placement}), cross-process
  * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
- * runtime isolation ({@code isolation}), NUMA memory policy ({@code memory}), and the API that
- * joins them (the root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory},
- * {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages and
- * exported to nobody. The doctor application is its own artifact, affinity-cli.
+ * NUMA memory policy ({@code memory}), and the API that joins them (the root package: {@code
+ * AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}).
+ * {@code internal} is plumbing shared by the packages, exported only to affinity-isolation. Runtime
+ * isolation is its own artifact, affinity-isolation, which core finds with {@link
+ * java.util.ServiceLoader} ({@code CpuIsolator}); the doctor application is affinity-cli.
  */
+// "module": affinity-isolation, named by the qualified exports, is built after core
+@SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
   // HotSpotDiagnosticMXBean: the host model reads -XX:+UseNUMA as the VM reports it
@@ -20,9 +23,18 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.reservation;
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
-  exports io.github.affinitykit.core.isolation;
   exports io.github.affinitykit.core.memory;
   exports io.github.affinitykit.core.jfr;
+
+  // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
+  // as core does; nobody else sees either package
+  exports io.github.affinitykit.core.internal to
+      io.github.affinitykit.isolation;
+  exports io.github.affinitykit.core.internal.natives to
+      io.github.affinitykit.isolation;
+
+  // the isolator of a kit made without one (affinity-isolation's, when on the path)
+  uses io.github.affinitykit.core.CpuIsolator;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

@@ -3,9 +3,6 @@ package io.github.affinitykit.core;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.isolation.Change;
-import io.github.affinitykit.core.isolation.Isolation;
-import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.memory.MemoryBackend;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.os.AffinityBackend;
@@ -39,23 +36,23 @@ public final class AffinityKit {
   private final AffinityBackend backend;
   private final CpuReservations reservations;
   private final CpuPool pool;
-  private final Isolator isolator;
+  private final AtomicReference<CpuIsolator> isolator;
   private final AtomicReference<MemoryBackend> memory;
   private final PinnedLeases pinned;
-  private final AtomicReference<Isolation> isolation = new AtomicReference<>();
+  private final AtomicReference<CpuIsolation> isolation = new AtomicReference<>();
 
   private AffinityKit(
       HostCpus host,
       AffinityBackend backend,
       CpuReservations reservations,
       CpuPool pool,
-      Isolator isolator,
+      CpuIsolator isolator,
       MemoryBackend memory) {
     this.host = Objects.requireNonNull(host, "host");
     this.backend = Objects.requireNonNull(backend, "backend");
     this.reservations = Objects.requireNonNull(reservations, "reservations");
     this.pool = Objects.requireNonNull(pool, "pool");
-    this.isolator = Objects.requireNonNull(isolator, "isolator");
+    this.isolator = new AtomicReference<>(isolator); // null: found on first use
     this.pinned = new PinnedLeases(backend);
     this.memory = new AtomicReference<>(memory); // null: detected on first use
   }
@@ -88,7 +85,7 @@ public final class AffinityKit {
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
-    return new AffinityKit(host, backend, reservations, host.pool(), Isolator.live(backend), null);
+    return new AffinityKit(host, backend, reservations, host.pool(), null, null);
   }
 
   /**
@@ -102,19 +99,20 @@ public final class AffinityKit {
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
-    return new AffinityKit(host, backend, reservations, pool, Isolator.live(backend), null);
+    return new AffinityKit(host, backend, reservations, pool, null, null);
   }
 
   /**
    * Creates a kit from explicit parts whose isolations ({@link #isolate(CpuSet)}, and those the
-   * groups, factories and adapters ask for) go through {@code isolator}: its journal directory, its
-   * mechanisms, or a fixture tree in tests.
+   * groups, factories and adapters ask for) go through {@code isolator}: affinity-isolation's
+   * {@code Isolator} with its own journal directory or mechanisms, or a fixture tree in tests.
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
    * @param reservations where CPUs are reserved across processes
    * @param pool the CPUs pinned threads are given unless a group sets its own
-   * @param isolator the isolator of the kit's isolations, instead of {@link Isolator#live}
+   * @param isolator the isolator of the kit's isolations, instead of the one {@link
+   *     java.util.ServiceLoader} finds
    * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
@@ -122,12 +120,13 @@ public final class AffinityKit {
       AffinityBackend backend,
       CpuReservations reservations,
       CpuPool pool,
-      Isolator isolator) {
-    return new AffinityKit(host, backend, reservations, pool, isolator, null);
+      CpuIsolator isolator) {
+    return new AffinityKit(
+        host, backend, reservations, pool, Objects.requireNonNull(isolator, "isolator"), null);
   }
 
   /**
-   * As {@link #create(HostCpus, AffinityBackend, CpuReservations, CpuPool, Isolator)}, with the
+   * As {@link #create(HostCpus, AffinityBackend, CpuReservations, CpuPool, CpuIsolator)}, with the
    * backend of the threads' memory policies ({@link CpuGroupBuilder#memoryPolicy}) instead of
    * {@link MemoryBackend#detect()}: a recording fake in tests.
    *
@@ -144,10 +143,15 @@ public final class AffinityKit {
       AffinityBackend backend,
       CpuReservations reservations,
       CpuPool pool,
-      Isolator isolator,
+      CpuIsolator isolator,
       MemoryBackend memory) {
     return new AffinityKit(
-        host, backend, reservations, pool, isolator, Objects.requireNonNull(memory, "memory"));
+        host,
+        backend,
+        reservations,
+        pool,
+        Objects.requireNonNull(isolator, "isolator"),
+        Objects.requireNonNull(memory, "memory"));
   }
 
   /**
@@ -295,35 +299,42 @@ public final class AffinityKit {
   }
 
   /**
-   * Makes {@code cpus} exclusive to this kit's threads pinned there, at runtime, with the best
-   * mechanism this host allows (see {@link Isolator}; the kit's own, {@link Isolator#live} unless
-   * it was created with another); threads pinned there later are let in as they bind. It changes
-   * the whole machine (other processes, IRQs, cgroups): call it only where a person asked for it.
-   * Never throws for a missing permission or a kernel refusal: the report says so and nothing was
+   * Makes {@code cpus} exclusive to this kit's threads pinned there, at runtime, with the kit's
+   * isolator: the one given to {@link #create(HostCpus, AffinityBackend, CpuReservations, CpuPool,
+   * CpuIsolator)}, else the one {@link java.util.ServiceLoader} finds (the artifact {@code
+   * io.github.affinitykit:affinity-isolation}, through this kit's backend); threads pinned there
+   * later are let in as they bind. It changes the whole machine (other processes, IRQs, cgroups):
+   * call it only where a person asked for it. Never throws for a missing permission, a kernel
+   * refusal or a missing artifact: the handle is inactive, its reason says why, and nothing was
    * changed. Closing the handle undoes it.
    *
    * @param cpus the CPUs to isolate: online, and not every online CPU
-   * @return the handle: its report says what was done or why not; closing it undoes it
+   * @return the handle: its reason says what was done or why not; closing it undoes it
    * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
    */
-  public Isolation isolate(CpuSet cpus) {
-    return isolate(cpus, isolator);
+  public CpuIsolation isolate(CpuSet cpus) {
+    CpuIsolator i = isolator.get();
+    if (i == null) {
+      isolator.compareAndSet(null, NoIsolation.find(backend));
+      i = isolator.get();
+    }
+    return isolate(cpus, i);
   }
 
   /**
-   * As {@link #isolate(CpuSet)}, with {@code isolator}'s directory and mechanisms.
+   * As {@link #isolate(CpuSet)}, with {@code isolator} instead of the kit's own.
    *
    * @param cpus the CPUs to isolate: online, and not every online CPU
    * @param isolator the isolator to use instead of the kit's own
-   * @return the handle: its report says what was done or why not; closing it undoes it
+   * @return the handle: its reason says what was done or why not; closing it undoes it
    */
-  public Isolation isolate(CpuSet cpus, Isolator isolator) {
+  public CpuIsolation isolate(CpuSet cpus, CpuIsolator isolator) {
     Set<Integer> owners =
         pinned.all().stream()
             .filter(l -> cpus.contains(l.cpu()))
             .map(CpuLease::tid)
             .collect(Collectors.toSet());
-    Isolation made = isolator.isolate(cpus, owners);
+    CpuIsolation made = isolator.isolate(cpus, owners);
     if (made.isActive()) {
       isolation.set(made);
     }
@@ -335,8 +346,8 @@ public final class AffinityKit {
    *
    * @return the last isolation this kit made while it is in force; else empty
    */
-  public Optional<Isolation> isolation() {
-    return Optional.ofNullable(isolation.get()).filter(Isolation::isActive);
+  public Optional<CpuIsolation> isolation() {
+    return Optional.ofNullable(isolation.get()).filter(CpuIsolation::isActive);
   }
 
   /**
@@ -346,15 +357,15 @@ public final class AffinityKit {
   String admit(int tid, int cpu) {
     return isolation()
         .filter(i -> i.cpus().contains(cpu))
-        .map(i -> i.admit(tid))
-        .filter(c -> c.outcome() == Change.Outcome.FAILED)
-        .map(c -> "isolation refused the thread: " + c.detail())
+        .map(i -> i.letIn(tid))
+        .filter(why -> !why.isEmpty())
+        .map(why -> "isolation refused the thread: " + why)
         .orElse("");
   }
 
   /** Called by a lease once it restored its thread's mask: off the isolated CPUs again. */
   void dismiss(int tid, int cpu) {
-    isolation().filter(i -> i.cpus().contains(cpu)).ifPresent(i -> i.dismiss(tid));
+    isolation().filter(i -> i.cpus().contains(cpu)).ifPresent(i -> i.letOut(tid));
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
@@ -56,7 +55,7 @@ public final class CpuGroup implements AutoCloseable {
   private final Set<Seat> open = new LinkedHashSet<>();
   private int next;
   private boolean closed;
-  private Optional<Isolation> isolation = Optional.empty();
+  private Optional<CpuIsolation> isolation = Optional.empty();
 
   /** Called by {@link CpuGroupBuilder#build()}, which has checked every CPU named. */
   CpuGroup(CpuGroupBuilder.Settings s) {
@@ -321,17 +320,17 @@ public final class CpuGroup implements AutoCloseable {
 
   /**
    * Returns the runtime isolation of the group's CPUs, once made ({@link CpuGroupBuilder#isolate});
-   * its report says whether it is in force, and why not.
+   * its reason says whether it is in force, and why not.
    *
    * @return the isolation once made; empty before the first join, or if not asked for
    */
-  public synchronized Optional<Isolation> isolation() {
+  public synchronized Optional<CpuIsolation> isolation() {
     return isolation;
   }
 
   private void endIsolation() { // a closed group without seats gives its isolation up
     if (closed && open.isEmpty()) {
-      isolation.ifPresent(Isolation::close);
+      isolation.ifPresent(CpuIsolation::close);
     }
   }
 

@@ -163,8 +163,10 @@ public final class CpuGroupBuilder {
    * threads); for a group whose members join one at a time ({@link CpuGroup#join}, {@link
    * CpuGroup#joinOn}: a thread factory's threads), its whole pool, at the first join. Members are
    * let onto those CPUs as they bind. Undone once the group is closed and its last seat freed, or
-   * at JVM exit. Without permission the group pins as usual and {@link CpuGroup#isolation()}'s
-   * report says why. A group that pins nothing, or holds no CPU, isolates nothing.
+   * at JVM exit. The kit's isolator does it ({@link AffinityKit#isolate(CpuSet)}: the artifact
+   * affinity-isolation, found on the class path). Without permission, or without that artifact, the
+   * group pins as usual and {@link CpuGroup#isolation()}'s reason says why. A group that pins
+   * nothing, or holds no CPU, isolates nothing.
    *
    * @param isolate true to isolate the group's CPUs at runtime
    * @return this builder

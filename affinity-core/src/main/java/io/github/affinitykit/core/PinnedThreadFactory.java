@@ -1,6 +1,5 @@
 package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.lang.System.Logger.Level;
@@ -131,12 +130,12 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
 
   /**
    * Returns the runtime isolation of the factory's pool, if its group was asked to isolate ({@link
-   * CpuGroupBuilder#isolate}: made when the first thread is created; its report says whether it was
+   * CpuGroupBuilder#isolate}: made when the first thread is created; its reason says whether it was
    * made, and why not).
    *
    * @return the isolation once made; empty before the first member joins, or if not asked for
    */
-  public Optional<Isolation> isolation() {
+  public Optional<CpuIsolation> isolation() {
     return group.isolation();
   }
 

@@ -89,7 +89,7 @@ class CpuGroupLifecycleTest {
     CpuGroup group = kit.group("iso").isolate(true).build();
     Seat seat = group.joinAll(1).get(0);
     var iso = group.isolation().orElseThrow();
-    assertThat(iso.isActive()).as(iso.report().text()).isTrue();
+    assertThat(iso.isActive()).as(iso.reason()).isTrue();
     java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
     Thread loop = new Thread(seat.bound(() -> await(end)), "loop");
     loop.start();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,6 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.natives.Errno;
-import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.memory.MemoryBackend;
 import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
@@ -41,7 +40,7 @@ class MemoryPolicyPinTest {
         affinity,
         CpuReservations.inDirectory(locks),
         E5.pool(),
-        Isolator.live(affinity),
+        new io.github.affinitykit.core.testkit.FakeIsolator(),
         backend);
   }
 

@@ -8,6 +8,7 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
+import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.Fixtures;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;

@@ -7,6 +7,8 @@ import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeHost;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import io.github.affinitykit.core.testkit.KitEvents;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;

@@ -9,6 +9,7 @@ import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.observe.CpuVerdict.Verdict;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Seat;
-import io.github.affinitykit.core.isolation.Isolation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,7 +156,7 @@ final class ConsumerThreads implements ThreadFactory {
   }
 
   /** The isolation the group made, if it asked for one. */
-  Optional<Isolation> isolation() {
+  Optional<CpuIsolation> isolation() {
     return group.isolation();
   }
 

@@ -4,9 +4,9 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
+import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,12 +104,13 @@ public final class PinnedDisruptor<T> implements AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the threads' CPUs, if the builder asked for one: its report
-   * says whether it was made, how, and what stays.
+   * Returns the runtime isolation of the threads' CPUs, if the builder asked for one: its reason
+   * says whether it was made, and affinity-isolation's {@code Isolation.of(handle).report()} how,
+   * and what stays.
    *
    * @return the threads' isolation; empty when their group did not ask for one
    */
-  public Optional<Isolation> isolation() {
+  public Optional<CpuIsolation> isolation() {
     return threads.isolation();
   }
 

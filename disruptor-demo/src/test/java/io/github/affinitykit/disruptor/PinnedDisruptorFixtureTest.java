@@ -115,8 +115,8 @@ class PinnedDisruptorFixtureTest {
             .consumers(2)
             .group(PinnedDisruptorBuilder.defaultGroup(kit, "iso").isolate(true))
             .build();
-    io.github.affinitykit.core.isolation.Isolation iso = d.isolation().orElseThrow();
-    assertThat(iso.isActive()).as(iso.report().text()).isTrue();
+    io.github.affinitykit.core.CpuIsolation iso = d.isolation().orElseThrow();
+    assertThat(iso.isActive()).as(iso.reason()).isTrue();
     assertThat(iso.cpus()).isEqualTo(io.github.affinitykit.core.CpuSet.of(1, 2));
     d.close();
     assertThat(iso.isActive()).isFalse();

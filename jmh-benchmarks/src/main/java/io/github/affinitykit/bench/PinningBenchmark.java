@@ -4,11 +4,11 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.isolation.Isolation;
-import io.github.affinitykit.core.isolation.IsolationReport;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.isolation.Isolation;
+import io.github.affinitykit.isolation.IsolationReport;
 import java.nio.file.Files;
 import java.util.Optional;
 import java.util.Set;
@@ -100,7 +100,7 @@ public class PinningBenchmark {
                   .confine(others, Set.of()).moved().stream().map(e -> e.tid()).toList());
     }
     if (mode.equals("exclusive") && isolate && !others.isEmpty()) {
-      isolation = Optional.of(kit.isolate(CpuSet.of(critical)));
+      isolation = Optional.of(Isolation.of(kit.isolate(CpuSet.of(critical))));
     }
     if (mode.equals("exclusive")) {
       System.out.println("# exclusive measured: " + kind(critical));

@@ -1,9 +1,9 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.placement.NicPlacement;
@@ -40,7 +40,7 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final Optional<PinnedEventExecutorGroup> business;
   private final WaitSelectStrategyFactory idle;
   private final HostCpus host;
-  private final Optional<Isolation> isolation;
+  private final Optional<CpuIsolation> isolation;
   private final Optional<NicPlacement> nic;
 
   PinnedServerGroups(
@@ -50,7 +50,7 @@ public final class PinnedServerGroups implements AutoCloseable {
       Optional<PinnedEventExecutorGroup> business,
       WaitSelectStrategyFactory idle,
       HostCpus host,
-      Optional<Isolation> isolation,
+      Optional<CpuIsolation> isolation,
       Optional<NicPlacement> nic) {
     this.transport = Objects.requireNonNull(transport, "transport");
     this.boss = Objects.requireNonNull(boss, "boss");
@@ -171,12 +171,12 @@ public final class PinnedServerGroups implements AutoCloseable {
 
   /**
    * Returns the runtime isolation of the workers' CPUs, if their group asked for it ({@link
-   * io.github.affinitykit.core.CpuGroupBuilder#isolate}): its report says whether it was made, how,
-   * and what stays.
+   * io.github.affinitykit.core.CpuGroupBuilder#isolate}): its reason says whether it was made, and
+   * affinity-isolation's {@code Isolation.of(handle).report()} how, and what stays.
    *
    * @return the workers' isolation; empty when their group did not ask for one
    */
-  public Optional<Isolation> isolation() {
+  public Optional<CpuIsolation> isolation() {
     return isolation;
   }
 

@@ -3,8 +3,8 @@ package io.github.affinitykit.netty;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuGroupBuilder;
+import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.core.placement.NicPlacement;
 import io.github.affinitykit.core.placement.Placement;
@@ -189,7 +189,7 @@ public final class ServerGroupsBuilder {
       boss =
           PinnedIoEventLoopGroup.create(
               1, choice.transport().handlerFactory(), bossGroup.orElseGet(this::boss).build());
-      Optional<Isolation> isolation = workerCpus.isolation();
+      Optional<CpuIsolation> isolation = workerCpus.isolation();
       return new PinnedServerGroups(
           choice, boss, work, business, idle, kit.host(), isolation, near);
     } catch (RuntimeException | Error e) { // a native handler may fail to load: free what started

@@ -204,7 +204,7 @@ class PinnedServerGroupsTest {
         PinnedServerGroups.builder(kit).transport(Transport.NIO).workers(1).build()) {
       assertThat(plain.isolation()).as("off by default").isEmpty();
     }
-    io.github.affinitykit.core.isolation.Isolation iso;
+    io.github.affinitykit.core.CpuIsolation iso;
     try (PinnedServerGroups groups =
         PinnedServerGroups.builder(kit)
             .transport(Transport.NIO)
@@ -212,7 +212,7 @@ class PinnedServerGroupsTest {
             .workerGroup(kit.group("worker").isolate(true))
             .build()) {
       iso = groups.isolation().orElseThrow();
-      assertThat(iso.isActive()).as(iso.report().text()).isTrue();
+      assertThat(iso.isActive()).as(iso.reason()).isTrue();
       assertThat(iso.cpus()).isEqualTo(CpuSet.of(1, 2));
     }
     assertThat(iso.isActive()).as("undone once the workers terminated").isFalse();

@@ -2,8 +2,8 @@ package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.FakeHostFiles;
 import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

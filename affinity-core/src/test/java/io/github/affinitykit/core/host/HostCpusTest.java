@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.Linux;
 import io.github.affinitykit.core.host.HostWarning.Kind;
+import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.nio.file.Path;
 import java.util.List;

@@ -124,8 +124,8 @@ class NicWarningsTest {
     for (int nodes : new int[] {1, 2}) {
       for (String value : new String[] {"0", "1", "3"}) {
         Path r = root.resolve(nodes + "-" + value);
-        io.github.affinitykit.core.FakeHost tree =
-            io.github.affinitykit.core.FakeHost.create(r, 4, 1)
+        io.github.affinitykit.core.testkit.FakeHost tree =
+            io.github.affinitykit.core.testkit.FakeHost.create(r, 4, 1)
                 .file("proc/sys/kernel/numa_balancing", value);
         if (nodes == 2) {
           tree.file("sys/devices/system/node/node0/cpulist", "0-1")
@@ -139,7 +139,7 @@ class NicWarningsTest {
             .hasSize(nodes > 1 && !value.equals("0") ? 1 : 0);
       }
     }
-    io.github.affinitykit.core.FakeHost.create(root.resolve("none"), 4, 1);
+    io.github.affinitykit.core.testkit.FakeHost.create(root.resolve("none"), 4, 1);
     assertThat(HostCpus.probe(root.resolve("none")).numaBalancing()).isEmpty();
   }
 }

@@ -21,26 +21,25 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The library's Flight Recorder events, recorded and read back from the file: a pin, a move, a lost
- * reservation, the unpins, and an isolation made and undone (a fixture kit: nothing of this host
- * changes).
+ * reservation, the unpins (a fixture kit: nothing of this host changes). The isolation's events are
+ * affinity-isolation's (its IsolationEventsTest).
  */
 @Timeout(60)
 class FlightEventsTest {
   @TempDir Path root;
 
   @Test
-  void shouldRecordPinMoveLossUnpinAndIsolationWithTheirFieldsAndNoStackTrace() throws Exception {
+  void shouldRecordPinMoveLossAndUnpinWithTheirFieldsAndNoStackTrace() throws Exception {
     AffinityKit kit = FixtureKits.isolating(root.resolve("host"), 4);
     RecordingAffinityBackend backend = (RecordingAffinityBackend) kit.backend();
     Path file = root.resolve("events.jfr");
     List<RecordedEvent> events;
     try (Recording r = new Recording()) {
-      for (String name :
-          List.of("ThreadPinned", "ThreadUnpinned", "LeaseMoved", "LeaseLost", "Isolation")) {
+      for (String name : List.of("ThreadPinned", "ThreadUnpinned", "LeaseMoved", "LeaseLost")) {
         r.enable("io.github.affinitykit." + name);
       }
       r.start();
-      try (CpuGroup moved = kit.group("w").cpus(2).isolate(true).build();
+      try (CpuGroup moved = kit.group("w").cpus(2).build();
           CpuGroup lost = kit.group("v").cpus(3).build()) {
         CpuLease a = moved.joinAll(1).get(0).bind();
         backend.setAffinity(a.tid(), CpuSet.of(1, 2)); // someone widened its mask
@@ -61,32 +60,24 @@ class FlightEventsTest {
     assertThat(events)
         .extracting(e -> e.getEventType().getName().substring("io.github.affinitykit.".length()))
         .containsExactly(
-            "Isolation",
             "ThreadPinned",
             "LeaseMoved",
             "ThreadUnpinned",
             "ThreadPinned",
             "LeaseLost",
-            "ThreadUnpinned",
-            "Isolation");
+            "ThreadUnpinned");
     events.forEach(e -> assertThat(e.getStackTrace()).as(e.toString()).isNull());
-    RecordedEvent isolated = events.get(0);
-    assertThat(isolated.getString("kind")).isEqualTo("isolation");
-    assertThat(isolated.getString("cpus")).isEqualTo("2");
-    assertThat(isolated.getString("status")).isEqualTo("ISOLATED");
-    RecordedEvent pinned = events.get(1);
+    RecordedEvent pinned = events.get(0);
     assertThat(pinned.getString("group")).isEqualTo("w");
     assertThat(pinned.getString("member")).isEqualTo("w-0");
     assertThat(pinned.getInt("cpu")).isEqualTo(2);
     assertThat(pinned.getString("status")).isEqualTo("PINNED");
     assertThat(pinned.getString("reason")).isEqualTo("explicit cpu 2");
     assertThat(pinned.getString("memoryPolicy")).isEmpty();
-    assertThat(events.get(2).getString("allowed")).isEqualTo("1-2");
-    assertThat(events.get(2).getInt("cpu")).isEqualTo(2);
-    assertThat(events.get(3).getString("status")).isEqualTo("MOVED");
-    assertThat(events.get(5).getInt("cpu")).isEqualTo(3);
-    assertThat(events.get(6).getString("status")).isEqualTo("LOST");
-    assertThat(events.get(7).getString("status")).isEqualTo("RELEASED");
-    assertThat(events.get(7).getString("detail")).isEqualTo("undone");
+    assertThat(events.get(1).getString("allowed")).isEqualTo("1-2");
+    assertThat(events.get(1).getInt("cpu")).isEqualTo(2);
+    assertThat(events.get(2).getString("status")).isEqualTo("MOVED");
+    assertThat(events.get(4).getInt("cpu")).isEqualTo(3);
+    assertThat(events.get(5).getString("status")).isEqualTo("LOST");
   }
 }

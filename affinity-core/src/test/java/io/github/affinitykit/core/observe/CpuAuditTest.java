@@ -197,7 +197,7 @@ class CpuAuditTest {
   @Test
   void shouldNoteAnIrqWhoseMovePendsAndBlameItOnceItFiresThere(
       @org.junit.jupiter.api.io.TempDir java.nio.file.Path root) {
-    io.github.affinitykit.core.FakeHost.create(root, 4, 1)
+    io.github.affinitykit.core.testkit.FakeHost.create(root, 4, 1)
         .file("proc/irq/1/smp_affinity_list", "0-2")
         .file("proc/irq/1/effective_affinity_list", "3")
         .file("proc/irq/9/smp_affinity_list", "0-3")
@@ -205,7 +205,7 @@ class CpuAuditTest {
     HostCpus host = HostCpus.probe(root);
     io.github.affinitykit.core.internal.SysFs fs =
         new io.github.affinitykit.core.internal.SysFs(root);
-    new io.github.affinitykit.core.FakeHostFiles(root)
+    new io.github.affinitykit.core.testkit.FakeHostFiles(root)
         .file(
             "proc/interrupts",
             "           CPU0       CPU1       CPU2       CPU3\n  1:   0  0  0  9   IO-APIC   1-edge  i8042\nNMI:  0 0 0 0  Non-maskable interrupts");
@@ -223,7 +223,7 @@ class CpuAuditTest {
     assertThat(quiet.notes())
         .anyMatch(n -> n.startsWith("irq 1 is moving off (its affinity is 0-2"));
 
-    new io.github.affinitykit.core.FakeHostFiles(root)
+    new io.github.affinitykit.core.testkit.FakeHostFiles(root)
         .file(
             "proc/interrupts",
             "           CPU0       CPU1       CPU2       CPU3\n  1:   0  0  0  10   IO-APIC   1-edge  i8042");

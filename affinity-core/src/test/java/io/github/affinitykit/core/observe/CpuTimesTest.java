@@ -2,7 +2,7 @@ package io.github.affinitykit.core.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.FakeHostFiles;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;

@@ -3,7 +3,7 @@ package io.github.affinitykit.core.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.github.affinitykit.core.FakeHostFiles;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package io.github.affinitykit.core.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.github.affinitykit.core.FakeHostFiles;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;

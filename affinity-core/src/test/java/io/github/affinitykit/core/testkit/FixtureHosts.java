@@ -1,6 +1,5 @@
 package io.github.affinitykit.core.testkit;
 
-import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.host.HostCpus;
 import java.nio.file.Path;
 

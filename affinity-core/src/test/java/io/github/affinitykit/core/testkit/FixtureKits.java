@@ -1,24 +1,35 @@
 package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuIsolator;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Path;
+import java.util.function.Function;
 
 /**
  * Kits whose isolations change a fixture tree, never this host: a synthetic host of {@code cpus}
  * CPUs under {@code root} (no tasks, no cgroups, this process with every capability), a recording
- * backend, reservations and the isolation journal under {@code root}. Other modules' tests ask
- * their adapters for isolation with it.
+ * backend, reservations under {@code root}. Other modules' tests ask their adapters for isolation
+ * with it: a {@link FakeIsolator}, or affinity-isolation's isolator of the tree ({@code b ->
+ * Isolator.at(root, b, root.resolve("journal"))}).
  */
 public final class FixtureKits {
   private FixtureKits() {}
 
-  /** A kit on a fresh fixture host under {@code root}; its pool is every CPU but the first. */
+  /**
+   * A kit on a fresh fixture host under {@code root} isolating with a {@link FakeIsolator}; its
+   * pool is every CPU but the first.
+   */
   public static AffinityKit isolating(Path root, int cpus) {
+    return isolating(root, cpus, b -> new FakeIsolator());
+  }
+
+  /** As {@link #isolating(Path, int)}, with the isolator {@code isolator} makes of the backend. */
+  public static AffinityKit isolating(
+      Path root, int cpus, Function<AffinityBackend, CpuIsolator> isolator) {
     FakeHost.create(root, cpus, 1)
         .file(
             "proc/self/status",
@@ -31,6 +42,6 @@ public final class FixtureKits {
         backend,
         CpuReservations.inDirectory(root.resolve("locks")),
         host.pool(),
-        Isolator.at(root, backend, root.resolve("journal")));
+        isolator.apply(backend));
   }
 }

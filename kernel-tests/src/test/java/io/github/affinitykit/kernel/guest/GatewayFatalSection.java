@@ -1,9 +1,9 @@
 package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.affinitykit.core.isolation.IsolationJournal;
-import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.isolation.IsolationJournal;
+import io.github.affinitykit.isolation.Isolator;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;

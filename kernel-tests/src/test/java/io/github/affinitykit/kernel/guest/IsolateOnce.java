@@ -2,7 +2,7 @@ package io.github.affinitykit.kernel.guest;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.isolation.Isolation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,7 +26,7 @@ public final class IsolateOnce {
    * @throws Exception if the report cannot be written or the wait is interrupted
    */
   public static void main(String[] args) throws Exception {
-    try (Isolation iso = AffinityKit.shared().isolate(CpuSet.parse(args[0]))) {
+    try (Isolation iso = Isolation.of(AffinityKit.shared().isolate(CpuSet.parse(args[0])))) {
       String report =
           "status="
               + iso.report().status()

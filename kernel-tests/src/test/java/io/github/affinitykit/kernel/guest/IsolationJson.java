@@ -2,8 +2,8 @@ package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.affinitykit.core.isolation.Change;
-import io.github.affinitykit.core.isolation.IsolationReport;
+import io.github.affinitykit.isolation.Change;
+import io.github.affinitykit.isolation.IsolationReport;
 
 /**
  * An {@link IsolationReport} as the guest reports it: the command line's JSON, plus the report's

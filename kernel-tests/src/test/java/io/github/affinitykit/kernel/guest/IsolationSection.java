@@ -5,10 +5,10 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.AffinityKitCli;
-import io.github.affinitykit.core.isolation.Isolation;
-import io.github.affinitykit.core.isolation.Isolator;
-import io.github.affinitykit.core.isolation.OwnerState;
 import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.isolation.Isolation;
+import io.github.affinitykit.isolation.Isolator;
+import io.github.affinitykit.isolation.OwnerState;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,7 +139,7 @@ final class IsolationSection {
       data.put("noisePid", noise.pid()).put("ownerStatus", owner.lease.status().name());
       data.set("before", MachineState.read());
       clock.lap("started, read the machine");
-      Isolation iso = kit.isolate(CpuSet.of(CPU));
+      Isolation iso = Isolation.of(kit.isolate(CpuSet.of(CPU)));
       clock.lap("isolated");
       try {
         IsolationJson.of(iso.report(), data.putObject("report"));
@@ -203,7 +203,7 @@ final class IsolationSection {
             .findFirst()
             .orElse("?"));
     data.set("before", MachineState.read());
-    try (Isolation iso = kit.isolate(CpuSet.of(CPU))) {
+    try (Isolation iso = Isolation.of(kit.isolate(CpuSet.of(CPU)))) {
       IsolationJson.of(iso.report(), data.putObject("report"));
       log.println(iso.report().text());
     }
@@ -224,7 +224,7 @@ final class IsolationSection {
     Owner owner = Owner.start(kit);
     data.put("noisePid", noise.pid()).put("ownerTid", owner.lease.tid());
     data.set("before", MachineState.read());
-    Isolation iso = kit.isolate(CpuSet.of(CPU));
+    Isolation iso = Isolation.of(kit.isolate(CpuSet.of(CPU)));
     IsolationJson.of(iso.report(), data.putObject("report"));
     log.println(iso.report().text());
     GuestMain.emit("crash", "crash", data, log);
@@ -244,7 +244,7 @@ final class IsolationSection {
     }
     long victim = Long.parseLong(Files.readString(READY).strip());
     AffinityKit kit = AffinityKit.shared();
-    try (Isolation second = kit.isolate(CpuSet.of(CPU))) {
+    try (Isolation second = Isolation.of(kit.isolate(CpuSet.of(CPU)))) {
       IsolationJson.of(second.report(), data.putObject("second"));
     }
     ProcessHandle.of(victim).ifPresent(ProcessHandle::destroyForcibly);

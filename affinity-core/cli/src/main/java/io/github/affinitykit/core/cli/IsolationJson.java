@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.affinitykit.core.isolation.Change;
-import io.github.affinitykit.core.isolation.IsolationJournal;
-import io.github.affinitykit.core.isolation.IsolationReport;
-import io.github.affinitykit.core.isolation.Residue;
+import io.github.affinitykit.isolation.Change;
+import io.github.affinitykit.isolation.IsolationJournal;
+import io.github.affinitykit.isolation.IsolationReport;
+import io.github.affinitykit.isolation.Residue;
 import java.io.UncheckedIOException;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.isolation.Isolator;
+import io.github.affinitykit.isolation.Isolator;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 

@@ -1,10 +1,10 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.isolation.Change;
-import io.github.affinitykit.core.isolation.IsolationReport;
-import io.github.affinitykit.core.isolation.IsolationStatus;
-import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.isolation.Change;
+import io.github.affinitykit.isolation.IsolationReport;
+import io.github.affinitykit.isolation.IsolationStatus;
+import io.github.affinitykit.isolation.Isolator;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Objects;

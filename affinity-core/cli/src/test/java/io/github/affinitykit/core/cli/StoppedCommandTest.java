@@ -3,7 +3,7 @@ package io.github.affinitykit.core.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.internal.natives.NativeLayer;
-import io.github.affinitykit.core.isolation.Change;
+import io.github.affinitykit.isolation.Change;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

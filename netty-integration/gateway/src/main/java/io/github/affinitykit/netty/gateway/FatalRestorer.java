@@ -1,6 +1,6 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.isolation.Isolation;
+import io.github.affinitykit.isolation.Isolation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

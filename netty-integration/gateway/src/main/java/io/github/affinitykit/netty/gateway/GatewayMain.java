@@ -2,8 +2,8 @@ package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
-import io.github.affinitykit.core.isolation.Isolation;
-import io.github.affinitykit.core.isolation.IsolationReport;
+import io.github.affinitykit.isolation.Isolation;
+import io.github.affinitykit.isolation.IsolationReport;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;

@@ -4,12 +4,12 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Watchdog;
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.Confinement;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.placement.Placement;
+import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
@@ -313,7 +313,7 @@ public final class GatewayServer implements AutoCloseable {
 
   /** Returns the runtime isolation of the workers' CPUs ({@link PinMode#ISOLATED} only). */
   public Optional<Isolation> isolation() {
-    return groups.isolation();
+    return groups.isolation().map(Isolation::of);
   }
 
   /** Returns what {@link PinMode#EXCLUSIVE} did to the JVM's other threads at start. */

@@ -3,8 +3,9 @@ package io.github.affinitykit.netty.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.testkit.FixtureKits;
+import io.github.affinitykit.isolation.Isolation;
+import io.github.affinitykit.isolation.Isolator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -38,9 +39,16 @@ class FatalHaltTest {
     return err.toString(StandardCharsets.UTF_8);
   }
 
+  /** CPU 3 of a fixture host isolated by the isolator of its tree. */
+  private Isolation isolate() {
+    return Isolation.of(
+        FixtureKits.isolating(root, 4, b -> Isolator.at(root, b, root.resolve("journal")))
+            .isolate(CpuSet.of(3)));
+  }
+
   @Test
   void shouldPutTheIsolationBackThenHaltWhenAThreadDiesOfOutOfMemory() {
-    Isolation iso = FixtureKits.isolating(root, 4).isolate(CpuSet.of(3));
+    Isolation iso = isolate();
     assertThat(iso.isActive()).as(iso.report().text()).isTrue();
     FatalRestorer restorer = FatalRestorer.start();
     restorer.watch(iso);
@@ -58,7 +66,7 @@ class FatalHaltTest {
 
   @Test
   void shouldHaltOnceTheBoundHasPassedWhenTheUndoCannotRun() throws Exception {
-    Isolation iso = FixtureKits.isolating(root, 4).isolate(CpuSet.of(3));
+    Isolation iso = isolate();
     FatalRestorer restorer = FatalRestorer.start();
     restorer.watch(iso, Duration.ofMillis(200)); // --restore-timeout 200ms
     CountDownLatch holding = new CountDownLatch(1);
@@ -96,7 +104,7 @@ class FatalHaltTest {
 
   @Test
   void shouldHaltAtOnceWhenNothingIsIsolated() {
-    Isolation refused = FixtureKits.isolating(root, 4).isolate(CpuSet.of(3));
+    Isolation refused = isolate();
     refused.close(); // undone already: nothing left to restore
     FatalRestorer restorer = FatalRestorer.start(Duration.ofDays(1));
     restorer.watch(refused);

@@ -3,8 +3,9 @@ package io.github.affinitykit.netty.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.isolation.Isolation;
 import io.github.affinitykit.core.testkit.FixtureKits;
+import io.github.affinitykit.isolation.Isolation;
+import io.github.affinitykit.isolation.Isolator;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class GatewayIsolatedIT {
+  private static AffinityKit kit(Path root) {
+    return FixtureKits.isolating(root, 4, b -> Isolator.at(root, b, root.resolve("journal")));
+  }
+
   @Test
   void shouldIsolateTheWorkersCpusWhileServingAndUndoItAtStop(@TempDir Path root) {
-    AffinityKit kit = FixtureKits.isolating(root, 4);
+    AffinityKit kit = kit(root);
     GatewayConfig config =
         GatewayHarness.config(
             "--port", "0", "--drain-timeout", "1s", "--pin", "isolated", "--workers", "2");
@@ -38,7 +43,7 @@ class GatewayIsolatedIT {
 
   @Test
   void shouldIsolateNothingInTheOtherModes(@TempDir Path root) {
-    AffinityKit kit = FixtureKits.isolating(root, 4);
+    AffinityKit kit = kit(root);
     for (String mode : new String[] {"pinned", "exclusive"}) {
       GatewayConfig config =
           GatewayHarness.config("--port", "0", "--drain-timeout", "1s", "--pin", mode);

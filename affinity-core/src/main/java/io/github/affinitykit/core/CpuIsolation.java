@@ -1,0 +1,51 @@
+package io.github.affinitykit.core;
+
+/**
+ * A runtime isolation, as core sees it ({@link CpuIsolator}): whether it is in force, on which
+ * CPUs, why (not), and its undo. The implementation ({@code
+ * io.github.affinitykit.isolation.Isolation} of the artifact affinity-isolation) carries the whole
+ * report: every change made, the mechanism and what stays on the CPUs.
+ *
+ * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
+ */
+public interface CpuIsolation extends AutoCloseable {
+  /**
+   * Returns the CPUs isolated, or those that were to be.
+   *
+   * @return the CPUs; isolated only while {@link #isActive()}
+   */
+  CpuSet cpus();
+
+  /**
+   * Returns whether the CPUs are isolated now.
+   *
+   * @return true from a successful isolation until {@link #close()}; always false if it did nothing
+   */
+  boolean isActive();
+
+  /**
+   * Returns what was done, or why nothing was, in one line.
+   *
+   * @return e.g. {@code isolated by CGROUP_V1_CPUSET}, or the refusal; never empty
+   */
+  String reason();
+
+  /**
+   * Lets thread {@code tid} of this JVM onto the isolated CPUs before it is bound there.
+   *
+   * @param tid the kernel thread id of a thread of this JVM
+   * @return empty if it may run there (or nothing was to be done), else why it may not
+   */
+  String letIn(int tid);
+
+  /**
+   * Takes thread {@code tid} of this JVM off the isolated CPUs once its mask is restored.
+   *
+   * @param tid the kernel thread id of a thread of this JVM
+   */
+  void letOut(int tid);
+
+  /** Undoes the isolation; harmless if it did nothing or was undone before. */
+  @Override
+  void close();
+}

@@ -1,0 +1,40 @@
+package io.github.affinitykit.core;
+
+import io.github.affinitykit.core.os.AffinityBackend;
+import java.util.Set;
+
+/**
+ * Runtime isolation as core needs it: what {@link AffinityKit#isolate(CpuSet)} and a group built
+ * with {@link CpuGroupBuilder#isolate(boolean) isolate(true)} call. Core implements none: the
+ * artifact {@code io.github.affinitykit:affinity-isolation} does ({@code
+ * io.github.affinitykit.isolation.Isolator}), and a kit made without an isolator finds it with
+ * {@link java.util.ServiceLoader} at its first isolation. Without that artifact every isolation is
+ * an inactive handle whose {@link CpuIsolation#reason()} says so; nothing throws for it.
+ *
+ * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
+ */
+public interface CpuIsolator {
+  /**
+   * Makes {@code cpus} exclusive to the threads {@code owners} (and to those let in later), at
+   * runtime. Never throws for a missing permission or a kernel refusal: the handle is inactive and
+   * its reason says why.
+   *
+   * @param cpus the CPUs to isolate: online, and not every online CPU
+   * @param owners the kernel thread ids of this JVM's threads already pinned there; may be empty
+   * @return the handle: active while in force; closing it undoes the isolation
+   * @throws IllegalArgumentException if {@code cpus} is empty, not online, or leaves no CPU
+   */
+  CpuIsolation isolate(CpuSet cpus, Set<Integer> owners);
+
+  /**
+   * Returns this isolator moving other tasks through {@code backend}: a kit calls it on the one
+   * {@link java.util.ServiceLoader} made, with its own backend, so that a kit over a fake backend
+   * never moves this machine's tasks through a real one.
+   *
+   * @param backend the kit's backend; not null
+   * @return an isolator using {@code backend}; this one (the default) if it has its own
+   */
+  default CpuIsolator withBackend(AffinityBackend backend) {
+    return this;
+  }
+}
