@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import java.nio.file.Path;
 

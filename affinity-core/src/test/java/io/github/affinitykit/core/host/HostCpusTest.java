@@ -3,9 +3,9 @@ package io.github.affinitykit.core.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.Linux;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostWarning.Kind;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.nio.file.Path;

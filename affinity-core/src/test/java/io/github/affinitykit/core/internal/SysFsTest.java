@@ -2,9 +2,9 @@ package io.github.affinitykit.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.FakeHost;
 import io.github.affinitykit.core.TestTree;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import java.nio.file.Files;
 import java.nio.file.Path;

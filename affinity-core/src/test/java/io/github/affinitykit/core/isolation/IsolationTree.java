@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.isolation;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.FakeHost;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.FakeHost;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.isolation.Isolator;
 import io.github.affinitykit.core.reservation.CpuReservations;
