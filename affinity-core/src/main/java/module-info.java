@@ -18,6 +18,7 @@ module io.github.affinitykit.core {
   requires static jdk.jfr;
 
   exports io.github.affinitykit.core;
+  exports io.github.affinitykit.core.cpu;
   exports io.github.affinitykit.core.host;
   exports io.github.affinitykit.core.placement;
   exports io.github.affinitykit.core.reservation;

@@ -1,10 +1,12 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.memory.MemoryBackend;
 import io.github.affinitykit.core.observe.CpuAudit;
+import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -221,6 +223,17 @@ public final class AffinityKit {
    */
   public Set<Integer> pinnedThreadIds() {
     return pinned.threadIds();
+  }
+
+  /**
+   * Returns the rest of this JVM as this kit sees it: {@link JvmThreads#confine()} moves every
+   * thread not pinned through this kit (GC, JIT, other Java threads) to the pool's housekeeping
+   * CPUs with this kit's backend.
+   *
+   * @return a view of this JVM's threads; each call a new one, all equivalent
+   */
+  public JvmThreads jvmThreads() {
+    return JvmThreads.of(backend, pool.housekeeping(), host.reachable(), this::pinnedThreadIds);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
@@ -30,10 +31,9 @@ import java.util.stream.IntStream;
  * decides, the same way for every adapter. {@link #joinOn(String, int)} asks for one CPU by number
  * instead, and a group built with {@link CpuGroupBuilder#cpus(int...)} gives member <i>i</i> CPU
  * <i>i</i> of its list; {@link #joinAll(int)} seats a fixed number of members at once, all or
- * nothing. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and go
- * (a Netty loop resumed on a new thread binds it again). A CPU is held while any seat on it is
- * open; {@link Seat#close()} gives it up. The group keeps only open seats: a pool that keeps
- * replacing its threads holds bounded state. A group is configured once, by its builder.
+ * nothing. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and
+ * go. A CPU is held while any seat on it is open; {@link Seat#close()} gives it up. The group keeps
+ * only open seats: a pool that keeps replacing its threads holds bounded state.
  *
  * <p>Thread safety: safe for concurrent use; all methods serialise on the group. A {@link Seat} is
  * bound from the thread it pins and may be closed or read from any thread.

@@ -1,5 +1,7 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
+
 /**
  * A runtime isolation, as core sees it ({@link CpuIsolator}): whether it is in force, on which
  * CPUs, why (not), and its undo. The implementation ({@code

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.os.AffinityBackend;

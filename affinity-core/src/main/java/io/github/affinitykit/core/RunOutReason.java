@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import io.github.affinitykit.core.reservation.ReservationStatus;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
@@ -273,10 +274,9 @@ public final class Seat implements AutoCloseable {
     }
     starts.incrementAndGet();
     thread = Thread.currentThread().getName();
-    AffinityBackend backend = kit.backend();
     tid = -1; // not the previous thread's, should this one's id be unreadable
     try {
-      tid = threadId(backend);
+      tid = threadId(kit.backend());
       if (!open) {
         memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat is closed");
         return new CpuLease(this, Optional.of(kit), tid, -1, CpuSet.empty(), memory, onClose);
@@ -285,7 +285,7 @@ public final class Seat implements AutoCloseable {
         return pin(kit, tid, onClose);
       }
       memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat pins nothing: " + planned);
-      CpuSet before = confine(backend, group.unpinnedMask());
+      CpuSet before = confine(kit.backend(), group.unpinnedMask());
       status = planned;
       reason = plannedReason;
       return new CpuLease(this, Optional.of(kit), tid, -1, before, memory, onClose);

@@ -1,6 +1,7 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.internal.PinnedCpuSample;
 import io.github.affinitykit.core.observe.CpuAudit;

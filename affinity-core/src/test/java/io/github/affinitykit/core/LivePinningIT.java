@@ -2,10 +2,10 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -135,7 +135,7 @@ class LivePinningIT {
       assertThat(shared.intruders())
           .anySatisfy(i -> assertThat(i.tid()).isEqualTo(intruderTid.get()));
 
-      report = new JvmThreads(kit).confine(housekeeping, Set.of());
+      report = kit.jvmThreads().confine(housekeeping, Set.of());
       assertThat(report.moved()).anySatisfy(e -> assertThat(e.tid()).isEqualTo(intruderTid.get()));
       assertThat(report.kept()).hasSize(1);
 

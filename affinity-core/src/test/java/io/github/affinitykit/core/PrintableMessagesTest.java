@@ -3,6 +3,8 @@ package io.github.affinitykit.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSetFormatException;
 import io.github.affinitykit.core.host.KernelCmdline;
 import org.junit.jupiter.api.Test;
 

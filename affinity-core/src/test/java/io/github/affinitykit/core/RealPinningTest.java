@@ -3,6 +3,7 @@ package io.github.affinitykit.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,11 +1,10 @@
 package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.observe.Confinement;
 import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.JvmThreads;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -58,7 +57,7 @@ final class ExclusivityCheck {
     if (cpus.isEmpty() || housekeeping.isEmpty()) {
       return none();
     }
-    Confinement confined = new JvmThreads(kit).confineUntilClosed(housekeeping, Set.of());
+    Confinement confined = kit.jvmThreads().confineUntilClosed(housekeeping, Set.of());
     CpuAudit report;
     try {
       report = audit.apply(cpus, window);

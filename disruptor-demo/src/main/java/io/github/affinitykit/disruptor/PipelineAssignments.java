@@ -1,7 +1,7 @@
 package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.Assignment;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,9 +1,9 @@
 package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.Assignment;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.WaitAdvice;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.WaitAdvice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

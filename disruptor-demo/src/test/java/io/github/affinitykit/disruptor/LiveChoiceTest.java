@@ -3,10 +3,10 @@ package io.github.affinitykit.disruptor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.WaitAdvice;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.RunOutPolicy;
-import io.github.affinitykit.core.placement.WaitAdvice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
@@ -117,7 +117,7 @@ class PinnedDisruptorFixtureTest {
             .build();
     io.github.affinitykit.core.CpuIsolation iso = d.isolation().orElseThrow();
     assertThat(iso.isActive()).as(iso.reason()).isTrue();
-    assertThat(iso.cpus()).isEqualTo(io.github.affinitykit.core.CpuSet.of(1, 2));
+    assertThat(iso.cpus()).isEqualTo(io.github.affinitykit.core.cpu.CpuSet.of(1, 2));
     d.close();
     assertThat(iso.isActive()).isFalse();
   }

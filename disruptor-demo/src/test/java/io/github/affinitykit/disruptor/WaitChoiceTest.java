@@ -3,11 +3,11 @@ package io.github.affinitykit.disruptor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.WaitAdvice;
+import io.github.affinitykit.core.WaitAdvice.Reason;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.placement.RunOutPolicy;
-import io.github.affinitykit.core.placement.WaitAdvice;
-import io.github.affinitykit.core.placement.WaitAdvice.Reason;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,8 @@
 package io.github.affinitykit.bench;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.netty.PinnedIoEventLoopGroup;
@@ -106,7 +105,7 @@ public class NettyEchoBenchmark {
             tagged("client", new DefaultThreadFactory("echo-client"), backend, clientCpus),
             NioIoHandler.newFactory());
     if (pin.equals("exclusive") && !clientCpus.equals(all)) {
-      new JvmThreads(kit).confine(clientCpus, confinedNothing);
+      kit.jvmThreads().confine(clientCpus, confinedNothing);
     }
     connect();
   }

@@ -2,8 +2,8 @@ package io.github.affinitykit.bench;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.PinnedThreadFactory;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.natives.FileCalls;
 import io.github.affinitykit.core.internal.natives.NativeLayer;

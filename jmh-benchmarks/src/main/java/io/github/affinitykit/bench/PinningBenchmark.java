@@ -2,7 +2,7 @@ package io.github.affinitykit.bench;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
@@ -96,8 +96,9 @@ public class PinningBenchmark {
     if (mode.equals("exclusive") && !others.isEmpty()) {
       moved =
           Set.copyOf(
-              new JvmThreads(kit)
-                  .confine(others, Set.of()).moved().stream().map(e -> e.tid()).toList());
+              kit.jvmThreads().confine(others, Set.of()).moved().stream()
+                  .map(e -> e.tid())
+                  .toList());
     }
     if (mode.equals("exclusive") && isolate && !others.isEmpty()) {
       isolation = Optional.of(Isolation.of(kit.isolate(CpuSet.of(critical))));

@@ -1,6 +1,6 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 
 /**

@@ -6,7 +6,7 @@ import static io.github.affinitykit.kernel.GuestAsserts.statuses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;

@@ -4,7 +4,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuIsolation;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.placement.IrqSharing;
 import io.github.affinitykit.core.placement.NicPlacement;
 import io.github.affinitykit.core.placement.Placement;

@@ -1,9 +1,9 @@
 package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.Assignment;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.WaitAdvice;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.WaitAdvice;
 import io.netty.channel.SelectStrategy;
 import io.netty.channel.SelectStrategyFactory;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.observe.TaskSample;
 import io.github.affinitykit.core.observe.ThreadStats;
 import io.netty.bootstrap.ServerBootstrap;

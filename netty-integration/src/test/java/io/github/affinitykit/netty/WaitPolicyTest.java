@@ -2,10 +2,10 @@ package io.github.affinitykit.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.WaitAdvice;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.WaitAdvice;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;

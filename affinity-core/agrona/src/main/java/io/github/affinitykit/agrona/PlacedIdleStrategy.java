@@ -4,7 +4,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.WaitAdvice;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

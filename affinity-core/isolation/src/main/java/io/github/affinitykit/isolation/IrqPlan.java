@@ -1,7 +1,7 @@
 package io.github.affinitykit.isolation;
 
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuSetFormatException;
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSetFormatException;
 import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.isolation;
 
 import io.github.affinitykit.core.CpuIsolation;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.isolation;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.SysFs;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.isolation;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.host.KernelCmdline;
 import java.util.ArrayList;

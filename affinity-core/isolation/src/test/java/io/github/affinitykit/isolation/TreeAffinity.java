@@ -1,6 +1,6 @@
 package io.github.affinitykit.isolation;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.os.AffinityException;
 import java.io.IOException;

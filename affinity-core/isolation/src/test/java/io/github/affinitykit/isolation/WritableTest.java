@@ -4,7 +4,7 @@ import static io.github.affinitykit.isolation.IsolatorPlanTest.dir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.host;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Mounts;
 import io.github.affinitykit.core.internal.Mounts.Mount;
 import io.github.affinitykit.core.internal.SysFs;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.internal;
 
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuSetFormatException;
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSetFormatException;
 import java.util.List;
 import java.util.Optional;
 

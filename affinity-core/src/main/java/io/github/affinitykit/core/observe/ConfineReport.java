@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.observe;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.observe;
 
-import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import java.nio.file.Path;
@@ -12,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * JVM hygiene: moves every thread of this JVM that is not pinned (GC workers, JIT compilers, the VM
@@ -26,30 +26,60 @@ import java.util.Set;
  * <p>Thread safety: safe for concurrent use.
  */
 public final class JvmThreads {
-  private final AffinityKit kit;
+  private final AffinityBackend backend;
+  private final CpuSet housekeeping;
+  private final CpuSet reachable;
+  private final Supplier<Set<Integer>> pinned;
   private final Path root;
 
-  /**
-   * Works on this JVM with {@code kit}'s backend, leaving {@code kit}'s pinned threads alone.
-   *
-   * @param kit its backend moves the threads, its pool names the housekeeping CPUs; not null
-   */
-  public JvmThreads(AffinityKit kit) {
-    this(kit, Path.of("/"));
-  }
-
-  JvmThreads(AffinityKit kit, Path root) {
-    this.kit = Objects.requireNonNull(kit, "kit");
+  private JvmThreads(
+      AffinityBackend backend,
+      CpuSet housekeeping,
+      CpuSet reachable,
+      Supplier<Set<Integer>> pinned,
+      Path root) {
+    this.backend = Objects.requireNonNull(backend, "backend");
+    this.housekeeping = Objects.requireNonNull(housekeeping, "housekeeping");
+    this.reachable = Objects.requireNonNull(reachable, "reachable");
+    this.pinned = Objects.requireNonNull(pinned, "pinned");
     this.root = Objects.requireNonNull(root, "root");
   }
 
   /**
-   * Confines every unpinned thread of this JVM to the kit's housekeeping CPUs.
+   * Works on this JVM with {@code backend}, leaving the threads {@code pinned} names alone; {@code
+   * AffinityKit.jvmThreads()} passes its own.
+   *
+   * @param backend moves the threads; not null
+   * @param housekeeping where {@link #confine()} sends the rest of the JVM; not null
+   * @param reachable the CPUs a confinement gives the threads back when it is closed; not null
+   * @param pinned the kernel thread ids of the pinned threads, asked at each confinement; not null
+   * @return the JVM's threads as seen from this process's {@code /proc}
+   */
+  public static JvmThreads of(
+      AffinityBackend backend,
+      CpuSet housekeeping,
+      CpuSet reachable,
+      Supplier<Set<Integer>> pinned) {
+    return new JvmThreads(backend, housekeeping, reachable, pinned, Path.of("/"));
+  }
+
+  /** As {@link #of}, reading {@code /proc} under {@code root} (tests). */
+  static JvmThreads at(
+      Path root,
+      AffinityBackend backend,
+      CpuSet housekeeping,
+      CpuSet reachable,
+      Supplier<Set<Integer>> pinned) {
+    return new JvmThreads(backend, housekeeping, reachable, pinned, root);
+  }
+
+  /**
+   * Confines every unpinned thread of this JVM to the housekeeping CPUs.
    *
    * @return what became of each thread alive now; threads started later are not in it
    */
   public ConfineReport confine() {
-    return confine(kit.pool().housekeeping(), Set.of());
+    return confine(housekeeping, Set.of());
   }
 
   /**
@@ -66,16 +96,15 @@ public final class JvmThreads {
       throw new IllegalArgumentException(
           "housekeeping: \"\" (expected: at least one CPU for the rest of the JVM)");
     }
-    Set<Integer> pinned = new HashSet<>(kit.pinnedThreadIds());
-    pinned.addAll(keep);
+    Set<Integer> left = new HashSet<>(pinned.get());
+    left.addAll(keep);
     List<ConfineReport.Entry> moved = new ArrayList<>();
     List<ConfineReport.Entry> already = new ArrayList<>();
     List<ConfineReport.Entry> kept = new ArrayList<>();
     List<ConfineReport.Entry> failed = new ArrayList<>();
-    AffinityBackend backend = kit.backend();
     int pid = (int) ProcessHandle.current().pid();
     for (TaskSample t : ThreadStats.snapshot(root, pid).threads()) {
-      if (pinned.contains(t.tid())) {
+      if (left.contains(t.tid())) {
         kept.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), "pinned"));
       } else if (t.allowed().equals(housekeeping)) {
         already.add(new ConfineReport.Entry(t.tid(), t.name(), t.allowed(), "already there"));
@@ -107,12 +136,7 @@ public final class JvmThreads {
     if (sweepPeriod.isNegative() || sweepPeriod.isZero()) {
       throw new IllegalArgumentException("sweepPeriod: " + sweepPeriod + " (expected: > 0)");
     }
-    return new Confinement(
-        this,
-        kit.pool().housekeeping(),
-        Set.of(),
-        kit.host().reachable(),
-        Optional.of(sweepPeriod));
+    return new Confinement(this, housekeeping, Set.of(), reachable, Optional.of(sweepPeriod));
   }
 
   /**
@@ -125,7 +149,7 @@ public final class JvmThreads {
    * @throws IllegalArgumentException if {@code housekeeping} is empty
    */
   public Confinement confineUntilClosed(CpuSet housekeeping, Set<Integer> keep) {
-    return new Confinement(this, housekeeping, keep, kit.host().reachable(), Optional.empty());
+    return new Confinement(this, housekeeping, keep, reachable, Optional.empty());
   }
 
   /** The threads of this JVM now. */
@@ -133,14 +157,14 @@ public final class JvmThreads {
     return ThreadStats.snapshot(root, (int) ProcessHandle.current().pid()).threads();
   }
 
-  /** The kit's pinned threads now. */
+  /** The pinned threads now. */
   Set<Integer> pinnedThreadIds() {
-    return kit.pinnedThreadIds();
+    return pinned.get();
   }
 
-  /** The kit's backend, which moves the threads. */
+  /** The backend, which moves the threads. */
   AffinityBackend backend() {
-    return kit.backend();
+    return backend;
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.observe;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.ProcNumbers;
 import io.github.affinitykit.core.internal.StatLine;
 import io.github.affinitykit.core.internal.SysFs;

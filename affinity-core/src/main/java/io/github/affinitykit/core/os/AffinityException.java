@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.os;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.natives.Errno;
 import java.util.Objects;
 

@@ -1,11 +1,14 @@
 package io.github.affinitykit.core.os;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Backends;
+import io.github.affinitykit.core.internal.ProcNumbers;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 import io.github.affinitykit.core.internal.natives.ThreadCalls;
-import io.github.affinitykit.core.observe.TaskReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
 
@@ -87,12 +90,18 @@ public final class LinuxAffinityBackend implements AffinityBackend {
     if (hasGettid) {
       return calls.threadId();
     }
-    return TaskReader.live()
-        .currentThreadId()
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "/proc/thread-self: unreadable (expected: a link <pid>/task/<tid>)"));
+    String link = "";
+    try {
+      link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
+    } catch (IOException | UnsupportedOperationException e) {
+      link = e.toString();
+    }
+    long tid = ProcNumbers.counter(link.substring(link.lastIndexOf('/') + 1));
+    if (tid < 0 || tid > Integer.MAX_VALUE) {
+      throw new IllegalStateException(
+          "/proc/thread-self: " + link + " (expected: a link <pid>/task/<tid>)");
+    }
+    return (int) tid;
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.reservation;
 
-import io.github.affinitykit.core.internal.Printable;
+import io.github.affinitykit.core.internal.text.Printable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.reservation;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.natives.FileCalls;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 import java.io.IOException;

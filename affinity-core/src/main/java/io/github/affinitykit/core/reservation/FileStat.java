@@ -1,8 +1,8 @@
 package io.github.affinitykit.core.reservation;
 
-import io.github.affinitykit.core.internal.Printable;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.internal.natives.FileCalls;
+import io.github.affinitykit.core.internal.text.Printable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

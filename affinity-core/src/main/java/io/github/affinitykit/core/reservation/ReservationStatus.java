@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.reservation;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 
 /**
  * The outcome of an attempt to reserve a CPU through {@link CpuReservations}.

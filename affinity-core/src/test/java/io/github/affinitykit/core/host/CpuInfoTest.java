@@ -3,7 +3,7 @@ package io.github.affinitykit.core.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import org.junit.jupiter.api.Test;
 
 class CpuInfoTest {

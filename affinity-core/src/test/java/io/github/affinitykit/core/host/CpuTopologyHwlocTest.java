@@ -2,7 +2,7 @@ package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostWarning.Kind;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.testkit.Fixtures;

@@ -3,9 +3,9 @@ package io.github.affinitykit.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.CpuSetFormatException;
 import io.github.affinitykit.core.TestTree;
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSetFormatException;
 import io.github.affinitykit.core.testkit.HostileFiles;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -48,7 +48,7 @@ class ConfinementIT {
     jdk.jfr.Recording recording = new jdk.jfr.Recording();
     recording.enable("io.github.affinitykit.Isolation");
     recording.start();
-    try (Confinement c = new JvmThreads(kit).confineUntilClosed(Duration.ofMillis(20))) {
+    try (Confinement c = kit.jvmThreads().confineUntilClosed(Duration.ofMillis(20))) {
       assertThat(c.report().moved()).isNotEmpty();
       assertThat(backend.getAffinity(0)).isEqualTo(housekeeping); // this thread, confined
       born = new Thread(() -> awaitQuietly(started, release), "born-confined");

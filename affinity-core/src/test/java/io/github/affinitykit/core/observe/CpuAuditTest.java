@@ -3,7 +3,7 @@ package io.github.affinitykit.core.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.observe.CpuVerdict.Intruder;
 import io.github.affinitykit.core.observe.CpuVerdict.Kind;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -33,7 +33,7 @@ class JvmThreadsTest {
             new NoopAffinityBackend("no pinning in this test"),
             CpuReservations.inTempDirectory());
 
-    ConfineReport r = new JvmThreads(kit).confine(CpuSet.of(0), Set.of());
+    ConfineReport r = kit.jvmThreads().confine(CpuSet.of(0), Set.of());
 
     assertThat(r.moved()).isEmpty();
     assertThat(r.failed())
@@ -51,11 +51,11 @@ class JvmThreadsTest {
     AffinityKit kit = AffinityKit.create(HOST, fake, CpuReservations.inTempDirectory());
     int self = ThreadStatsTest.currentTidOrFail();
 
-    ConfineReport r = new JvmThreads(kit).confine(CpuSet.of(0), Set.of(self));
+    ConfineReport r = kit.jvmThreads().confine(CpuSet.of(0), Set.of(self));
 
     assertThat(r.kept()).extracting(ConfineReport.Entry::tid).containsExactly(self);
     assertThat(r.failed()).isNotEmpty().allSatisfy(e -> assertThat(e.detail()).contains("ESRCH"));
-    assertThatThrownBy(() -> new JvmThreads(kit).confine(CpuSet.empty(), Set.of()))
+    assertThatThrownBy(() -> kit.jvmThreads().confine(CpuSet.empty(), Set.of()))
         .hasMessageContaining("housekeeping");
   }
 
@@ -105,7 +105,7 @@ class JvmThreadsTest {
     AffinityKit kit =
         AffinityKit.create(
             HOST, new NoopAffinityBackend("none here"), CpuReservations.inTempDirectory());
-    try (Sweeper s = new JvmThreads(kit).sweepEvery(Duration.ofMillis(5))) {
+    try (Sweeper s = kit.jvmThreads().sweepEvery(Duration.ofMillis(5))) {
       // the first sweep runs at once on the sweeper thread; wait for its report
       while (s.lastReport().housekeeping().isEmpty()) {
         Thread.yield();

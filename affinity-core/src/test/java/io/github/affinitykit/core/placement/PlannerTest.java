@@ -11,7 +11,7 @@ import static io.github.affinitykit.core.placement.Placement.SAME_SOCKET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.ProcLocks;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.reservation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.internal.Printable;
+import io.github.affinitykit.core.internal.text.Printable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuIsolator;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuIsolator;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.observe.ThreadStats;
 import java.util.HashMap;
 import java.util.Map;

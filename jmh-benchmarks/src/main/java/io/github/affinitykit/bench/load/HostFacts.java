@@ -1,6 +1,6 @@
 package io.github.affinitykit.bench.load;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.bench.load;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;

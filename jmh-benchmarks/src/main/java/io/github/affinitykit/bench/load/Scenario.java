@@ -1,6 +1,6 @@
 package io.github.affinitykit.bench.load;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.bench.load;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.bench.wakeup;
 
 import io.github.affinitykit.bench.ThreadRoles;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.util.concurrent.ThreadFactory;

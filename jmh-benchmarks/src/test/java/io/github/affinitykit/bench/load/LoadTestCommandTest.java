@@ -2,9 +2,9 @@ package io.github.affinitykit.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.DurationConverter;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.testkit.CliRun;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.github.affinitykit.bench.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.cli.CommandLines;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.memory.NodeMemory;
 import io.github.affinitykit.core.memory.PageNodes;

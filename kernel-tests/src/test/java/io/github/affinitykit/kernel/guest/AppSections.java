@@ -2,8 +2,8 @@ package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.WaitAdvice;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;

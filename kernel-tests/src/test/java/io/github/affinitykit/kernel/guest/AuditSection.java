@@ -3,7 +3,7 @@ package io.github.affinitykit.kernel.guest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.observe.JvmThreads;
@@ -65,7 +65,7 @@ final class AuditSection {
       forced.await(60, TimeUnit.SECONDS);
       verdict(data.putObject("intruded"), kit.audit(target, WINDOW).verdict(cpu), log);
 
-      ConfineReport report = new JvmThreads(kit).confine();
+      ConfineReport report = kit.jvmThreads().confine();
       data.put("confine", report.summary());
       var moved = data.putArray("moved");
       report.moved().forEach(e -> moved.add(e.name()));

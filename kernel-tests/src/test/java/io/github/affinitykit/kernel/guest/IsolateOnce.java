@@ -1,7 +1,7 @@
 package io.github.affinitykit.kernel.guest;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.isolation.Isolation;
 import java.nio.file.Files;
 import java.nio.file.Path;

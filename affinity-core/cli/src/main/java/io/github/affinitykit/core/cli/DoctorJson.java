@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuInfo;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.CpuTopology;

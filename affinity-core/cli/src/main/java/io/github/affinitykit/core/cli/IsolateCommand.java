@@ -1,6 +1,6 @@
 package io.github.affinitykit.core.cli;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 import io.github.affinitykit.core.internal.natives.ThreadCalls;
 import io.github.affinitykit.core.os.AffinityBackend;

@@ -2,7 +2,7 @@ package io.github.affinitykit.core.cli;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.testkit.Fixtures;
 import io.github.affinitykit.core.testkit.HostileFiles;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.isolation.internal;
 
 import io.github.affinitykit.core.CpuIsolator;
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.isolation.Isolator;

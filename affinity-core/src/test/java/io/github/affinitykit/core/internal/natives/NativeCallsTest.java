@@ -145,10 +145,10 @@ class NativeCallsTest {
   /** The lowest node id this host does not have online (5 on most hosts, not on every one). */
   private static int absentNode() throws IOException {
     Path online = Path.of("/sys/devices/system/node/online");
-    io.github.affinitykit.core.CpuSet nodes =
+    io.github.affinitykit.core.cpu.CpuSet nodes =
         Files.exists(online)
-            ? io.github.affinitykit.core.CpuSet.parse(Files.readString(online).trim())
-            : io.github.affinitykit.core.CpuSet.of(0);
+            ? io.github.affinitykit.core.cpu.CpuSet.parse(Files.readString(online).trim())
+            : io.github.affinitykit.core.cpu.CpuSet.of(0);
     int n = 0;
     while (nodes.contains(n)) {
       n++;

@@ -2,7 +2,7 @@ package io.github.affinitykit.disruptor.demo;
 
 import com.lmax.disruptor.RingBuffer;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.WaitAdvice;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;

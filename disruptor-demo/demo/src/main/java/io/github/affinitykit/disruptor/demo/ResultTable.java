@@ -1,6 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
-import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.WaitAdvice;
 import io.github.affinitykit.disruptor.WaitChoice;
 import java.util.LinkedHashMap;
 import java.util.List;

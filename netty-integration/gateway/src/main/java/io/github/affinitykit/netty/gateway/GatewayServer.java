@@ -1,13 +1,12 @@
 package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.observe.ConfineReport;
 import io.github.affinitykit.core.observe.Confinement;
 import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.micrometer.AffinityMeterBinder;
@@ -191,7 +190,7 @@ public final class GatewayServer implements AutoCloseable {
     if (!config.pin().confines()) {
       return new GatewayServer(groups, g, server, metricsServer, Optional.empty(), dog);
     }
-    Confinement confined = new JvmThreads(kit).confineUntilClosed(SWEEP_PERIOD);
+    Confinement confined = kit.jvmThreads().confineUntilClosed(SWEEP_PERIOD);
     try {
       if (config.waitPolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
         CpuAudit found = audit.apply(pinnedWorkerCpus(groups), AUDIT_WINDOW);

@@ -2,7 +2,7 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.CpuSet;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.testkit.FixtureKits;
 import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.isolation.Isolator;

@@ -3,10 +3,10 @@ package io.github.affinitykit.netty.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.CpuSet;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.WatchEvent;
 import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;

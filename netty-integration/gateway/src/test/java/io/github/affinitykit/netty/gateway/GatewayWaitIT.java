@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.placement.WaitAdvice;
+import io.github.affinitykit.core.WaitAdvice;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.WaitPolicy;

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.cpu;
 
 import java.util.Arrays;
 import java.util.BitSet;

@@ -1,15 +1,11 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.Assignment;
-import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.WaitAdvice.Reason;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.WaitAdvice.Reason;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.FixtureHosts;

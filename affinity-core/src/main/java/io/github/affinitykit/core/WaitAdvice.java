@@ -1,9 +1,6 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.Assignment;
-import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.CpuSet;
-import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import java.util.Collection;
 import java.util.List;

@@ -1,11 +1,11 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.github.affinitykit.core.CpuListReferenceModel.Category;
-import io.github.affinitykit.core.CpuListReferenceModel.Result;
-import io.github.affinitykit.core.internal.Printable;
+import io.github.affinitykit.core.cpu.CpuListReferenceModel.Category;
+import io.github.affinitykit.core.cpu.CpuListReferenceModel.Result;
+import io.github.affinitykit.core.internal.text.Printable;
 import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.Map;

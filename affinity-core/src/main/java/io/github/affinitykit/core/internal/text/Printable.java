@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.core.internal.text;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;

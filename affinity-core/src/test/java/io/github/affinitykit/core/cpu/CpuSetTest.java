@@ -1,4 +1,4 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import io.github.affinitykit.core.internal.Printable;
+import io.github.affinitykit.core.internal.text.Printable;
 import java.util.BitSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.cpu;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

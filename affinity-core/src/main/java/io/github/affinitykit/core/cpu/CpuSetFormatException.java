@@ -1,6 +1,6 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.cpu;
 
-import io.github.affinitykit.core.internal.Printable;
+import io.github.affinitykit.core.internal.text.Printable;
 
 /**
  * A cpu list or cpu mask that the kernel's grammar rejects: names the input, the position of the

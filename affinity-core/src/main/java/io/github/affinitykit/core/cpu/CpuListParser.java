@@ -1,6 +1,6 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.core.cpu;
 
-import io.github.affinitykit.core.internal.Printable;
+import io.github.affinitykit.core.internal.text.Printable;
 import java.util.BitSet;
 import java.util.Objects;
 
