@@ -370,8 +370,7 @@ public final class AffinityKit {
   String admit(int tid, int cpu) {
     return isolation()
         .filter(i -> i.cpus().contains(cpu))
-        .map(i -> i.letIn(tid))
-        .filter(why -> !why.isEmpty())
+        .flatMap(i -> i.letIn(tid))
         .map(why -> "isolation refused the thread: " + why)
         .orElse("");
   }

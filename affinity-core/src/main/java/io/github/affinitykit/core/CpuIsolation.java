@@ -1,6 +1,7 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import java.util.Optional;
 
 /**
  * A runtime isolation, as core sees it ({@link CpuIsolator}): whether it is in force, on which
@@ -38,7 +39,7 @@ public interface CpuIsolation extends AutoCloseable {
    * @param tid the kernel thread id of a thread of this JVM
    * @return empty if it may run there (or nothing was to be done), else why it may not
    */
-  String letIn(int tid);
+  Optional<String> letIn(int tid);
 
   /**
    * Takes thread {@code tid} of this JVM off the isolated CPUs once its mask is restored.

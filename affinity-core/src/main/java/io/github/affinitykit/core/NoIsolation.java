@@ -1,7 +1,9 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 
@@ -19,7 +21,7 @@ final class NoIsolation implements CpuIsolator {
   private NoIsolation() {}
 
   /** The isolator ServiceLoader provides, through {@code backend}; else one that does nothing. */
-  static CpuIsolator find(io.github.affinitykit.core.os.AffinityBackend backend) {
+  static CpuIsolator find(AffinityBackend backend) {
     Objects.requireNonNull(backend, "backend");
     return ServiceLoader.load(CpuIsolator.class, CpuIsolator.class.getClassLoader())
         .findFirst()
@@ -47,8 +49,8 @@ final class NoIsolation implements CpuIsolator {
     }
 
     @Override
-    public String letIn(int tid) {
-      return "";
+    public Optional<String> letIn(int tid) {
+      return Optional.empty();
     }
 
     @Override

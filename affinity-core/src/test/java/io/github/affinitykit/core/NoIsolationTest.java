@@ -75,4 +75,21 @@ class NoIsolationTest {
     }
     assertThat(kit.isolation()).isEmpty();
   }
+
+  @Test
+  void shouldNameTheIsolationsRefusalWhenTheKernelRefusesTheBind() {
+    FakeHost.create(root, 4, 1);
+    RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, 3));
+    AffinityKit kit =
+        AffinityKit.create(
+            HostCpus.probe(root), backend, CpuReservations.inDirectory(root.resolve("locks")));
+    try (CpuIsolation iso = kit.isolate(CpuSet.of(3), FakeIsolator.refusing("no room on cpu 3"))) {
+      backend.failNextSetAffinity(22);
+      assertThat(kit.isolation()).containsSame(iso);
+      try (CpuLease lease = kit.pinCurrentThread(3)) {
+        assertThat(lease.status()).isEqualTo(LeaseStatus.FAILED);
+        assertThat(lease.reason()).endsWith("(isolation refused the thread: no room on cpu 3)");
+      }
+    }
+  }
 }

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +42,35 @@ class KernelSuiteSkipTest {
         System.setProperty("kernel.image", before);
       }
     }
+  }
+
+  @Test
+  void shouldFailEveryLanesBootWithTheSkipWhenTheKernelImageIsMissing() throws Exception {
+    String before = System.getProperty("kernel.image");
+    System.setProperty("kernel.image", "/nonexistent/vmlinuz");
+    try {
+      Map<String, Future<GuestResult>> boots =
+          KernelSuite.bootSideBySide(List.of(List.of(Shapes.C), List.of(Shapes.B, Shapes.N)));
+      assertThat(boots.keySet()).containsExactly(Shapes.C.name(), Shapes.B.name(), Shapes.N.name());
+      for (Future<GuestResult> f : boots.values()) {
+        assertThatThrownBy(() -> KernelSuite.await(f))
+            .isInstanceOf(TestAbortedException.class)
+            .hasMessageContaining("kernel tests skipped");
+      }
+    } finally {
+      if (before == null) {
+        System.clearProperty("kernel.image");
+      } else {
+        System.setProperty("kernel.image", before);
+      }
+    }
+  }
+
+  @Test
+  void shouldGiveAGuestAboveSixteenVcpusThreeSecondsMorePerVcpuToReachInit() {
+    assertThat(GuestBoot.bootLimit(Shapes.C)).isEqualTo(GuestBoot.BOOT_LIMIT);
+    assertThat(Shapes.D.cpus()).isEqualTo(64);
+    assertThat(GuestBoot.bootLimit(Shapes.D)).isEqualTo(GuestBoot.BOOT_LIMIT.plusSeconds(3 * 48));
   }
 
   @Test

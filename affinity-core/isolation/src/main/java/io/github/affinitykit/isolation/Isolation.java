@@ -143,9 +143,9 @@ public final class Isolation implements CpuIsolation {
    * @return empty unless the kernel refused it: then its reason
    */
   @Override
-  public String letIn(int tid) {
+  public Optional<String> letIn(int tid) {
     Change c = admit(tid);
-    return c.outcome() == Change.Outcome.FAILED ? c.detail() : "";
+    return c.outcome() == Change.Outcome.FAILED ? Optional.of(c.detail()) : Optional.empty();
   }
 
   /**

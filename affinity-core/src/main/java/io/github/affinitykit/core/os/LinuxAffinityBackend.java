@@ -90,16 +90,25 @@ public final class LinuxAffinityBackend implements AffinityBackend {
     if (hasGettid) {
       return calls.threadId();
     }
-    String link = "";
+    return threadSelf(Path.of("/proc/thread-self"));
+  }
+
+  /**
+   * The TID at the end of the link {@code link} ({@code /proc/thread-self}: {@code
+   * <pid>/task/<tid>}, Linux 3.17+), where the C library has no {@code gettid}.
+   */
+  static int threadSelf(Path link) {
+    String target;
     try {
-      link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
+      target = Files.readSymbolicLink(link).toString();
     } catch (IOException | UnsupportedOperationException e) {
-      link = e.toString();
+      throw new IllegalStateException(
+          link + ": unreadable, " + e + " (expected: a link <pid>/task/<tid>)", e);
     }
-    long tid = ProcNumbers.counter(link.substring(link.lastIndexOf('/') + 1));
+    long tid = ProcNumbers.counter(target.substring(target.lastIndexOf('/') + 1));
     if (tid < 0 || tid > Integer.MAX_VALUE) {
       throw new IllegalStateException(
-          "/proc/thread-self: " + link + " (expected: a link <pid>/task/<tid>)");
+          link + ": " + target + " (expected: a link <pid>/task/<tid>)");
     }
     return (int) tid;
   }

@@ -4,6 +4,7 @@ import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuIsolator;
 import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -16,10 +17,25 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class FakeIsolator implements CpuIsolator {
   private final List<Handle> made = new CopyOnWriteArrayList<>();
+  private final Optional<String> refusal;
+
+  /** An isolator whose isolations let every thread in. */
+  public FakeIsolator() {
+    this(Optional.empty());
+  }
+
+  private FakeIsolator(Optional<String> refusal) {
+    this.refusal = refusal;
+  }
+
+  /** Returns an isolator whose isolations refuse every thread with {@code why}. */
+  public static FakeIsolator refusing(String why) {
+    return new FakeIsolator(Optional.of(why));
+  }
 
   @Override
   public Handle isolate(CpuSet cpus, Set<Integer> owners) {
-    Handle h = new Handle(cpus, owners);
+    Handle h = new Handle(cpus, owners, refusal);
     made.add(h);
     return h;
   }
@@ -35,11 +51,13 @@ public final class FakeIsolator implements CpuIsolator {
     private final Set<Integer> owners;
     private final List<Integer> in = new CopyOnWriteArrayList<>();
     private final List<Integer> out = new CopyOnWriteArrayList<>();
+    private final Optional<String> refusal;
     private volatile boolean closed;
 
-    Handle(CpuSet cpus, Set<Integer> owners) {
+    Handle(CpuSet cpus, Set<Integer> owners, Optional<String> refusal) {
       this.cpus = cpus;
       this.owners = Set.copyOf(owners);
+      this.refusal = refusal;
     }
 
     @Override
@@ -58,9 +76,9 @@ public final class FakeIsolator implements CpuIsolator {
     }
 
     @Override
-    public String letIn(int tid) {
+    public Optional<String> letIn(int tid) {
       in.add(tid);
-      return "";
+      return refusal;
     }
 
     @Override
