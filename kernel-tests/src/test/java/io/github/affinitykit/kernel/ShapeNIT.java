@@ -115,10 +115,13 @@ class ShapeNIT extends BootedShape {
     // when the kernel falls back to another (Documentation/admin-guide/mm/numa_memory_policy.rst):
     // once in CI the worker on node 1 got 1,793 of its 2,048 pages there (94% own-node). So: at
     // least 90% own-node, three quarters of node 1's worker's pages there (first-touch puts none
-    // there, interleave half), and every page on a node.
+    // there, interleave half), and every page on a node. Another got 88% (node 1: 1,538) with 768
+    // MiB a node: the shape now has 1.5 GiB a node, and the section records each node's MemFree.
     Matcher local = LOCAL.matcher(row(rows, "local"));
     assertThat(local.find()).as(row(rows, "local")).isTrue();
-    assertThat(Integer.parseInt(local.group(1))).as("own-node %").isGreaterThanOrEqualTo(90);
+    assertThat(Integer.parseInt(local.group(1)))
+        .as("own-node %% (%s)", seed.path("memFree"))
+        .isGreaterThanOrEqualTo(90);
     assertThat(Integer.parseInt(local.group(2)) + Integer.parseInt(local.group(3))).isEqualTo(4096);
     assertThat(Integer.parseInt(local.group(3))).as("pages on node 1").isGreaterThanOrEqualTo(1536);
     assertThat(row(rows, "interleave")).contains("node 0: ").contains("node 1: ");

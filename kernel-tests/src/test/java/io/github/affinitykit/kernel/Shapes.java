@@ -198,7 +198,10 @@ final class Shapes {
           2,
           1,
           2,
-          1536,
+          // 1.5 GiB a node: with 768 MiB the initramfs (loaded at the top of memory: node 1) and
+          // the
+          // JVM left node 1 short of free memory, and MPOL_LOCAL fell back to node 0 (88% own-node)
+          3072,
           "",
           List.of(
               "ip link set eth0 up",

@@ -82,7 +82,28 @@ final class NicSection {
             java.util.List.of("--threads-per-node", "1", "--mib", "8", "--passes", "2"), p, p);
     String table = out.toString(java.nio.charset.StandardCharsets.UTF_8);
     data.put("exit", exit).put("out", table);
+    // what each node had free before and after, so that a fallback off the local node explains
+    // itself
+    data.set("memFree", memFree());
     log.println(table);
+    log.println("MemFree by node after: " + data.path("memFree"));
+  }
+
+  private static ObjectNode memFree() {
+    ObjectNode free = GuestMain.JSON.createObjectNode();
+    for (int node = 0; node < 2; node++) {
+      java.nio.file.Path meminfo =
+          java.nio.file.Path.of("/sys/devices/system/node/node" + node + "/meminfo");
+      try {
+        java.nio.file.Files.readAllLines(meminfo).stream()
+            .filter(l -> l.contains("MemFree:"))
+            .findFirst()
+            .ifPresent(l -> free.put(meminfo.getParent().getFileName().toString(), l.trim()));
+      } catch (java.io.IOException e) {
+        free.put("node" + node, e.toString());
+      }
+    }
+    return free;
   }
 
   /**
