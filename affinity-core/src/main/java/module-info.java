@@ -25,7 +25,6 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
   exports io.github.affinitykit.core.memory;
-  exports io.github.affinitykit.core.jfr;
 
   // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
   // as core does; nobody else sees either package

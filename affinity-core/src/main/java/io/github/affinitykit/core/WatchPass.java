@@ -3,7 +3,7 @@ package io.github.affinitykit.core;
 import io.github.affinitykit.core.WatchEvent.Kind;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
-import io.github.affinitykit.core.internal.PinnedCpuSample;
+import io.github.affinitykit.core.jfr.PinnedCpuSample;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.core.observe.TaskSample;

@@ -1,5 +1,8 @@
 package io.github.affinitykit.core.internal;
 
+import io.github.affinitykit.core.jfr.FlightEvents;
+import io.github.affinitykit.core.jfr.PinnedCpuSample;
+
 /**
  * Where the library tells JDK Flight Recorder what it did ({@code core.jfr}'s events). Each call
  * commits one event when the runtime has {@code jdk.jfr} and a recording enabled it; without the

@@ -18,9 +18,9 @@ import jdk.jfr.StackTrace;
 @Description("CPUs isolated or released at runtime, or the JVM's other threads confined or freed")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class IsolationEvent extends jdk.jfr.Event {
+final class IsolationEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public IsolationEvent() {
+  IsolationEvent() {
     // fields are set one by one
   }
 

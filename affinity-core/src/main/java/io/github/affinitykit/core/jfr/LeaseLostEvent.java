@@ -18,9 +18,9 @@ import jdk.jfr.StackTrace;
 @Description("The reservation of a pinned thread's CPU found lost")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class LeaseLostEvent extends jdk.jfr.Event {
+final class LeaseLostEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public LeaseLostEvent() {
+  LeaseLostEvent() {
     // fields are set one by one
   }
 

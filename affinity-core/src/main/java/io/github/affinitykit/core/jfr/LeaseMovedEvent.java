@@ -18,9 +18,9 @@ import jdk.jfr.StackTrace;
 @Description("A pinned thread found allowed on other CPUs than its own")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class LeaseMovedEvent extends jdk.jfr.Event {
+final class LeaseMovedEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public LeaseMovedEvent() {
+  LeaseMovedEvent() {
     // fields are set one by one
   }
 

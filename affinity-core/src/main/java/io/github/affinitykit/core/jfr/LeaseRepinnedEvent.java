@@ -18,9 +18,9 @@ import jdk.jfr.StackTrace;
 @Description("A watchdog bound a moved thread to its CPU again, or says why it could not")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class LeaseRepinnedEvent extends jdk.jfr.Event {
+final class LeaseRepinnedEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public LeaseRepinnedEvent() {
+  LeaseRepinnedEvent() {
     // fields are set one by one
   }
 

@@ -20,9 +20,9 @@ import jdk.jfr.Timespan;
 @Description("A pinned thread at a watchdog's check: status, verdict, intruders, context switches")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class PinnedCpuEvent extends jdk.jfr.Event {
+final class PinnedCpuEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public PinnedCpuEvent() {
+  PinnedCpuEvent() {
     // fields are set one by one
   }
 

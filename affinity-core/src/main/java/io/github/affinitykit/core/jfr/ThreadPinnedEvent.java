@@ -17,9 +17,9 @@ import jdk.jfr.StackTrace;
 @Description("A thread bound to a CPU by its group: where, why, and its memory policy")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class ThreadPinnedEvent extends jdk.jfr.Event {
+final class ThreadPinnedEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public ThreadPinnedEvent() {
+  ThreadPinnedEvent() {
     // fields are set one by one
   }
 

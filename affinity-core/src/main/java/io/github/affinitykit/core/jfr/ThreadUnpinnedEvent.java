@@ -17,9 +17,9 @@ import jdk.jfr.StackTrace;
 @Description("A lease closed: the thread's previous mask restored")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-public final class ThreadUnpinnedEvent extends jdk.jfr.Event {
+final class ThreadUnpinnedEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  public ThreadUnpinnedEvent() {
+  ThreadUnpinnedEvent() {
     // fields are set one by one
   }
 

@@ -1,7 +1,7 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.core.jfr;
 
 /**
- * What a watchdog saw of one pinned thread at a check, for {@link Flight#pinnedCpu}.
+ * What a watchdog saw of one pinned thread at a check, for {@code core.internal.Flight.pinnedCpu}.
  *
  * @param cpu the CPU the thread is pinned to
  * @param tid the thread's kernel id

@@ -1,0 +1,171 @@
+package io.github.affinitykit.core.jfr;
+
+/**
+ * Builds and commits the events for {@code core.internal.Flight}, only when a recording enabled
+ * them: the one public class of a package the module does not export (the events are
+ * package-private and enabled by name). Thread safety: stateless.
+ */
+public final class FlightEvents {
+  private FlightEvents() {}
+
+  /**
+   * Commits a {@code ThreadPinned} event if a recording enabled it (the fields as {@code
+   * Flight.pinned}).
+   *
+   * @param group the group's name
+   * @param member the member's name
+   * @param cpu the CPU, -1 if none
+   * @param tid the thread's kernel id
+   * @param status the status
+   * @param reason why
+   * @param memoryPolicy what became of the memory policy
+   */
+  public static void pinned(
+      String group,
+      String member,
+      int cpu,
+      int tid,
+      String status,
+      String reason,
+      Object memoryPolicy) {
+    ThreadPinnedEvent e = new ThreadPinnedEvent();
+    if (e.shouldCommit()) {
+      e.group = group;
+      e.member = member;
+      e.cpu = cpu;
+      e.tid = tid;
+      e.status = status;
+      e.reason = reason;
+      e.memoryPolicy = String.valueOf(memoryPolicy); // built only for a recording
+      e.commit();
+    }
+  }
+
+  /**
+   * Commits a {@code ThreadUnpinned} event if a recording enabled it (the fields as {@code
+   * Flight.unpinned}).
+   *
+   * @param cpu the CPU, -1 if none
+   * @param tid the thread's kernel id
+   * @param status the status
+   */
+  public static void unpinned(int cpu, int tid, String status) {
+    ThreadUnpinnedEvent e = new ThreadUnpinnedEvent();
+    if (e.shouldCommit()) {
+      e.cpu = cpu;
+      e.tid = tid;
+      e.status = status;
+      e.commit();
+    }
+  }
+
+  /**
+   * Commits a {@code LeaseMoved} event if a recording enabled it (the fields as {@code
+   * Flight.moved}).
+   *
+   * @param cpu the CPU, -1 if none
+   * @param tid the thread's kernel id
+   * @param allowed the mask found
+   */
+  public static void moved(int cpu, int tid, String allowed) {
+    LeaseMovedEvent e = new LeaseMovedEvent();
+    if (e.shouldCommit()) {
+      e.cpu = cpu;
+      e.tid = tid;
+      e.allowed = allowed;
+      e.commit();
+    }
+  }
+
+  /**
+   * Commits a {@code LeaseLost} event if a recording enabled it (the fields as {@code
+   * Flight.lost}).
+   *
+   * @param cpu the CPU, -1 if none
+   * @param tid the thread's kernel id
+   * @param reason why
+   */
+  public static void lost(int cpu, int tid, String reason) {
+    LeaseLostEvent e = new LeaseLostEvent();
+    if (e.shouldCommit()) {
+      e.cpu = cpu;
+      e.tid = tid;
+      e.reason = reason;
+      e.commit();
+    }
+  }
+
+  /**
+   * Commits an {@code Isolation} event if a recording enabled it (the fields as {@code
+   * Flight.isolation}).
+   *
+   * @param kind what was applied or undone
+   * @param cpus the CPUs
+   * @param status the status
+   * @param detail the details
+   */
+  public static void isolation(String kind, String cpus, String status, String detail) {
+    IsolationEvent e = new IsolationEvent();
+    if (e.shouldCommit()) {
+      e.kind = kind;
+      e.cpus = cpus;
+      e.status = status;
+      e.detail = detail;
+      e.commit();
+    }
+  }
+
+  /**
+   * Commits a {@code LeaseRepinned} event if a recording enabled it (the fields as {@code
+   * Flight.repinned}).
+   *
+   * @param cpu the CPU, -1 if none
+   * @param tid the thread's kernel id
+   * @param repinned whether the re-pin held
+   * @param allowed the mask found
+   * @param detail the details
+   */
+  public static void repinned(int cpu, int tid, boolean repinned, String allowed, String detail) {
+    LeaseRepinnedEvent e = new LeaseRepinnedEvent();
+    if (e.shouldCommit()) {
+      e.cpu = cpu;
+      e.tid = tid;
+      e.repinned = repinned;
+      e.allowed = allowed;
+      e.detail = detail;
+      e.commit();
+    }
+  }
+
+  /**
+   * Whether a recording enabled {@code PinnedCpu}.
+   *
+   * @return true if a {@code PinnedCpu} event would be recorded now
+   */
+  public static boolean pinnedCpuEnabled() {
+    return new PinnedCpuEvent().isEnabled();
+  }
+
+  /**
+   * Commits a {@code PinnedCpu} event if a recording enabled it (the fields as {@code
+   * Flight.pinnedCpu}).
+   *
+   * @param s the sample
+   */
+  public static void pinnedCpu(PinnedCpuSample s) {
+    PinnedCpuEvent e = new PinnedCpuEvent();
+    if (e.shouldCommit()) {
+      e.cpu = s.cpu();
+      e.tid = s.tid();
+      e.thread = s.thread();
+      e.group = s.group();
+      e.status = s.status();
+      e.verdict = s.verdict();
+      e.intruders = s.intruders();
+      e.voluntarySwitches = s.voluntarySwitches();
+      e.involuntarySwitches = s.involuntarySwitches();
+      e.interval = s.intervalNs();
+      e.commit();
+    }
+  }
+}
