@@ -7,7 +7,6 @@ import static org.assertj.core.groups.Tuple.tuple;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -358,7 +357,9 @@ class CpuGroupTest {
   void shouldSayUnsupportedWhenThePlatformCannotPin() {
     AffinityKit kit =
         AffinityKit.create(
-            E5, new NoopAffinityBackend("test: no pinning"), CpuReservations.inDirectory(locks));
+            E5,
+            AffinityBackend.unsupported("test: no pinning"),
+            CpuReservations.inDirectory(locks));
 
     Seat seat = kit.group("n").build().join();
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.testkit.FakeHost;
@@ -95,7 +94,9 @@ class PinCurrentThreadTest {
   void shouldRejectAnUnreachableCpuBeforeAskingThePlatform() {
     AffinityKit off =
         AffinityKit.create(
-            host, new NoopAffinityBackend("no pinning here"), CpuReservations.inDirectory(locks));
+            host,
+            AffinityBackend.unsupported("no pinning here"),
+            CpuReservations.inDirectory(locks));
 
     assertThatThrownBy(() -> off.pinCurrentThread(7))
         .isInstanceOf(IllegalArgumentException.class)

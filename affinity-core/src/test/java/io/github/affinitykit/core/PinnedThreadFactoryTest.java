@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
@@ -248,7 +248,7 @@ class PinnedThreadFactoryTest {
     AffinityKit kit =
         AffinityKit.create(
             E5,
-            new NoopAffinityBackend("test: no pinning here"),
+            AffinityBackend.unsupported("test: no pinning here"),
             CpuReservations.inDirectory(locks));
     PinnedThreadFactory f = PinnedThreadFactory.builder(kit.group("u")).build();
     CountDownLatch ran = new CountDownLatch(1);

@@ -8,7 +8,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import java.nio.file.Path;
 import java.util.Set;
@@ -29,7 +29,9 @@ class LiveIsolatorTest {
     assumeThat(host.topology().online().size()).as("one CPU left to the rest").isGreaterThan(1);
     AffinityKit kit =
         AffinityKit.create(
-            host, new NoopAffinityBackend("test: pinning off"), CpuReservations.inDirectory(locks));
+            host,
+            AffinityBackend.unsupported("test: pinning off"),
+            CpuReservations.inDirectory(locks));
     CpuIsolation handle = kit.isolate(CpuSet.of(host.topology().online().last()));
 
     Isolation iso = Isolation.of(handle);

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread safety: {@link #close()} and {@link #lastReport()} may be called from any thread.
  */
-public final class Sweeper implements AutoCloseable {
+final class Sweeper implements AutoCloseable {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final AtomicReference<ConfineReport> last = new AtomicReference<>();
   private final AtomicReference<RuntimeException> error = new AtomicReference<>();

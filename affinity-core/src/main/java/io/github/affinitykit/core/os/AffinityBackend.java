@@ -8,8 +8,9 @@ import io.github.affinitykit.core.internal.natives.NativeLayer;
  * learn the calling thread's id and the CPU it runs on.
  *
  * <p>Obtain the platform's backend with {@link #detect()}, which probes when called (never in a
- * static initialiser) and returns a {@link NoopAffinityBackend} rather than failing where pinning
- * is impossible. Tests use {@code RecordingAffinityBackend} from affinity-core's test-jar.
+ * static initialiser) and returns an {@link #unsupported unsupported} backend rather than failing
+ * where pinning is impossible. Tests use {@code RecordingAffinityBackend} from affinity-core's
+ * test-jar.
  *
  * <p>Thread ids ({@code tid}) are kernel thread ids ({@code gettid()}, the {@code nid} of {@code
  * jcmd Thread.print}); {@code 0} means the calling thread. On a virtual thread they name the
@@ -21,8 +22,8 @@ public interface AffinityBackend {
 
   /**
    * Returns the platform's backend: the Linux backend when the OS is Linux, this JVM's native layer
-   * loads and libc answers {@code sched_getaffinity}, otherwise a {@link NoopAffinityBackend} whose
-   * {@link #reason()} says why (and, where JNA cannot load its stub from a {@code noexec}
+   * loads and libc answers {@code sched_getaffinity}, otherwise an {@link #unsupported} backend
+   * whose {@link #reason()} says why (and, where JNA cannot load its stub from a {@code noexec}
    * directory, how to fix that). Never throws for a missing capability.
    *
    * <p>The native layer is chosen once per JVM, on first use: {@code java.lang.foreign} on JDK 22+
@@ -35,6 +36,22 @@ public interface AffinityBackend {
    */
   static AffinityBackend detect() {
     return LinuxAffinityBackend.on(NativeLayer.system());
+  }
+
+  /**
+   * Returns the backend of a platform that cannot pin: {@link #isSupported()} is false, {@link
+   * #reason()} says why, ids and CPUs are the {@code -1} sentinel, and reading or setting a mask
+   * throws {@link UnsupportedOperationException} naming the reason (pinning that silently did
+   * nothing would be a lie). What {@link #detect()} returns where pinning is impossible; tests and
+   * the applications' pinning-off runs use it too.
+   *
+   * @param reason why pinning is impossible, as {@code "os.name Mac OS X: only Linux is
+   *     supported"}; not blank
+   * @return an immutable backend, safe to share
+   * @throws IllegalArgumentException if {@code reason} is blank
+   */
+  static AffinityBackend unsupported(String reason) {
+    return new NoopAffinityBackend(reason);
   }
 
   /**

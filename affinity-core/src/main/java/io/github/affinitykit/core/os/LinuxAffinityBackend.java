@@ -24,7 +24,7 @@ import java.util.BitSet;
  *
  * <p>Thread safety: safe for concurrent use; the learnt mask size is a benign racy cache.
  */
-public final class LinuxAffinityBackend implements AffinityBackend {
+final class LinuxAffinityBackend implements AffinityBackend {
   private static final int MIN_MASK_WORDS = 1024 / 64;
   private static final int MAX_MASK_WORDS = CpuSet.MAX_CPUS / 64;
 
@@ -37,23 +37,6 @@ public final class LinuxAffinityBackend implements AffinityBackend {
     this.calls = calls;
     this.layer = layer;
     this.hasGettid = calls.threadId() > 0;
-  }
-
-  /**
-   * Returns the backend on this JVM's native layer, checking that {@code sched_getaffinity} answers
-   * for the calling thread.
-   *
-   * @return a working backend, already checked on the calling thread
-   * @throws UnsupportedOperationException if the layer cannot make the calls, with the reason
-   * @throws AffinityException if the kernel refuses {@code sched_getaffinity}
-   */
-  public static LinuxAffinityBackend load() {
-    NativeLayer layer = NativeLayer.system();
-    ThreadCalls calls =
-        layer.threads().orElseThrow(() -> new UnsupportedOperationException(layer.why()));
-    LinuxAffinityBackend backend = new LinuxAffinityBackend(calls, layer.name());
-    backend.getAffinity(0);
-    return backend;
   }
 
   /** The backend on {@code layer}, or a no-op one saying why there is none. */

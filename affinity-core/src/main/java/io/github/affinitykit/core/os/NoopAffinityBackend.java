@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable; safe to share.
  */
-public final class NoopAffinityBackend implements AffinityBackend {
+final class NoopAffinityBackend implements AffinityBackend {
   private final String reason;
 
   /**
@@ -21,7 +21,7 @@ public final class NoopAffinityBackend implements AffinityBackend {
    * @param reason why pinning is impossible, as {@code "os.name Mac OS X: only Linux is
    *     supported"}; not blank
    */
-  public NoopAffinityBackend(String reason) {
+  NoopAffinityBackend(String reason) {
     Objects.requireNonNull(reason, "reason");
     if (reason.isBlank()) {
       throw new IllegalArgumentException("reason: blank (expected: why pinning is unsupported)");

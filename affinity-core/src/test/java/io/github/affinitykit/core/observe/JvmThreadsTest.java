@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
+import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.Fixtures;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
@@ -30,7 +30,7 @@ class JvmThreadsTest {
     AffinityKit kit =
         AffinityKit.create(
             HOST,
-            new NoopAffinityBackend("no pinning in this test"),
+            AffinityBackend.unsupported("no pinning in this test"),
             CpuReservations.inTempDirectory());
 
     ConfineReport r = kit.jvmThreads().confine(CpuSet.of(0), Set.of());
@@ -104,7 +104,7 @@ class JvmThreadsTest {
   void shouldSweepThisJvmFromJvmThreads() {
     AffinityKit kit =
         AffinityKit.create(
-            HOST, new NoopAffinityBackend("none here"), CpuReservations.inTempDirectory());
+            HOST, AffinityBackend.unsupported("none here"), CpuReservations.inTempDirectory());
     try (Sweeper s = kit.jvmThreads().sweepEvery(Duration.ofMillis(5))) {
       // the first sweep runs at once on the sweeper thread; wait for its report
       while (s.lastReport().housekeeping().isEmpty()) {

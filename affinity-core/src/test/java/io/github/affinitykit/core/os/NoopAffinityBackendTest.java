@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 public class NoopAffinityBackendTest extends AffinityBackendContract {
   @Override
   public AffinityBackend newBackend() {
-    return new NoopAffinityBackend("test: no pinning here");
+    return AffinityBackend.unsupported("test: no pinning here");
   }
 
   @Test
@@ -23,10 +23,10 @@ public class NoopAffinityBackendTest extends AffinityBackendContract {
 
   @Test
   public void shouldRequireAReason() {
-    assertThatThrownBy(() -> new NoopAffinityBackend(null))
+    assertThatThrownBy(() -> AffinityBackend.unsupported(null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("reason");
-    assertThatThrownBy(() -> new NoopAffinityBackend(" "))
+    assertThatThrownBy(() -> AffinityBackend.unsupported(" "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("reason: blank (expected: why pinning is unsupported)");
   }

@@ -11,7 +11,6 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.CliRun;
 import io.github.affinitykit.core.testkit.Fixtures;
@@ -139,7 +138,8 @@ class AffinityKitCliTest {
 
   @Test
   void shouldSayThatItCannotPinAndWhyWhenTheBackendIsTheNoopOne() throws Exception {
-    Supplier<AffinityBackend> noop = () -> new NoopAffinityBackend("JNA or libc unavailable: x");
+    Supplier<AffinityBackend> noop =
+        () -> AffinityBackend.unsupported("JNA or libc unavailable: x");
 
     CliRun text = run(noop, "doctor", "--root", e5());
     CliRun json = run(noop, "doctor", "--json", "--root", e5());

@@ -6,12 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.testkit.Fixtures;
 import org.junit.jupiter.api.Test;
 
 class DoctorNetworkTest {
-  private static final AffinityBackend NOOP = new NoopAffinityBackend("test");
+  private static final AffinityBackend NOOP = AffinityBackend.unsupported("test");
 
   private static HostCpus nicHost() {
     return HostCpus.probe(Fixtures.root(Fixtures.E5_NIC));

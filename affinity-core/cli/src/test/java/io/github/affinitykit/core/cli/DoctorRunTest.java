@@ -3,7 +3,6 @@ package io.github.affinitykit.core.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import io.github.affinitykit.core.testkit.CliRun;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.nio.file.Path;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class DoctorRunTest {
-  private static final Supplier<AffinityBackend> NOOP = () -> new NoopAffinityBackend("test");
+  private static final Supplier<AffinityBackend> NOOP = () -> AffinityBackend.unsupported("test");
 
   /** The picocli command line alone, as before the plain path existed. */
   static CliRun picocli(List<String> args) {

@@ -12,7 +12,6 @@ import io.github.affinitykit.core.observe.Pressure;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.os.NoopAffinityBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -32,7 +31,8 @@ import java.nio.file.Path;
  * regression tests; {@code JAZZER_FUZZ=1} fuzzes (see {@code affinity-core/README-fuzzing.md}).
  */
 class HostFilesFuzzTest {
-  private static final AffinityBackend BACKEND = new NoopAffinityBackend("fuzzing: nothing binds");
+  private static final AffinityBackend BACKEND =
+      AffinityBackend.unsupported("fuzzing: nothing binds");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
