@@ -34,11 +34,11 @@ class WalkCountTest {
       Pattern.compile(
           "the\\s+walk\\s+crosses\\s+(\\d+)\\s+classes\\s+\\((\\d+)\\s+on\\s+JDK\\s+22\\+");
 
-  @TempDir Path locks;
+  @TempDir Path dir;
 
   @Test
   void shouldCrossAtMostTheClassesArchitectureStates() throws Exception {
-    String out = run(locks);
+    String out = run(dir);
     assumeTrue(!out.startsWith("skipped: "), out);
     System.out.print(out);
     int walk = count(out, "walk");
@@ -62,8 +62,12 @@ class WalkCountTest {
     return Integer.parseInt(m.group(1));
   }
 
-  /** Runs {@link WalkCount} in a child JVM with only the JaCoCo agent; returns what it printed. */
-  static String run(Path locks) throws IOException, InterruptedException {
+  /**
+   * Runs {@link WalkCount} in a child JVM with only the JaCoCo agent, its locks and temporary files
+   * in {@code dir}; returns what it printed.
+   */
+  static String run(Path dir) throws IOException, InterruptedException {
+    Path locks = Files.createDirectory(dir.resolve("locks"));
     String cp = System.getProperty("java.class.path");
     String agent =
         Arrays.stream(cp.split(File.pathSeparator))
@@ -75,16 +79,17 @@ class WalkCountTest {
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-javaagent:" + agent + "=includes=io.github.affinitykit.*,output=none,jmx=true",
             "--enable-native-access=ALL-UNNAMED",
-            "-Djava.io.tmpdir=" + locks,
+            "-Djava.io.tmpdir=" + dir,
             "-cp",
             cp,
             WalkCount.class.getName(),
             locks.toString());
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Path log = dir.resolve("walk.txt");
+    Process p =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
-      byte[] bytes = p.getInputStream().readAllBytes();
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      String out = new String(bytes, StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("walk counted within 60 s").isTrue();
+      String out = Files.readString(log, StandardCharsets.UTF_8);
       assertThat(p.exitValue()).as(out).isIn(0, 2);
       return out;
     } finally {
