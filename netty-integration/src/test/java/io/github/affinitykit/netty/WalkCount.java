@@ -6,6 +6,7 @@ import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.LinuxAffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.ForwardingAffinityBackend;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -204,13 +205,12 @@ public final class WalkCount {
    * The real backend, delegated to call for call; reads JaCoCo's probes right after the first
    * {@code setAffinity} of a thread other than the armer's returns (the loop thread's pin).
    */
-  static final class AtSyscall implements AffinityBackend {
-    private final AffinityBackend real;
+  static final class AtSyscall extends ForwardingAffinityBackend {
     private volatile Thread armer;
     private final AtomicReference<byte[]> snapshot = new AtomicReference<>();
 
     AtSyscall(AffinityBackend real) {
-      this.real = real;
+      super(real);
     }
 
     void arm(Thread thread) {
@@ -222,33 +222,8 @@ public final class WalkCount {
     }
 
     @Override
-    public boolean isSupported() {
-      return real.isSupported();
-    }
-
-    @Override
-    public String reason() {
-      return real.reason();
-    }
-
-    @Override
-    public int currentThreadId() {
-      return real.currentThreadId();
-    }
-
-    @Override
-    public int currentCpu() {
-      return real.currentCpu();
-    }
-
-    @Override
-    public CpuSet getAffinity(int tid) {
-      return real.getAffinity(tid);
-    }
-
-    @Override
     public void setAffinity(int tid, CpuSet cpus) {
-      real.setAffinity(tid, cpus);
+      super.setAffinity(tid, cpus);
       Thread by = armer;
       if (by != null && by != Thread.currentThread() && snapshot.get() == null) {
         snapshot.compareAndSet(null, executionData());
