@@ -9,6 +9,7 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.testkit.FakeHost;
+import io.github.affinitykit.core.testkit.ForwardingAffinityBackend;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -121,7 +122,11 @@ class PinCurrentThreadTest {
   }
 
   /** A backend whose kernel refuses every bind with an exception that carries no message. */
-  private record Refusing(AffinityBackend real) implements AffinityBackend {
+  private static final class Refusing extends ForwardingAffinityBackend {
+    Refusing(AffinityBackend real) {
+      super(real);
+    }
+
     @Override
     public boolean isSupported() {
       return true;
@@ -130,21 +135,6 @@ class PinCurrentThreadTest {
     @Override
     public String reason() {
       return "refusing";
-    }
-
-    @Override
-    public int currentThreadId() {
-      return real.currentThreadId();
-    }
-
-    @Override
-    public int currentCpu() {
-      return real.currentCpu();
-    }
-
-    @Override
-    public CpuSet getAffinity(int tid) {
-      return real.getAffinity(tid);
     }
 
     @Override

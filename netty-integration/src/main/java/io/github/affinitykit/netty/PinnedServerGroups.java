@@ -42,6 +42,7 @@ public final class PinnedServerGroups implements AutoCloseable {
   private final HostCpus host;
   private final Optional<CpuIsolation> isolation;
   private final Optional<NicPlacement> nic;
+  private boolean decided; // guarded by this: whether the workers' wait rule has been asked
 
   PinnedServerGroups(
       TransportChoice transport,
@@ -60,7 +61,9 @@ public final class PinnedServerGroups implements AutoCloseable {
     this.host = Objects.requireNonNull(host, "host");
     this.isolation = Objects.requireNonNull(isolation, "isolation");
     this.nic = Objects.requireNonNull(nic, "nic");
-    decideIdle(CpuSet.empty(), CpuSet.empty());
+    if (idle.requested() == WaitPolicy.AUTO) { // AUTO's loops wait as the rule says: ask it now
+      decideIdle(CpuSet.empty(), CpuSet.empty());
+    } // other policies fix every loop's mode themselves: the rule is asked when first reported
   }
 
   /**
@@ -125,17 +128,18 @@ public final class PinnedServerGroups implements AutoCloseable {
    * @return a new snapshot on each call: the transport, every loop, the workers' idle decision
    */
   public AssignmentReport report() {
-    return new AssignmentReport(transport, allLoops(), idle.report(), nic);
+    return new AssignmentReport(transport, allLoops(), waits().report(), nic);
   }
 
   /**
    * Returns how the worker loops wait when idle, and why (see {@link WaitPolicy}).
    *
-   * @return the strategies Netty was given, with the decision in force: made at build time, or by
-   *     the last {@link #applyAudit}
+   * @return the strategies Netty was given, with the decision in force: made at build time under
+   *     {@link WaitPolicy#AUTO} (otherwise the rule's answers are asked for at the first call of
+   *     this or {@link #report()}, when they only inform), or by the last {@link #applyAudit}
    */
-  public WaitSelectStrategyFactory waits() {
-    return idle;
+  public synchronized WaitSelectStrategyFactory waits() {
+    return decided ? idle : decideIdle(CpuSet.empty(), CpuSet.empty());
   }
 
   /**
@@ -156,9 +160,11 @@ public final class PinnedServerGroups implements AutoCloseable {
     return decideIdle(CpuSet.of(ok), CpuSet.of(all));
   }
 
-  private WaitSelectStrategyFactory decideIdle(CpuSet auditedExclusive, CpuSet audited) {
+  private synchronized WaitSelectStrategyFactory decideIdle(
+      CpuSet auditedExclusive, CpuSet audited) {
     idle.decide(
         host, transport.transport(), workers.assignments(), allLoops(), auditedExclusive, audited);
+    decided = true;
     return idle;
   }
 

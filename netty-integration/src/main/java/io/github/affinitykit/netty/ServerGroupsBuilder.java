@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Builds {@link PinnedServerGroups}: the transport, how many loops, how the workers wait, and the
@@ -36,8 +37,9 @@ public final class ServerGroupsBuilder {
   private Optional<CpuGroupBuilder> bossGroup = Optional.empty();
   private WaitPolicy waitPolicy = WaitPolicy.BLOCK;
   private SpinLimit spinLimit = SpinLimit.DEFAULT;
-  private Optional<String> nic = Optional.empty();
-  private IrqSharing nicIrqs = IrqSharing.AVOID;
+
+  /** Places the workers next to the NIC asked for, on the worker pool it is given. */
+  private Optional<Function<CpuSet, NicPlacement>> nic = Optional.empty();
 
   ServerGroupsBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -97,8 +99,9 @@ public final class ServerGroupsBuilder {
    * @return this builder
    */
   public ServerGroupsBuilder nic(String nic, IrqSharing irqs) {
-    this.nic = Optional.of(Objects.requireNonNull(nic, "nic"));
-    this.nicIrqs = Objects.requireNonNull(irqs, "irqs");
+    Objects.requireNonNull(nic, "nic");
+    Objects.requireNonNull(irqs, "irqs");
+    this.nic = Optional.of(pool -> NicPlacement.near(kit.host(), pool, nic, irqs));
     return this;
   }
 
@@ -176,8 +179,7 @@ public final class ServerGroupsBuilder {
     Optional<PinnedEventExecutorGroup> business = Optional.empty();
     try {
       WaitSelectStrategyFactory idle = WaitSelectStrategyFactory.of(waitPolicy, spinLimit);
-      Optional<NicPlacement> near =
-          nic.map(n -> NicPlacement.near(kit.host(), workerGroup.pool(), n, nicIrqs));
+      Optional<NicPlacement> near = nic.map(n -> n.apply(workerGroup.pool()));
       near.ifPresent(p -> workerGroup.pool(p.cpus()));
       CpuGroup workerCpus = workerGroup.build();
       int w = workers.orElse(Math.max(1, workerCpus.pool().size() - 1));
