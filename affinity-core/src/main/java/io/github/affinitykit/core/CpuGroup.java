@@ -36,7 +36,9 @@ import java.util.stream.IntStream;
  * only open seats: a pool that keeps replacing its threads holds bounded state.
  *
  * <p>Thread safety: safe for concurrent use; all methods serialise on the group. A {@link Seat} is
- * bound from the thread it pins and may be closed or read from any thread.
+ * bound from the thread it pins (no lock: its state is one compare-and-set value) and may be closed
+ * or read from any thread. Lock order: the group's monitor, then the {@code CpuReservations}' (a
+ * seat's close frees its CPU under the group's monitor); never the other way round.
  */
 public final class CpuGroup implements AutoCloseable {
   private final AffinityKit kit;
@@ -303,7 +305,7 @@ public final class CpuGroup implements AutoCloseable {
     if (!open.remove(seat)) {
       return;
     }
-    int cpu = seat.plannedCpu();
+    int cpu = seat.state().cpu();
     if (cpu >= 0 && load.merge(cpu, -1, Integer::sum) == 0) {
       load.remove(cpu);
       held.remove(cpu).close();
@@ -335,13 +337,9 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /** Called when a seat's binding ends: a closed group frees the seat once no thread is bound. */
-  void unbound(Seat seat) {
-    boolean free;
-    synchronized (this) {
-      free = closed;
-    }
-    if (free && !seat.isBound()) {
-      seat.close();
+  synchronized void unbound(Seat seat) {
+    if (closed) {
+      seat.closeIfIdle();
     }
   }
 
@@ -384,9 +382,7 @@ public final class CpuGroup implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     for (Seat s : List.copyOf(open)) {
-      if (!s.isBound()) { // a seat's bind counts itself under this lock: bound, or sees it closed
-        s.close();
-      }
+      s.closeIfIdle(); // one transition against any bind: bound, or the bind sees it closed
     }
     endIsolation();
   }

@@ -9,24 +9,27 @@ import io.github.affinitykit.core.reservation.Reservation;
 import java.lang.ref.WeakReference;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A thread bound to a CPU: the handle that pinning is. {@link Seat#bind()} binds the thread and
  * returns the lease; {@link #close()} restores the thread's previous mask and gives the CPU back to
  * its seat (and frees it, for {@link Seat#bindOnce()}), from any thread.
  *
- * <p>The lease reads what became of the thread from its {@link Seat} (the seat owns the status and
- * the reason: PINNED, SHARED, UNPINNED, UNSUPPORTED, FAILED, LOST when its reservation was lost);
- * the lease adds only what is its own: {@link LeaseStatus#MOVED} once {@link #check()} found the
- * thread moved, {@link LeaseStatus#RELEASED} once closed. A lease that did not bind a CPU ({@link
- * #isBound()} false) says why in {@link #reason()}; closing it is harmless.
+ * <p>The lease keeps no state of its own: its status and reason are a view of its binding in its
+ * seat's one state value ({@code PinState}: PINNED, SHARED, UNPINNED, UNSUPPORTED, FAILED, LOST
+ * once a check found the reservation lost; MOVED once {@link #check()} found this lease's thread
+ * moved; RELEASED once closed). Its checks, re-pin and close change that value by compare-and-set,
+ * each told (counter, Flight Recorder) only by the caller whose transition happened. A lease that
+ * did not bind a CPU ({@link #isBound()} false) says why in {@link #reason()}; closing it is
+ * harmless.
  *
- * <p>Thread safety: {@link #close()} is idempotent and may be called from any thread, including
- * concurrently; the accessors may be read from any thread.
+ * <p>Thread safety: lock-free; {@link #close()} is idempotent and may be called from any thread,
+ * including concurrently with a check, a re-pin or another close; the accessors may be read from
+ * any thread.
  */
 public final class CpuLease implements AutoCloseable {
   private final Seat seat;
+  private final int id; // its binding in the seat's state
   private final Optional<AffinityKit> kit;
   private final int tid;
   private final int cpu;
@@ -36,19 +39,16 @@ public final class CpuLease implements AutoCloseable {
   private final String threadName = Thread.currentThread().getName(); // made on the bound thread
   // the bound thread, so that a check never reads (or a re-pin sets) a recycled thread id's mask
   private final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile Optional<String> moved = Optional.empty();
-  private volatile CpuSet movedTo = CpuSet.empty(); // the mask a check or a re-pin found
   private final Optional<Reservation> reservation; // its CPU's, while the seat holds it
-  private volatile boolean lossFound; // set under this: the reservation's loss was counted
 
   /**
-   * A lease of thread {@code tid}, made by {@code seat} when it bound the thread: on {@code cpu},
-   * or -1 when it bound none; {@code previous} is the mask to restore (empty: nothing to restore);
-   * {@code memory} the thread's memory policy, restored on close.
+   * A lease of thread {@code tid}, binding {@code id} of {@code seat}: on {@code cpu}, or -1 when
+   * it bound none; {@code previous} is the mask to restore (empty: nothing to restore); {@code
+   * memory} the thread's memory policy, restored on close.
    */
   CpuLease(
       Seat seat,
+      int id,
       Optional<AffinityKit> kit,
       int tid,
       int cpu,
@@ -56,6 +56,7 @@ public final class CpuLease implements AutoCloseable {
       ThreadMemory memory,
       Runnable onClose) {
     this.seat = Objects.requireNonNull(seat, "seat");
+    this.id = id;
     this.kit = Objects.requireNonNull(kit, "kit");
     this.tid = tid;
     this.cpu = cpu;
@@ -118,10 +119,13 @@ public final class CpuLease implements AutoCloseable {
    * @return the status now, never null; read from memory, no system call
    */
   public LeaseStatus status() {
-    if (closed.get()) {
-      return LeaseStatus.RELEASED;
-    }
-    return moved.isPresent() ? LeaseStatus.MOVED : seat.leaseStatus();
+    return seat.state().leaseStatus(id);
+  }
+
+  /** Status and reason from one read of the seat's state, as the wait rule reads the lease. */
+  Assignment view(String name) {
+    PinState s = seat.state();
+    return new Assignment(name, tid, cpu, s.leaseStatus(id), s.leaseReason(id));
   }
 
   /**
@@ -136,26 +140,21 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Checks the reservation (its files: outside the lease's lock); true when this call found it
-   * lost. A lease's loss is counted ({@link PinnedLeases#lostTotal()}) and recorded once, whatever
-   * its status shows (a moved lease's too).
+   * Checks the reservation (its files: no lock held); true when this call found it lost: the
+   * transition that tells a lease's loss ({@link PinnedLeases#lostTotal()}, Flight Recorder) once,
+   * whatever its status shows (a moved lease's too).
    */
   boolean verifyLoss() {
-    if (cpu < 0 || closed.get() || lossFound) {
+    if (cpu < 0 || seat.state().open(id).map(PinState.Binding::lossTold).orElse(true)) {
       return false;
     }
     reservation.ifPresent(Reservation::verify);
-    if (!reservation.map(Reservation::isLost).orElse(false)) {
+    if (!reservation.map(Reservation::isLost).orElse(false)
+        || seat.change(s -> s.lost(id)).isEmpty()) {
       return false;
     }
-    synchronized (this) {
-      if (lossFound) {
-        return false;
-      }
-      lossFound = true;
-    }
     kit.ifPresent(k -> k.leases().countLost());
-    Flight.lost(cpu, tid, seat.leaseReason());
+    Flight.lost(cpu, tid, seat.state().reason());
     return true;
   }
 
@@ -165,7 +164,7 @@ public final class CpuLease implements AutoCloseable {
    * @return one line for people, never null; names the mask seen once {@link #check()} found a move
    */
   public String reason() {
-    return moved.orElseGet(seat::leaseReason);
+    return seat.state().leaseReason(id);
   }
 
   /**
@@ -175,19 +174,19 @@ public final class CpuLease implements AutoCloseable {
    * @return false for a lease that bound no CPU, once closed, and once found moved
    */
   public boolean isBound() {
-    return cpu >= 0 && !closed.get() && moved.isEmpty();
+    return cpu >= 0 && seat.state().open(id).map(b -> b.moved().isEmpty()).orElse(false);
   }
 
   /**
    * Returns whether the thread is bound to its CPU and no check found otherwise: {@link
-   * #isBound()}, and its reservation not found lost. Volatile reads only, no lock and no system
-   * call: for a spin path that must stop spinning once a check (the application's or a {@link
+   * #isBound()}, and its reservation not found lost. One volatile read, no lock and no system call:
+   * for a spin path that must stop spinning once a check (the application's or a {@link
    * Watchdog}'s) found the pin broken.
    *
    * @return false once closed, found moved (until re-pinned) or its reservation found lost
    */
   public boolean isIntact() {
-    return isBound() && !reservation.map(Reservation::isLost).orElse(false);
+    return seat.state().intact(id);
   }
 
   /**
@@ -204,30 +203,30 @@ public final class CpuLease implements AutoCloseable {
     return status();
   }
 
-  /** Reads the thread's mask; a move is counted, recorded and told to the seat once. */
-  void checkMove() {
-    if (!isBound() || !ownerAlive()) {
-      return;
+  /**
+   * Reads the thread's mask; true when this call found the move: the transition that tells it
+   * (counter, Flight Recorder, the seat's reports) once. A reading made stale by another check, a
+   * re-pin or a close meanwhile does not apply.
+   */
+  boolean checkMove() {
+    Optional<PinState.Binding> seen = seat.state().open(id);
+    if (cpu < 0 || seen.isEmpty() || !seen.get().moved().isEmpty() || !ownerAlive()) {
+      return false;
     }
     CpuSet now;
     try {
       now = kit.orElseThrow().backend().getAffinity(tid);
     } catch (AffinityException | UnsupportedOperationException e) {
-      return; // ESRCH: the thread ended; close() frees the CPU
+      return false; // ESRCH: the thread ended; close() frees the CPU
     }
-    if (now.size() == 1 && now.contains(cpu)) {
-      return;
+    String why = "pinned to cpu " + cpu + " but the kernel now allows it on " + now;
+    if ((now.size() == 1 && now.contains(cpu))
+        || seat.change(s -> s.moved(seen.get(), why, now)).isEmpty()) {
+      return false;
     }
-    synchronized (this) {
-      if (!isBound()) {
-        return;
-      }
-      moved = Optional.of("pinned to cpu " + cpu + " but the kernel now allows it on " + now);
-      movedTo = now;
-      seat.moved(moved.get());
-      kit.orElseThrow().leases().countMoved();
-      Flight.moved(cpu, tid, now.toString());
-    }
+    kit.orElseThrow().leases().countMoved();
+    Flight.moved(cpu, tid, now.toString());
+    return true;
   }
 
   private boolean ownerAlive() {
@@ -237,40 +236,57 @@ public final class CpuLease implements AutoCloseable {
 
   /** Whether a check found the thread moved and it was neither re-pinned nor closed since. */
   boolean isMoved() {
-    return moved.isPresent() && !closed.get();
+    return seat.state().open(id).map(b -> !b.moved().isEmpty()).orElse(false);
   }
 
   /** The CPUs the kernel allowed the thread on when a check or a re-pin last looked; else empty. */
   CpuSet movedTo() {
-    return movedTo;
+    return seat.state().open(id).map(PinState.Binding::mask).orElse(CpuSet.empty());
   }
 
   /**
    * Binds the thread to its CPU again after {@link #check()} found it moved, when the kernel still
-   * allows it there ({@link RepinPolicy#REPIN}). Returns "" when it is pinned again (the status
+   * allows it there ({@link RepinPolicy#REPIN}). Returns "" when this call re-pinned it (the status
    * goes back to the seat's, the reason names the move undone), else why not (it stays MOVED).
    */
-  synchronized String repin() {
-    if (closed.get() || moved.isEmpty()) {
+  String repin() {
+    Optional<PinState.Binding> seen = seat.state().open(id);
+    if (seen.isEmpty() || seen.get().moved().isEmpty()) {
       return "not moved";
     }
     if (!ownerAlive()) { // its id may be another thread's by now
       return "the thread has ended without closing its lease";
     }
     AffinityBackend backend = kit.orElseThrow().backend();
+    PinState.Binding moved = seen.get();
     try {
-      movedTo = backend.getAffinity(tid);
-      if (!movedTo.contains(cpu)) {
-        return "cpu " + cpu + " is gone: the kernel allows the thread only on " + movedTo;
+      CpuSet mask = backend.getAffinity(tid);
+      seat.change(s -> s.seen(moved, mask));
+      if (!mask.contains(cpu)) {
+        return "cpu " + cpu + " is gone: the kernel allows the thread only on " + mask;
       }
       backend.setAffinity(tid, CpuSet.of(cpu));
     } catch (AffinityException | UnsupportedOperationException | IllegalArgumentException e) {
       return "the kernel refused cpu " + cpu + ": " + e.getMessage();
     }
-    String undone = moved.get();
-    moved = Optional.empty();
-    seat.repinned(undone);
-    return "";
+    if (seat.change(s -> s.repinned(moved, seat.plannedReason())).isPresent()) {
+      return "";
+    }
+    if (seat.state().open(id).isEmpty()) { // closed meanwhile: its restore may precede our set
+      restore(backend);
+    }
+    return "closed, re-pinned or moved again meanwhile";
+  }
+
+  /** Sets the mask the bind changed back, if it changed one (ESRCH: the thread ended: none). */
+  private void restore(AffinityBackend backend) {
+    try {
+      if (!previous.isEmpty()) { // bound, or confined to a group's unpinned mask
+        backend.setAffinity(tid, previous);
+      }
+    } catch (AffinityException e) {
+      // ESRCH: the thread ended; nothing to restore.
+    }
   }
 
   /**
@@ -302,18 +318,13 @@ public final class CpuLease implements AutoCloseable {
    */
   @Override
   public void close() {
-    LeaseStatus was;
-    synchronized (this) { // check() counts a move only while the lease is open
-      was = status();
-      if (!closed.compareAndSet(false, true)) {
-        return;
-      }
+    Optional<PinState> was = seat.change(s -> s.closing(id)); // once: the first close
+    if (was.isEmpty()) {
+      return;
     }
     try {
       memory.restore(); // first, as it was set last
-      if (!previous.isEmpty()) { // bound, or confined to a group's unpinned mask
-        kit.orElseThrow().backend().setAffinity(tid, previous);
-      }
+      kit.ifPresent(k -> restore(k.backend()));
       if (cpu >= 0) {
         kit.ifPresent(k -> k.dismiss(tid, cpu));
       }
@@ -321,9 +332,10 @@ public final class CpuLease implements AutoCloseable {
       // ESRCH: the thread ended; nothing to restore.
     } finally {
       kit.ifPresent(k -> k.leases().remove(this));
+      seat.unbound(id);
       onClose.run();
       if (cpu >= 0) {
-        Flight.unpinned(cpu, tid, was.name());
+        Flight.unpinned(cpu, tid, was.get().leaseStatus(id).name());
       }
     }
   }

@@ -10,9 +10,9 @@ import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * One member's place in a {@link CpuGroup}: the CPU planned and reserved for it (or why there is
@@ -20,7 +20,9 @@ import java.util.function.Supplier;
  * however many threads {@link #bind()} to it one after another.
  *
  * <p>Thread safety: {@link #bind()} is called by the thread to be pinned; every other method may be
- * called from any thread. {@link #close()} is idempotent.
+ * called from any thread. {@link #close()} is idempotent. The seat's whole state is one immutable
+ * value changed by compare-and-set (see {@code PinState}); only a close takes a lock: the group's
+ * monitor, then (freeing the CPU) the reservations'.
  */
 public final class Seat implements AutoCloseable {
   private final CpuGroup group;
@@ -29,15 +31,7 @@ public final class Seat implements AutoCloseable {
   private final int cpu;
   private final LeaseStatus planned;
   private final String plannedReason;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile LeaseStatus status;
-  private volatile String reason;
-  private volatile String thread = "";
-  private volatile int tid = -1;
-  private volatile String moved = ""; // why its thread's lease was found moved; "" if not
-  private volatile ThreadMemory memory;
-  private final AtomicInteger starts = new AtomicInteger();
-  private final AtomicInteger bindings = new AtomicInteger();
+  private final AtomicReference<PinState> state; // the seat's whole state: see PinState
 
   Seat(CpuGroup group, int index, String member, int cpu, LeaseStatus status, String reason) {
     this.group = group;
@@ -46,9 +40,31 @@ public final class Seat implements AutoCloseable {
     this.cpu = cpu;
     this.planned = status;
     this.plannedReason = reason;
-    this.status = status;
-    this.reason = reason;
-    this.memory = ThreadMemory.leftAlone(group.memoryPolicy(), "no thread has bound the seat yet");
+    this.state =
+        new AtomicReference<>(
+            PinState.planned(status, reason, cpu, leftAlone("no thread has bound the seat yet")));
+  }
+
+  PinState state() { // one volatile read: a consistent view of everything the seat says
+    return state.get();
+  }
+
+  /**
+   * The one place the state changes: applies {@code transition} atomically (compare-and-set,
+   * retried on contention); returns the state it replaced, or empty when the transition did not
+   * apply (it returned the same value), so that each caller tells its event exactly once.
+   */
+  Optional<PinState> change(UnaryOperator<PinState> transition) {
+    while (true) {
+      PinState was = state.get();
+      PinState now = transition.apply(was);
+      if (now == was) {
+        return Optional.empty();
+      }
+      if (state.compareAndSet(was, now)) {
+        return Optional.of(was);
+      }
+    }
   }
 
   /** The reservation of the seat's CPU while its group holds it. */
@@ -85,15 +101,11 @@ public final class Seat implements AutoCloseable {
    * @return the CPU planned for the member (also before any bind); -1 if none or the bind failed
    */
   public int cpu() {
-    return status == LeaseStatus.FAILED ? -1 : cpu;
+    return state.get().seatCpu();
   }
 
   String groupName() {
     return group.name();
-  }
-
-  int plannedCpu() {
-    return cpu;
   }
 
   /**
@@ -104,21 +116,7 @@ public final class Seat implements AutoCloseable {
    * @return the status now, never null; no I/O ({@link CpuLease#verify()} checks the lock files)
    */
   public LeaseStatus status() {
-    LeaseStatus s = status;
-    if ((s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) && !moved.isEmpty()) {
-      return LeaseStatus.MOVED;
-    }
-    return leaseStatus();
-  }
-
-  /** The status without the move some lease found: a lease reads it under its own move. */
-  LeaseStatus leaseStatus() {
-    LeaseStatus s = status;
-    if (s == LeaseStatus.PINNED || s == LeaseStatus.SHARED) {
-      boolean lost = reservation().map(Reservation::isLost).orElse(false);
-      return lost ? LeaseStatus.LOST : s;
-    }
-    return s;
+    return state.get().seatStatus();
   }
 
   /**
@@ -127,23 +125,11 @@ public final class Seat implements AutoCloseable {
    * @return one line for people; after a failed bind, the kernel's error
    */
   public String reason() {
-    String m = moved;
-    return m.isEmpty() ? reason : m;
+    return state.get().seatReason();
   }
 
-  String leaseReason() { // the reason without the move some lease found
-    return reason;
-  }
-
-  /** A lease found its thread moved: the seat's status says MOVED (for the reports). */
-  void moved(String why) {
-    moved = why;
-  }
-
-  /** A lease's thread was bound to its CPU again: the move undone is named. */
-  void repinned(String undone) {
-    reason = plannedReason + " (re-pinned after: " + undone + ")";
-    moved = "";
+  String plannedReason() {
+    return plannedReason;
   }
 
   /**
@@ -152,7 +138,7 @@ public final class Seat implements AutoCloseable {
    * @return the thread's name, or {@code ""} before the first bind
    */
   public String thread() {
-    return thread;
+    return state.get().thread();
   }
 
   /**
@@ -161,7 +147,7 @@ public final class Seat implements AutoCloseable {
    * @return the thread's kernel id, or -1 before the first bind or when unknown
    */
   public int tid() {
-    return tid;
+    return state.get().tid();
   }
 
   /**
@@ -170,7 +156,7 @@ public final class Seat implements AutoCloseable {
    * @return the number of binds so far, failed ones included; never decreases
    */
   public int starts() {
-    return starts.get();
+    return state.get().starts();
   }
 
   /**
@@ -180,7 +166,7 @@ public final class Seat implements AutoCloseable {
    * @return true from a bind until its lease is closed, even if the bind failed
    */
   public boolean isBound() {
-    return bindings.get() > 0;
+    return state.get().isBound();
   }
 
   /**
@@ -190,7 +176,7 @@ public final class Seat implements AutoCloseable {
    * @return the status of the last binding's policy; {@code LEFT_ALONE} before any
    */
   public MemoryPolicyStatus memoryPolicy() {
-    return memory.status();
+    return state.get().memory().status();
   }
 
   /**
@@ -199,8 +185,9 @@ public final class Seat implements AutoCloseable {
    * @return a new snapshot; it names the member until a thread has bound the seat
    */
   public Assignment assignment() {
-    String name = thread.isEmpty() ? member : thread;
-    return new Assignment(name, tid, cpu(), status(), reason());
+    PinState s = state.get();
+    String name = s.thread().isEmpty() ? member : s.thread();
+    return new Assignment(name, s.tid(), s.seatCpu(), s.seatStatus(), s.seatReason());
   }
 
   /**
@@ -212,7 +199,7 @@ public final class Seat implements AutoCloseable {
    * @return the lease to close when the thread is done; its status says what happened
    */
   public CpuLease bind() {
-    return bind(this::unbind);
+    return bind(() -> {});
   }
 
   /**
@@ -222,11 +209,7 @@ public final class Seat implements AutoCloseable {
    * @return the lease; closing it also closes this seat
    */
   public CpuLease bindOnce() {
-    return bind(
-        () -> {
-          unbind();
-          close();
-        });
+    return bind(this::close);
   }
 
   /**
@@ -265,36 +248,50 @@ public final class Seat implements AutoCloseable {
     };
   }
 
+  /**
+   * Enters the calling thread (one transition: counted, named, bound unless the seat is closed),
+   * then pins it (or confines it to the unpinned mask) and settles the binding's outcome (a second
+   * transition). {@code onClose} runs once the lease let go of the seat.
+   */
   private CpuLease bind(Runnable onClose) {
     AffinityKit kit = group.kit();
-    boolean open;
-    synchronized (group) { // CpuGroup.close() frees idle seats under this lock: bound or closed
-      bindings.incrementAndGet();
-      open = !closed.get();
-    }
-    starts.incrementAndGet();
-    thread = Thread.currentThread().getName();
-    tid = -1; // not the previous thread's, should this one's id be unreadable
+    String name = Thread.currentThread().getName();
+    int[] tid = {-1}; // not the previous thread's, should this one's id be unreadable
     try {
-      tid = threadId(kit.backend());
-      if (!open) {
-        memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat is closed");
-        return new CpuLease(this, Optional.of(kit), tid, -1, CpuSet.empty(), memory, onClose);
-      }
-      if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
-        return pin(kit, tid, onClose);
-      }
-      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the seat pins nothing: " + planned);
-      CpuSet before = confine(kit.backend(), group.unpinnedMask());
-      status = planned;
-      reason = plannedReason;
-      return new CpuLease(this, Optional.of(kit), tid, -1, before, memory, onClose);
+      tid[0] = threadId(kit.backend());
     } catch (RuntimeException e) {
-      status = LeaseStatus.FAILED;
-      reason = "pinning failed: " + e;
-      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the pin failed: nothing set");
-      return new CpuLease(this, Optional.empty(), tid, -1, CpuSet.empty(), memory, onClose);
+      int id = change(s -> s.enter(name, -1)).orElseThrow().starts() + 1;
+      return failed(Optional.empty(), id, -1, "pinning failed: " + e, onClose);
     }
+    PinState was = change(s -> s.enter(name, tid[0])).orElseThrow();
+    int id = was.starts() + 1;
+    if (was.status() == LeaseStatus.RELEASED) {
+      ThreadMemory none = leftAlone("the seat is closed");
+      return new CpuLease(this, id, Optional.of(kit), tid[0], -1, CpuSet.empty(), none, onClose);
+    }
+    try {
+      if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
+        return pin(kit, id, tid[0], onClose);
+      }
+      ThreadMemory none = leftAlone("the seat pins nothing: " + planned);
+      CpuSet before = confine(kit.backend(), group.unpinnedMask());
+      change(s -> s.settle(id, -1, planned, plannedReason, none));
+      return new CpuLease(this, id, Optional.of(kit), tid[0], -1, before, none, onClose);
+    } catch (RuntimeException e) {
+      return failed(Optional.empty(), id, tid[0], "pinning failed: " + e, onClose);
+    }
+  }
+
+  private ThreadMemory leftAlone(String why) {
+    return ThreadMemory.leftAlone(group.memoryPolicy(), why);
+  }
+
+  /** The bind failed and changed nothing: the seat and the lease say FAILED with {@code why}. */
+  private CpuLease failed(
+      Optional<AffinityKit> kit, int id, int tid, String why, Runnable onClose) {
+    ThreadMemory none = leftAlone("the pin failed: nothing set");
+    change(s -> s.settle(id, -1, LeaseStatus.FAILED, why, none));
+    return new CpuLease(this, id, kit, tid, -1, CpuSet.empty(), none, onClose);
   }
 
   private static int threadId(AffinityBackend backend) {
@@ -307,9 +304,9 @@ public final class Seat implements AutoCloseable {
    * The one place a thread is bound: remembers thread {@code self}'s mask, binds it, tells the kit;
    * a kernel refusal makes the lease and the seat FAILED with its reason.
    */
-  private CpuLease pin(AffinityKit kit, int self, Runnable onClose) {
+  private CpuLease pin(AffinityKit kit, int id, int self, Runnable onClose) {
     AffinityBackend backend = kit.backend();
-    CpuSet before = CpuSet.empty();
+    CpuSet before;
     String admitted = "";
     try {
       before = backend.getAffinity(self);
@@ -319,24 +316,19 @@ public final class Seat implements AutoCloseable {
       String why =
           Objects.requireNonNullElse(e.getMessage(), e.toString())
               + (admitted.isEmpty() ? "" : " (" + admitted + ")");
-      status = LeaseStatus.FAILED;
-      reason = why; // the kernel changed nothing: nothing to restore
-      memory = ThreadMemory.leftAlone(group.memoryPolicy(), "the pin failed: nothing set");
-      return new CpuLease(this, Optional.of(kit), self, -1, CpuSet.empty(), memory, onClose);
+      return failed(Optional.of(kit), id, self, why, onClose); // nothing to restore
     }
-    status = planned;
-    reason = plannedReason;
-    moved = "";
-    memory = ThreadMemory.apply(kit, group.memoryPolicy()); // per thread: this one, pinned now
-    CpuLease lease = new CpuLease(this, Optional.of(kit), self, cpu, before, memory, onClose);
+    ThreadMemory memory = ThreadMemory.apply(kit, group.memoryPolicy()); // this thread's, pinned
+    change(s -> s.settle(id, cpu, planned, plannedReason, memory));
+    CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.leases().add(lease);
     Flight.pinned(
         group.name(),
         member,
         cpu,
         self,
-        status.name(),
-        reason,
+        planned.name(),
+        plannedReason,
         memory.status().asked().equals(MemoryPolicy.DEFAULT) ? "" : memory.status());
     return lease;
   }
@@ -357,9 +349,9 @@ public final class Seat implements AutoCloseable {
     return before;
   }
 
-  private void unbind() {
-    moved = ""; // the next thread starts pinned
-    bindings.decrementAndGet();
+  /** Lease {@code id}'s thread is restored: no longer bound here; a closed group may free it. */
+  void unbound(int id) {
+    change(s -> s.unbound(id));
     group.unbound(this);
   }
 
@@ -373,12 +365,18 @@ public final class Seat implements AutoCloseable {
    */
   @Override
   public void close() {
+    release(false);
+  }
+
+  /** Closes the seat if no thread is bound: one transition, atomic against any bind. */
+  void closeIfIdle() {
+    release(true);
+  }
+
+  /** Lock order: the group's monitor, then (in {@link CpuGroup#left}) the reservations'. */
+  private void release(boolean whenIdle) {
     synchronized (group) { // a second close (a loop thread's, its group's) waits for the first
-      if (closed.compareAndSet(false, true)) {
-        if (starts.get() == 0) {
-          reason = "never started; freed by close()";
-        }
-        status = LeaseStatus.RELEASED;
+      if (change(s -> s.released(whenIdle)).isPresent()) {
         group.left(this);
       }
     }
@@ -386,15 +384,16 @@ public final class Seat implements AutoCloseable {
 
   @Override
   public String toString() {
+    PinState s = state.get();
     return "Seat["
         + member
         + ", cpu "
-        + cpu()
+        + s.seatCpu()
         + ", "
-        + status()
+        + s.seatStatus()
         + ": "
-        + reason
-        + ThreadMemory.describe(memory.status())
+        + s.seatReason()
+        + ThreadMemory.describe(s.memory().status())
         + "]";
   }
 }

@@ -135,16 +135,9 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
     List<Assignment> others =
         open.stream()
             .filter(o -> o.tid() != self.tid())
-            .map(o -> placement(o, o.group() + "/" + o.member()))
+            .map(o -> o.view(o.group() + "/" + o.member()))
             .toList();
-    return decide(host, placement(self, self.threadName()), others);
-  }
-
-  /** A lease as the rule reads it: a PINNED lease that is not intact had its reservation lost. */
-  private static Assignment placement(CpuLease l, String name) {
-    LeaseStatus s = l.status();
-    boolean broken = s == LeaseStatus.PINNED && l.cpu() >= 0 && !l.isIntact();
-    return new Assignment(name, l.tid(), l.cpu(), broken ? LeaseStatus.LOST : s, l.reason());
+    return decide(host, self.view(self.threadName()), others);
   }
 
   /** The host's facts, for a thread pinned with no neighbour of ours on its core. */

@@ -63,7 +63,7 @@ final class WatchPass {
       out.add(
           WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), why + ": another process may take it"));
     }
-    l.checkMove(); // no status(): it takes the group's lock
+    l.checkMove();
     if (l.isMoved() && moved.add(l)) { // found by this check, or by the application's since
       out.add(WatchEvent.of(Kind.MOVED, at, l, l.movedTo(), l.reason()));
     }
