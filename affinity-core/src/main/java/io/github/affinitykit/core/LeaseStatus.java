@@ -10,9 +10,17 @@ import io.github.affinitykit.core.reservation.CpuReservations;
 public enum LeaseStatus {
   /** Bound to its own reserved CPU. */
   PINNED,
-  /** Bound to a CPU another thread of the same group also uses (run-out policy SHARE). */
+  /**
+   * Bound to a CPU another member of the same group also holds (run-out policy SHARE, or an
+   * explicit CPU named twice). An audit that finds other tasks on a CPU says INTRUDED, never
+   * SHARED.
+   */
   SHARED,
-  /** Not bound: the pool ran out (run-out policy UNPINNED); runs on the process's CPUs. */
+  /**
+   * Not bound, on purpose: the group pins nothing ({@code CpuGroupBuilder.unpinned(reason)}) or the
+   * pool ran out under run-out policy UNPINNED; runs on the group's unpinned mask. A lease that was
+   * bound and closed is {@link #RELEASED}, not unpinned.
+   */
   UNPINNED,
   /** Not bound: this platform cannot pin (see the backend's reason). */
   UNSUPPORTED,
