@@ -301,7 +301,7 @@ public final class CpuLease implements AutoCloseable {
 
   /**
    * Returns what became of the group's memory policy on this lease's thread ({@link
-   * CpuGroupBuilder#memoryPolicy}): {@code LEFT_ALONE}, {@code IN_FORCE}, {@code REFUSED} with the
+   * CpuGroupBuilder#memoryPolicy}): {@code LEFT_ALONE}, {@code IN_FORCE}, {@code FAILED} with the
    * errno (the pin stands), and once closed {@code RESTORED}, or {@code NOT_RESTORED} when closed
    * from another thread.
    *
@@ -335,7 +335,7 @@ public final class CpuLease implements AutoCloseable {
       seat.unbound(id);
       onClose.run();
       if (cpu >= 0) {
-        Flight.unpinned(cpu, tid, was.get().leaseStatus(id).name());
+        Flight.released(cpu, tid, was.get().leaseStatus(id).name());
       }
     }
   }

@@ -52,7 +52,7 @@ final class ThreadMemory {
       errno = before.errno() != 0 ? 0 : backend.set(asked);
     } catch (RuntimeException e) {
       return new ThreadMemory(
-          null, asked, asked, new MemoryPolicyStatus(asked, State.REFUSED, 0, e.toString()));
+          null, asked, asked, new MemoryPolicyStatus(asked, State.FAILED, 0, e.toString()));
     }
     if (before.errno() != 0) {
       return refused(asked, "get_mempolicy", before.errno(), backend);
@@ -69,7 +69,7 @@ final class ThreadMemory {
       MemoryPolicy asked, String call, int errno, MemoryBackend backend) {
     String why = errno < 0 ? backend.reason() : call + ": " + Errno.describe(errno);
     return new ThreadMemory(
-        null, asked, asked, new MemoryPolicyStatus(asked, State.REFUSED, errno, why));
+        null, asked, asked, new MemoryPolicyStatus(asked, State.FAILED, errno, why));
   }
 
   /**

@@ -170,7 +170,7 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
         "alone on core "
             + core
             + " but not isolated, and "
-            + (wasAudited ? "the audit found it SHARED" : "not audited")
+            + (wasAudited ? "the audit found it INTRUDED" : "not audited")
             + ": other tasks and IRQs may run there");
   }
 

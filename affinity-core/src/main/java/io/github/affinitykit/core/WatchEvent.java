@@ -41,9 +41,9 @@ public record WatchEvent(
      * A moved thread could not be bound to its CPU again: its CPU is gone, or the kernel refused.
      */
     NOT_REPINNED,
-    /** An audit found a pinned CPU shared (first seen so, or after EXCLUSIVE or UNKNOWN). */
-    SHARED,
-    /** An audit found a pinned CPU exclusive again after SHARED or UNKNOWN. */
+    /** An audit found intruders on a pinned CPU (first seen so, or after EXCLUSIVE or UNKNOWN). */
+    INTRUDED,
+    /** An audit found a pinned CPU exclusive again after INTRUDED or UNKNOWN. */
     EXCLUSIVE,
     /** An audit could not tell (the CPU went offline, no procfs), after another verdict. */
     UNKNOWN

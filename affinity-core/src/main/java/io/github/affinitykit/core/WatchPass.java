@@ -96,17 +96,17 @@ final class WatchPass {
     for (CpuVerdict v : audit.verdicts()) {
       CpuVerdict.Verdict prev = verdicts.put(v.cpu(), v.verdict());
       boolean first = prev == null;
-      if (prev == v.verdict() || (first && v.verdict() != CpuVerdict.Verdict.SHARED)) {
+      if (prev == v.verdict() || (first && v.verdict() != CpuVerdict.Verdict.INTRUDED)) {
         continue;
       }
       Kind kind =
           switch (v.verdict()) {
             case EXCLUSIVE -> Kind.EXCLUSIVE;
-            case SHARED -> Kind.SHARED;
+            case INTRUDED -> Kind.INTRUDED;
             case UNKNOWN -> Kind.UNKNOWN;
           };
       String detail =
-          v.verdict() == CpuVerdict.Verdict.SHARED
+          v.verdict() == CpuVerdict.Verdict.INTRUDED
               ? intruders(v)
               : v.verdict() + (first ? "" : " after " + prev) + notes(v);
       out.add(WatchEvent.of(kind, at, byCpu.get(v.cpu()), CpuSet.empty(), detail));

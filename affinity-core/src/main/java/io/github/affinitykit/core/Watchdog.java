@@ -18,11 +18,11 @@ import java.util.concurrent.locks.LockSupport;
  * process, a lock file deleted, a noisy neighbour on a "dedicated" core) is found without the
  * application asking: every check verifies each open lease ({@link CpuLease#verify()}: LOST) and
  * checks its mask ({@link CpuLease#check()}: MOVED), re-pins a moved thread by its {@link
- * RepinPolicy}, and optionally audits the pinned CPUs ({@link WatchdogBuilder#audit}: SHARED). Each
- * change is a {@link WatchEvent} told to the listeners, counted ({@link #count}), committed to JDK
- * Flight Recorder, and seen in the groups' and factories' assignments (a moved member says MOVED
- * and why; a re-pinned one names the move it undid). With a recording on, every check also commits
- * one {@code io.github.affinitykit.PinnedCpu} event per pinned thread.
+ * RepinPolicy}, and optionally audits the pinned CPUs ({@link WatchdogBuilder#audit}: INTRUDED).
+ * Each change is a {@link WatchEvent} told to the listeners, counted ({@link #count}), committed to
+ * JDK Flight Recorder, and seen in the groups' and factories' assignments (a moved member says
+ * MOVED and why; a re-pinned one names the move it undid). With a recording on, every check also
+ * commits one {@code io.github.affinitykit.PinnedCpu} event per pinned thread.
  *
  * <pre>{@code
  * try (Watchdog dog = Watchdog.builder(kit).period(Duration.ofSeconds(1))

@@ -131,7 +131,7 @@ class LivePinningIT {
     try {
       assertThat(ready.await(20, TimeUnit.SECONDS)).isTrue();
       CpuVerdict shared = kit.audit(CpuSet.of(cpu), Duration.ofMillis(300)).verdict(cpu);
-      assertThat(shared.verdict()).isEqualTo(CpuVerdict.Verdict.SHARED);
+      assertThat(shared.verdict()).isEqualTo(CpuVerdict.Verdict.INTRUDED);
       assertThat(shared.intruders())
           .anySatisfy(i -> assertThat(i.tid()).isEqualTo(intruderTid.get()));
 

@@ -117,7 +117,7 @@ class MemoryPolicyPinTest {
     CpuGroup g = kit(throwing).group("w").cpus(7).memoryPolicy(MemoryPolicy.bind(1)).build();
     try (CpuLease lease = g.join().bind()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
-      assertThat(lease.memoryPolicy().state()).isEqualTo(State.REFUSED);
+      assertThat(lease.memoryPolicy().state()).isEqualTo(State.FAILED);
       assertThat(lease.memoryPolicy().reason()).isEqualTo("java.lang.IllegalStateException: boom");
     }
     g.close();
@@ -189,15 +189,15 @@ class MemoryPolicyPinTest {
         .isEqualTo(
             new MemoryPolicyStatus(
                 MemoryPolicy.preferred(0),
-                State.REFUSED,
+                State.FAILED,
                 Errno.EPERM,
                 "set_mempolicy: EPERM (1) Operation not permitted"));
     assertThat(lease)
         .asString()
         .contains("PINNED")
-        .contains("memory preferred 0: REFUSED (set_mempolicy: EPERM");
+        .contains("memory preferred 0: FAILED (set_mempolicy: EPERM");
     lease.close();
-    assertThat(lease.memoryPolicy().state()).isEqualTo(State.REFUSED); // nothing to restore
+    assertThat(lease.memoryPolicy().state()).isEqualTo(State.FAILED); // nothing to restore
     assertThat(memory.calls()).extracting(c -> c.operation()).containsExactly("read", "set");
   }
 
@@ -228,7 +228,7 @@ class MemoryPolicyPinTest {
     CpuGroup g = kit(none).group("w").cpus(1).memoryPolicy(MemoryPolicy.bind(0)).build();
     try (CpuLease lease = g.join().bindOnce()) {
       assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
-      assertThat(lease.memoryPolicy().state()).isEqualTo(State.REFUSED);
+      assertThat(lease.memoryPolicy().state()).isEqualTo(State.FAILED);
       assertThat(lease.memoryPolicy().errno()).isEqualTo(-1);
       assertThat(lease.memoryPolicy().reason())
           .isEqualTo("os.name Mac OS X: only Linux is supported");

@@ -105,7 +105,7 @@ class PinStateStressTest {
     int movedOnTheOtherLease = 0;
     try (Recording r = new Recording()) {
       for (String name :
-          List.of("ThreadPinned", "ThreadUnpinned", "LeaseMoved", "LeaseLost", "LeaseRepinned")) {
+          List.of("ThreadPinned", "ThreadReleased", "LeaseMoved", "LeaseLost", "LeaseRepinned")) {
         r.enable(KitEvents.PREFIX + name);
       }
       r.start();
@@ -183,8 +183,8 @@ class PinStateStressTest {
                     Collectors.groupingBy(e -> e.getInt("tid"), Collectors.counting())));
     assertThat(byTid.get("ThreadPinned"))
         .hasSize(2 * ITERATIONS)
-        .containsOnlyKeys(byTid.get("ThreadUnpinned").keySet());
-    assertThat(byTid.get("ThreadUnpinned").values()).containsOnly(1L); // each close told once
+        .containsOnlyKeys(byTid.get("ThreadReleased").keySet());
+    assertThat(byTid.get("ThreadReleased").values()).containsOnly(1L); // each close told once
     assertThat(byTid.getOrDefault("LeaseMoved", Map.of()).values()).containsOnly(1L);
     assertThat(byTid.getOrDefault("LeaseLost", Map.of()).values()).containsOnly(1L);
     assertThat(sum(byTid, "LeaseMoved")).isEqualTo(kit.movedTotal());

@@ -43,7 +43,7 @@ class ReadmeWatchdogExampleTest {
         Watchdog.builder(kit) // off until started: one daemon thread on the housekeeping CPUs
             .period(Duration.ofSeconds(1))
             .repin(RepinPolicy.REPIN) // a widened mask is narrowed again while its CPU is allowed
-            .listener(event -> out.println(event)) // MOVED, LOST, REPINNED, NOT_REPINNED, SHARED
+            .listener(event -> out.println(event)) // MOVED, LOST, REPINNED, NOT_REPINNED, INTRUDED
             .start();
     // README:end
 

@@ -70,7 +70,7 @@ class WaitAdviceTest {
     assertThat(exclusive.reason()).isEqualTo(Reason.AUDITED_EXCLUSIVE);
     assertThat(exclusive.spin()).isTrue();
     assertThat(shared.reason()).isEqualTo(Reason.AUDITED_NOT_EXCLUSIVE);
-    assertThat(shared.text()).contains("the audit found it SHARED");
+    assertThat(shared.text()).contains("the audit found it INTRUDED");
     assertThat(unaudited.reason()).isEqualTo(Reason.NOT_AUDITED);
     assertThat(unaudited.text()).contains("not isolated", "not audited");
     assertThat(shared.spin()).isFalse();

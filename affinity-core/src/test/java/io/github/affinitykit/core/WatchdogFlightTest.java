@@ -65,7 +65,8 @@ class WatchdogFlightTest {
                     CpuAudit.from(
                         window,
                         List.of(
-                            new CpuVerdict(2, CpuVerdict.Verdict.SHARED, List.of(irq), List.of()))))
+                            new CpuVerdict(
+                                2, CpuVerdict.Verdict.INTRUDED, List.of(irq), List.of()))))
             .tasks(TaskReader.at(proc))
             .build();
     Path file = root.resolve("events.jfr");
@@ -96,7 +97,7 @@ class WatchdogFlightTest {
     assertThat(first.getString("thread")).isEqualTo(Thread.currentThread().getName());
     assertThat(first.getString("group")).isEqualTo("svc");
     assertThat(first.getString("status")).isEqualTo("PINNED");
-    assertThat(first.getString("verdict")).isEqualTo("SHARED");
+    assertThat(first.getString("verdict")).isEqualTo("INTRUDED");
     assertThat(first.getString("intruders")).isEqualTo("45: irq");
     assertThat(first.getLong("voluntarySwitches")).isEqualTo(10); // since the thread began
     assertThat(first.getLong("involuntarySwitches")).isEqualTo(2);

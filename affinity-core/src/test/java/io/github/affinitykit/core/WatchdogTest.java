@@ -28,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link Watchdog}: the scene seen live with {@code runc update --cpuset-cpus 2-3} (threads pinned
- * to 3 and 4, both left allowed on 2-3), a lost lock file, audits that find a CPU shared and then
- * exclusive again, on a six-CPU fixture host whose kernel is the recording backend. The live scene
- * runs in the kernel suite's container guest.
+ * to 3 and 4, both left allowed on 2-3), a lost lock file, audits that find intruders on a CPU and
+ * then exclusive again, on a six-CPU fixture host whose kernel is the recording backend. The live
+ * scene runs in the kernel suite's container guest.
  */
 @Timeout(30)
 class WatchdogTest {
@@ -196,7 +196,7 @@ class WatchdogTest {
   @Test
   void shouldReportACpuFoundSharedThenExclusiveAgainAndKeepTheLastAudit() throws Exception {
     kit();
-    List<Verdict> verdicts = new ArrayList<>(List.of(Verdict.SHARED, Verdict.EXCLUSIVE));
+    List<Verdict> verdicts = new ArrayList<>(List.of(Verdict.INTRUDED, Verdict.EXCLUSIVE));
     List<CpuSet> audited = new ArrayList<>();
     CpuVerdict.Intruder bash =
         new CpuVerdict.Intruder(CpuVerdict.Kind.RAN_THERE, 300, 300, "bash", "2 ms");
@@ -209,7 +209,7 @@ class WatchdogTest {
                   audited.add(cpus);
                   assertThat(owners).isEqualTo(kit.pinnedThreadIds());
                   Verdict v = verdicts.isEmpty() ? Verdict.EXCLUSIVE : verdicts.remove(0);
-                  List<CpuVerdict.Intruder> in = v == Verdict.SHARED ? List.of(bash) : List.of();
+                  List<CpuVerdict.Intruder> in = v == Verdict.INTRUDED ? List.of(bash) : List.of();
                   return CpuAudit.from(window, List.of(new CpuVerdict(2, v, in, List.of())));
                 })
             .build();
@@ -217,17 +217,17 @@ class WatchdogTest {
     pinned(kit.group("svc").cpus(2).build(), 1);
 
     WatchReport shared = dog.checkNow();
-    assertThat(shared.events()).extracting(WatchEvent::kind).containsExactly(Kind.SHARED);
+    assertThat(shared.events()).extracting(WatchEvent::kind).containsExactly(Kind.INTRUDED);
     assertThat(shared.events().get(0).detail()).isEqualTo("bash (pid 300): ran_there");
     assertThat(shared.events().get(0).member()).isEqualTo("svc-0");
     assertThat(dog.checkNow().events())
         .extracting(WatchEvent::kind, WatchEvent::detail)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(Kind.EXCLUSIVE, "EXCLUSIVE after SHARED"));
+            org.assertj.core.groups.Tuple.tuple(Kind.EXCLUSIVE, "EXCLUSIVE after INTRUDED"));
     assertThat(dog.checkNow().events()).isEmpty();
     assertThat(audited).containsOnly(CpuSet.of(2));
     assertThat(dog.lastAudit().orElseThrow().verdict(2).verdict()).isEqualTo(Verdict.EXCLUSIVE);
-    assertThat(dog.count(Kind.SHARED)).isEqualTo(1);
+    assertThat(dog.count(Kind.INTRUDED)).isEqualTo(1);
   }
 
   @Test
@@ -284,7 +284,7 @@ class WatchdogTest {
                     throw new IllegalStateException("procfs went away");
                   }
                   return CpuAudit.from(
-                      window, List.of(new CpuVerdict(4, Verdict.SHARED, List.of(), List.of())));
+                      window, List.of(new CpuVerdict(4, Verdict.INTRUDED, List.of(), List.of())));
                 })
             .listener(
                 e -> {
@@ -307,7 +307,7 @@ class WatchdogTest {
       assertThat(checker.isAlive()).isFalse();
       assertThat(dog.checkFailures()).isEqualTo(2);
       assertThat(dog.listenerFailures()).isEqualTo(1);
-      assertThat(dog.count(Kind.SHARED)).isEqualTo(1);
+      assertThat(dog.count(Kind.INTRUDED)).isEqualTo(1);
       assertThat(lease.isBound()).isTrue();
     } finally {
       dog.close();

@@ -77,7 +77,7 @@ public record WaitChoice(
   }
 
   /**
-   * Chooses the wait strategy for {@code layout} on {@code host} without an audit's SHARED
+   * Chooses the wait strategy for {@code layout} on {@code host} without an audit's INTRUDED
    * verdicts: {@code auditedExclusive} are the CPUs an audit found EXCLUSIVE (empty without one).
    *
    * @param host the host's CPU model: topology, isolated and reachable CPUs; not null
@@ -92,7 +92,7 @@ public record WaitChoice(
 
   /**
    * Chooses the wait strategy for {@code layout} on {@code host}, knowing which CPUs were audited
-   * at all, so that a reason can say "the audit found it SHARED" rather than "not audited".
+   * at all, so that a reason can say "the audit found it INTRUDED" rather than "not audited".
    *
    * @param host the host's CPU model: topology, isolated and reachable CPUs; not null
    * @param layout the planned CPUs of the producer and the consumers; not null

@@ -184,7 +184,7 @@ class PinnedDisruptorLiveIT {
       assertThat(pd.choice().strategy())
           .isEqualTo(exclusive ? WaitKind.BUSY_SPIN : WaitKind.YIELDING);
       if (!exclusive) {
-        assertThat(consumer.text()).contains("the audit found it SHARED");
+        assertThat(consumer.text()).contains("the audit found it INTRUDED");
       }
     } finally {
       pd.close();

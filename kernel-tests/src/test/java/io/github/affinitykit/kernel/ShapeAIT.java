@@ -123,7 +123,7 @@ class ShapeAIT extends BootedShape {
     JsonNode a = data("audit");
     assertThat(CpuSet.parse("4-7").contains(a.path("cpu").asInt())).isTrue();
     assertThat(a.path("alone").path("verdict").asText()).isEqualTo("EXCLUSIVE");
-    assertThat(a.path("intruded").path("verdict").asText()).isEqualTo("SHARED");
+    assertThat(a.path("intruded").path("verdict").asText()).isEqualTo("INTRUDED");
     List<String> names = new ArrayList<>();
     a.path("intruded").path("intruders").forEach(i -> names.add(i.path("name").asText()));
     assertThat(names).contains("intruder-busy");
@@ -137,7 +137,7 @@ class ShapeAIT extends BootedShape {
     assertThat(d.path("strategy").asText()).isEqualTo("BUSY_SPIN");
     assertThat(d.path("reason").asText()).isNotBlank();
     assertThat(d.path("demoExit").asInt()).as("demo exit (0 = nothing lost or reordered)").isZero();
-    assertThat(d.path("demoOutput").asText()).contains("BUSY_SPIN").doesNotContain("LOST");
+    assertThat(d.path("demoOutput").asText()).contains("BUSY_SPIN").doesNotContain("MISSING");
   }
 
   @Test

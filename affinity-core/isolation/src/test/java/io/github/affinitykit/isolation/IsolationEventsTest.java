@@ -29,7 +29,7 @@ class IsolationEventsTest {
     try (Recording r = new Recording()) {
       r.enable("io.github.affinitykit.Isolation");
       r.enable("io.github.affinitykit.ThreadPinned");
-      r.enable("io.github.affinitykit.ThreadUnpinned");
+      r.enable("io.github.affinitykit.ThreadReleased");
       r.start();
       try (CpuGroup group = kit.group("w").cpus(2).isolate(true).build()) {
         CpuLease lease = group.joinAll(1).get(0).bind();
@@ -40,7 +40,7 @@ class IsolationEventsTest {
 
     assertThat(events)
         .extracting(e -> e.getEventType().getName().substring("io.github.affinitykit.".length()))
-        .containsExactly("Isolation", "ThreadPinned", "ThreadUnpinned", "Isolation");
+        .containsExactly("Isolation", "ThreadPinned", "ThreadReleased", "Isolation");
     events.forEach(e -> assertThat(e.getStackTrace()).as(e.toString()).isNull());
     RecordedEvent isolated = events.get(0);
     assertThat(isolated.getString("kind")).isEqualTo("isolation");

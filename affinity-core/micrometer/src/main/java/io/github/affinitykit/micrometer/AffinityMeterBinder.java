@@ -33,12 +33,12 @@ import java.util.function.Supplier;
  *       /proc/<pid>/task/<tid>} when scraped (one read per thread serves its meters of one scrape);
  *       a thread whose task files cannot be read (not Linux) has none;
  *   <li>per audited CPU, tagged {@code cpu}: {@value #CPU_VERDICT} (gauge, {@code verdict}:
- *       exclusive, shared, unknown; 1 for the CPU's verdict, 0 for the others) and {@value
+ *       exclusive, intruded, unknown; 1 for the CPU's verdict, 0 for the others) and {@value
  *       #CPU_INTRUDERS} (gauge), from the latest audit {@link Builder#audits} supplies (a {@link
  *       Builder#watchdog watchdog}'s last audit);
  *   <li>with a {@link Builder#watchdog watchdog}: {@value #WATCHDOG_EVENTS} (function counter,
- *       {@code kind}: moved, lost, repinned, not_repinned, shared, exclusive, unknown; 0 included),
- *       {@value #WATCHDOG_CHECKS}, {@value #WATCHDOG_CHECK_FAILURES} and {@value
+ *       {@code kind}: moved, lost, repinned, not_repinned, intruded, exclusive, unknown; 0
+ *       included), {@value #WATCHDOG_CHECKS}, {@value #WATCHDOG_CHECK_FAILURES} and {@value
  *       #WATCHDOG_LISTENER_FAILURES} (function counters).
  * </ul>
  *

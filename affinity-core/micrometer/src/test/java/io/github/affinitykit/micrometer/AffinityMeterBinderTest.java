@@ -229,13 +229,13 @@ class AffinityMeterBinderTest {
             "affinity.cpu.intruders{cpu=1}",
             "affinity.cpu.intruders{cpu=2}",
             "affinity.cpu.verdict{cpu=1,verdict=exclusive}",
-            "affinity.cpu.verdict{cpu=1,verdict=shared}",
+            "affinity.cpu.verdict{cpu=1,verdict=intruded}",
             "affinity.cpu.verdict{cpu=1,verdict=unknown}",
             "affinity.cpu.verdict{cpu=2,verdict=exclusive}",
-            "affinity.cpu.verdict{cpu=2,verdict=shared}",
+            "affinity.cpu.verdict{cpu=2,verdict=intruded}",
             "affinity.cpu.verdict{cpu=2,verdict=unknown}")
         .hasSize(KIT_METERS.size() + 8);
-    assertThat(value("affinity.cpu.verdict", "cpu", "1", "verdict", "shared")).isEqualTo(1);
+    assertThat(value("affinity.cpu.verdict", "cpu", "1", "verdict", "intruded")).isEqualTo(1);
     assertThat(value("affinity.cpu.verdict", "cpu", "1", "verdict", "exclusive")).isZero();
     assertThat(value("affinity.cpu.intruders", "cpu", "1")).isEqualTo(1); // bash may run there
     assertThat(value("affinity.cpu.verdict", "cpu", "2", "verdict", "exclusive")).isEqualTo(1);
@@ -248,7 +248,7 @@ class AffinityMeterBinderTest {
 
     assertThat(registry.find("affinity.cpu.verdict").tag("cpu", "1").meters()).isEmpty();
     assertThat(registry.find("affinity.cpu.intruders").tag("cpu", "1").meters()).isEmpty();
-    assertThat(value("affinity.cpu.verdict", "cpu", "2", "verdict", "shared")).isEqualTo(1);
+    assertThat(value("affinity.cpu.verdict", "cpu", "2", "verdict", "intruded")).isEqualTo(1);
     assertThat(value("affinity.cpu.verdict", "cpu", "2", "verdict", "exclusive")).isZero();
 
     audit.set(Optional.empty());

@@ -37,7 +37,8 @@ class WatchdogMetersTest {
                 .sorted()
                 .toList())
         .isEqualTo(
-            List.of("exclusive", "lost", "moved", "not_repinned", "repinned", "shared", "unknown"));
+            List.of(
+                "exclusive", "intruded", "lost", "moved", "not_repinned", "repinned", "unknown"));
     assertThat(count("affinity.watchdog.checks")).isZero();
     try (CpuLease lease = kit.pinCurrentThread(2)) {
       kit.backend().setAffinity(lease.tid(), CpuSet.range(0, 3)); // what offlining cpu 2 does

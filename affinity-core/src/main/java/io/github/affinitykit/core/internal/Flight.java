@@ -51,9 +51,9 @@ public final class Flight {
    * @param tid the thread's kernel id
    * @param status its status as it closed
    */
-  public static void unpinned(int cpu, int tid, String status) {
+  public static void released(int cpu, int tid, String status) {
     if (Module.PRESENT) {
-      FlightEvents.unpinned(cpu, tid, status);
+      FlightEvents.released(cpu, tid, status);
     }
   }
 

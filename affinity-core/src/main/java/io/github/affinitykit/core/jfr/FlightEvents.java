@@ -42,15 +42,15 @@ public final class FlightEvents {
   }
 
   /**
-   * Commits a {@code ThreadUnpinned} event if a recording enabled it (the fields as {@code
-   * Flight.unpinned}).
+   * Commits a {@code ThreadReleased} event if a recording enabled it (the fields as {@code
+   * Flight.released}).
    *
    * @param cpu the CPU, -1 if none
    * @param tid the thread's kernel id
    * @param status the status
    */
-  public static void unpinned(int cpu, int tid, String status) {
-    ThreadUnpinnedEvent e = new ThreadUnpinnedEvent();
+  public static void released(int cpu, int tid, String status) {
+    ThreadReleasedEvent e = new ThreadReleasedEvent();
     if (e.shouldCommit()) {
       e.cpu = cpu;
       e.tid = tid;

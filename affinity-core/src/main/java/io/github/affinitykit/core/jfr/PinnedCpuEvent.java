@@ -46,7 +46,7 @@ final class PinnedCpuEvent extends jdk.jfr.Event {
   @Label("Status")
   public String status;
 
-  /** The audit's verdict of the CPU (EXCLUSIVE, SHARED, UNKNOWN); empty when not audited. */
+  /** The audit's verdict of the CPU (EXCLUSIVE, INTRUDED, UNKNOWN); empty when not audited. */
   @Label("Verdict")
   public String verdict;
 

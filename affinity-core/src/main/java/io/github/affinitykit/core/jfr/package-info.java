@@ -1,6 +1,6 @@
 /**
  * JDK Flight Recorder events of Affinity Kit, category {@code Affinity Kit}: a thread pinned and
- * unpinned, a lease found moved or its reservation lost, an isolation or a confinement applied and
+ * released, a lease found moved or its reservation lost, an isolation or a confinement applied and
  * undone. Enable them by name ({@code io.github.affinitykit.*}) in a recording; none has a stack
  * trace. The library emits them only where the runtime has the {@code jdk.jfr} module (a jlink'd
  * runtime may not): without it, nothing is recorded and nothing fails. The module does not export

@@ -22,7 +22,7 @@ public record MemoryPolicyStatus(MemoryPolicy asked, State state, int errno, Str
     /** The thread's policy is the one asked for. */
     IN_FORCE,
     /** The kernel or the platform refused it; the pin stands. */
-    REFUSED,
+    FAILED,
     /** The binding ended and the thread's previous policy is back. */
     RESTORED,
     /**

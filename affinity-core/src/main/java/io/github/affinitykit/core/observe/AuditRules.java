@@ -89,7 +89,7 @@ final class AuditRules {
     siblings(cpu, intruders);
     return new CpuVerdict(
         cpu,
-        intruders.isEmpty() ? CpuVerdict.Verdict.EXCLUSIVE : CpuVerdict.Verdict.SHARED,
+        intruders.isEmpty() ? CpuVerdict.Verdict.EXCLUSIVE : CpuVerdict.Verdict.INTRUDED,
         intruders,
         notes);
   }

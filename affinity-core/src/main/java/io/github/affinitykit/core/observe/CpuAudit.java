@@ -197,7 +197,7 @@ public final class CpuAudit {
   /**
    * Returns one line per CPU: verdict and a count of each kind of intruder.
    *
-   * @return newline-terminated lines such as {@code "cpu 3: SHARED, 2 ran_there"}, notes after
+   * @return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}, notes after
    *     {@code ;}; empty if no CPU was audited
    */
   public String summary() {

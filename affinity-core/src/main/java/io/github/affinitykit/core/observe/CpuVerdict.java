@@ -21,7 +21,7 @@ public record CpuVerdict(int cpu, Verdict verdict, List<Intruder> intruders, Lis
     /** Only its owners ran or may run there; no IRQ lands there; its SMT sibling was idle. */
     EXCLUSIVE,
     /** Something else runs or may run there: see the intruders. */
-    SHARED,
+    INTRUDED,
     /** Not enough information (CPU offline, no procfs): see the notes. */
     UNKNOWN
   }

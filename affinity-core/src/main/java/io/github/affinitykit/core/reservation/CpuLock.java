@@ -106,7 +106,7 @@ final class CpuLock {
           refused[which] = o.detail();
         }
         return unavailable(cpu, reason);
-      case DENIED:
+      case PERMISSION_DENIED:
         return ReservationResult.failed(
             cpu,
             ReservationStatus.PERMISSION_DENIED,

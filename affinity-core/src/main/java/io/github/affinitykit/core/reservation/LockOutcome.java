@@ -29,7 +29,7 @@ record LockOutcome(Kind kind, long pid, byte[] text, String detail) {
      * The file exists but this user may not open it for writing ({@code EACCES}): another user's
      * file whose mode leaves others read-only. Left as it is: never changed or deleted.
      */
-    DENIED,
+    PERMISSION_DENIED,
     /** The file could not be created, opened, examined or locked. */
     FAILED,
     /** The path kept naming another file than the one locked. */
@@ -49,7 +49,7 @@ record LockOutcome(Kind kind, long pid, byte[] text, String detail) {
 
   /** {@code file}, which {@code path} names, may not be opened for writing by this user. */
   static LockOutcome denied(Path path, FileStat file) {
-    return new LockOutcome(Kind.DENIED, -1, new byte[0], file.ownerAndMode(path));
+    return new LockOutcome(Kind.PERMISSION_DENIED, -1, new byte[0], file.ownerAndMode(path));
   }
 
   static LockOutcome failed(String reason) {

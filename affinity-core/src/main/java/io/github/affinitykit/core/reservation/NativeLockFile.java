@@ -21,10 +21,10 @@ import java.util.Optional;
  * dangling link is never followed), the descriptor's own {@code statx} must be a regular file with
  * one link, a file this process created gets mode {@code 0666} through {@code fchmod} whatever the
  * umask, so that every user of a shared directory can lock it (a file it did not create is left as
- * it is, whoever owns it, and {@code EACCES} on it is {@link LockOutcome.Kind#DENIED}), the lock is
- * taken, then {@code statx} of the path must name the same device and inode, else the file was
- * replaced or deleted while locking (OpenHFT deletes on release) and the attempt is repeated on the
- * new file. Nothing is written before all that holds.
+ * it is, whoever owns it, and {@code EACCES} on it is {@link LockOutcome.Kind#PERMISSION_DENIED}),
+ * the lock is taken, then {@code statx} of the path must name the same device and inode, else the
+ * file was replaced or deleted while locking (OpenHFT deletes on release) and the attempt is
+ * repeated on the new file. Nothing is written before all that holds.
  *
  * <p>Locks are open file description locks ({@code F_OFD_SETLK}, Linux 3.15+): they conflict with
  * the classic POSIX locks of Java's {@code FileChannel} (OpenHFT's) in every process, this one
@@ -144,7 +144,8 @@ final class NativeLockFile implements LockFile {
    * fchmod}, not cut by the umask as the mode asked of {@code open} is). A file found there is
    * never changed, not even one of this user's: it may be another program's (OpenHFT's), and its
    * mode is its owner's choice. A failure is left for the other users to meet ({@link
-   * LockOutcome.Kind#DENIED} names the file, its owner and the fix): this process can lock it.
+   * LockOutcome.Kind#PERMISSION_DENIED} names the file, its owner and the fix): this process can
+   * lock it.
    */
   private void shareIfOurs(boolean created) {
     if (created) {

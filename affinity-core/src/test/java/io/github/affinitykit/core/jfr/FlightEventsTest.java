@@ -35,7 +35,7 @@ class FlightEventsTest {
     Path file = root.resolve("events.jfr");
     List<RecordedEvent> events;
     try (Recording r = new Recording()) {
-      for (String name : List.of("ThreadPinned", "ThreadUnpinned", "LeaseMoved", "LeaseLost")) {
+      for (String name : List.of("ThreadPinned", "ThreadReleased", "LeaseMoved", "LeaseLost")) {
         r.enable("io.github.affinitykit." + name);
       }
       r.start();
@@ -62,10 +62,10 @@ class FlightEventsTest {
         .containsExactly(
             "ThreadPinned",
             "LeaseMoved",
-            "ThreadUnpinned",
+            "ThreadReleased",
             "ThreadPinned",
             "LeaseLost",
-            "ThreadUnpinned");
+            "ThreadReleased");
     events.forEach(e -> assertThat(e.getStackTrace()).as(e.toString()).isNull());
     RecordedEvent pinned = events.get(0);
     assertThat(pinned.getString("group")).isEqualTo("w");

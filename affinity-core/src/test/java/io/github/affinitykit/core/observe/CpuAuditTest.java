@@ -97,7 +97,7 @@ class CpuAuditTest {
 
     CpuVerdict v = audit(CpuSet.of(21), before, after).verdict(21);
 
-    assertThat(v.verdict()).isEqualTo(Verdict.SHARED);
+    assertThat(v.verdict()).isEqualTo(Verdict.INTRUDED);
     assertThat(v.intruders())
         .filteredOn(i -> i.kind() == Kind.RAN_THERE)
         .singleElement()
@@ -118,7 +118,7 @@ class CpuAuditTest {
 
     CpuVerdict v = audit(CpuSet.of(20), before, after).verdict(20);
 
-    assertThat(v.verdict()).isEqualTo(Verdict.SHARED);
+    assertThat(v.verdict()).isEqualTo(Verdict.INTRUDED);
     assertThat(v.intruders())
         .singleElement()
         .satisfies(
@@ -133,7 +133,7 @@ class CpuAuditTest {
   void shouldReportIrqsAndTasksAllowedOnAnOrdinaryCpu() {
     CpuVerdict v = audit(CpuSet.of(5), base(1), base(2)).verdict(5);
 
-    assertThat(v.verdict()).isEqualTo(Verdict.SHARED);
+    assertThat(v.verdict()).isEqualTo(Verdict.INTRUDED);
     assertThat(v.intruders())
         .extracting(Intruder::kind, Intruder::name)
         .contains(
@@ -161,7 +161,9 @@ class CpuAuditTest {
             org.assertj.core.groups.Tuple.tuple(Kind.ALLOWED_THERE, SELF, -1));
     assertThat(a.summary())
         .isEqualTo(
-            "cpu 21: SHARED, 1 ran_there, 1 allowed_there; " + a.verdict(21).notes().get(0) + "\n");
+            "cpu 21: INTRUDED, 1 ran_there, 1 allowed_there; "
+                + a.verdict(21).notes().get(0)
+                + "\n");
   }
 
   @Test
@@ -250,7 +252,7 @@ class CpuAuditTest {
     CpuVerdict shared =
         new CpuVerdict(
             3,
-            Verdict.SHARED,
+            Verdict.INTRUDED,
             List.of(new Intruder(Kind.RAN_THERE, 9, 9, "bash", "1 ms")),
             List.of());
     CpuVerdict alone = new CpuVerdict(1, Verdict.EXCLUSIVE, List.of(), List.of());
@@ -258,7 +260,7 @@ class CpuAuditTest {
     CpuAudit a = CpuAudit.from(Duration.ofMillis(50), List.of(shared, alone));
 
     assertThat(a.verdicts()).containsExactly(alone, shared);
-    assertThat(a.summary()).isEqualTo("cpu 1: EXCLUSIVE\ncpu 3: SHARED, 1 ran_there\n");
+    assertThat(a.summary()).isEqualTo("cpu 1: EXCLUSIVE\ncpu 3: INTRUDED, 1 ran_there\n");
     assertThatThrownBy(() -> CpuAudit.from(Duration.ofMillis(50), List.of(alone, alone)))
         .hasMessage("verdicts: cpu 1 twice (expected: one verdict per CPU)");
     assertThatThrownBy(() -> CpuAudit.from(Duration.ZERO, List.of()))

@@ -76,8 +76,7 @@ record Controls(
     double baseCpu = base.stats(Trial::serverCpuPercent)[0];
     double expected = 1 + cost.cpus() * 100 / baseCpu;
     boolean unjudged =
-        aa.get(0).outcome() == Verdict.Outcome.CANNOT_SAY
-            || h.outcome() == Verdict.Outcome.CANNOT_SAY;
+        aa.get(0).outcome() == Verdict.Outcome.UNJUDGED || h.outcome() == Verdict.Outcome.UNJUDGED;
     boolean aaFailed = aa.stream().anyMatch(Verdict::differs);
     boolean missed = h.outcome() != Verdict.Outcome.HIGHER;
     State s =
@@ -156,7 +155,7 @@ record Controls(
         aa.stream()
             .map(
                 v ->
-                    v.outcome() == Verdict.Outcome.CANNOT_SAY
+                    v.outcome() == Verdict.Outcome.UNJUDGED
                         ? v.clause()
                         : v.metric().title() + " " + v.ratioText())
             .collect(Collectors.joining(", "));
@@ -169,7 +168,7 @@ record Controls(
         aaText,
         cost.describe(),
         expectedRatio,
-        handicap.outcome() == Verdict.Outcome.CANNOT_SAY ? handicap.clause() : handicap.ratioText(),
+        handicap.outcome() == Verdict.Outcome.UNJUDGED ? handicap.clause() : handicap.ratioText(),
         handicap.outcome() == Verdict.Outcome.HIGHER ? "detected" : "not detected");
   }
 }

@@ -70,7 +70,7 @@ record Judgement(
         mine.add(Verdict.of(s.scenario().label(), m, s.values(m::of), base.get().values(m::of)));
       }
       verdicts.addAll(mine);
-      if (mine.stream().allMatch(v -> v.outcome() == Verdict.Outcome.CANNOT_SAY)) {
+      if (mine.stream().allMatch(v -> v.outcome() == Verdict.Outcome.UNJUDGED)) {
         mute.add(s);
       } else if (controls.allowClaims()) {
         lines.add(Sentences.scenario(s, base.get(), mine));

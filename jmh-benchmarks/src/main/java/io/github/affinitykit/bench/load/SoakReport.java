@@ -68,7 +68,7 @@ final class SoakReport {
             r.cycles(), r.echoes(), r.broadcasts(), r.lostCycles()));
     out.add("hostile clients (answered as their kind calls for / run): " + hostile(r));
     r.trends().forEach(t -> out.add("  " + t.line()));
-    if (r.trends().stream().anyMatch(t -> t.verdict() == SoakTrend.Verdict.NOT_JUDGED)) {
+    if (r.trends().stream().anyMatch(t -> t.verdict() == SoakTrend.Verdict.UNJUDGED)) {
       out.add(
           "  (the resident set is judged from "
               + SoakTrend.RSS_JUDGED_FROM.toMinutes()

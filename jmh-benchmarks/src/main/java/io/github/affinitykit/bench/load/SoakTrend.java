@@ -43,7 +43,7 @@ record SoakTrend(
     /** Too few samples, or none (the gateway does not publish it). */
     UNKNOWN,
     /** Fitted and shown, not judged: too short a soak for this resource ({@link #judged}). */
-    NOT_JUDGED
+    UNJUDGED
   }
 
   /**
@@ -63,7 +63,7 @@ record SoakTrend(
     return of(resource, samples, fromSeconds, true);
   }
 
-  /** As {@link #of(SoakSample.Resource, List, double)}; NOT_JUDGED unless {@code judge}. */
+  /** As {@link #of(SoakSample.Resource, List, double)}; UNJUDGED unless {@code judge}. */
   static SoakTrend of(
       SoakSample.Resource resource, List<SoakSample> samples, double fromSeconds, boolean judge) {
     SimpleRegression r = new SimpleRegression();
@@ -89,7 +89,7 @@ record SoakTrend(
     double low = slope - half;
     boolean growing =
         low > GROWTH_PER_HOUR * Math.abs(mean) && low * (last - first) > resource.noise();
-    Verdict v = !judge ? Verdict.NOT_JUDGED : growing ? Verdict.GROWING : Verdict.BOUNDED;
+    Verdict v = !judge ? Verdict.UNJUDGED : growing ? Verdict.GROWING : Verdict.BOUNDED;
     return new SoakTrend(resource, v, mean, slope, low, slope + half, n);
   }
 

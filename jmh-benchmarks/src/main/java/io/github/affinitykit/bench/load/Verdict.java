@@ -119,7 +119,7 @@ public record Verdict(
     /** The interval contains 1. */
     NO_DIFFERENCE,
     /** Too few usable values for an interval. */
-    CANNOT_SAY
+    UNJUDGED
   }
 
   /** Validates. */
@@ -147,7 +147,7 @@ public record Verdict(
               b.length,
               MIN_TRIALS);
       return new Verdict(
-          arm, metric, a.length, b.length, confidence, NaN, NaN, NaN, Outcome.CANNOT_SAY, why);
+          arm, metric, a.length, b.length, confidence, NaN, NaN, NaN, Outcome.UNJUDGED, why);
     }
     double va = variance(a) / a.length;
     double vb = variance(b) / b.length;
@@ -182,7 +182,7 @@ public record Verdict(
    */
   public String clause() {
     return switch (outcome) {
-      case CANNOT_SAY -> metric.title + ": cannot say (" + reason + ")";
+      case UNJUDGED -> metric.title + ": cannot say (" + reason + ")";
       case NO_DIFFERENCE -> metric.same + " within noise (" + ratioText() + ")";
       case LOWER, HIGHER -> {
         boolean below = outcome == Outcome.LOWER;

@@ -79,7 +79,7 @@ class SoakTrendTest {
         .isTrue();
     assertThat(SoakTrend.judged(SoakSample.Resource.FDS, java.time.Duration.ofMinutes(2))).isTrue();
     SoakTrend t = SoakTrend.of(SoakSample.Resource.THREADS, threads(360, 60, 3, 1), 900, false);
-    assertThat(t.verdict()).isEqualTo(SoakTrend.Verdict.NOT_JUDGED);
+    assertThat(t.verdict()).isEqualTo(SoakTrend.Verdict.UNJUDGED);
     assertThat(t.slopePerHour()).isPositive();
   }
 }

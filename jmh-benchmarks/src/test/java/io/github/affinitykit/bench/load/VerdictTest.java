@@ -72,11 +72,11 @@ class VerdictTest {
     Verdict two =
         Verdict.of("pinned", Metric.P99, new double[] {10, 11}, new double[] {20, 21, 22});
 
-    assertThat(one.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(one.outcome()).isEqualTo(Outcome.UNJUDGED);
     assertThat(one.ratio()).isNaN();
     assertThat(one.clause())
         .isEqualTo("CPU per message: cannot say (1 and 1 usable trials, needs 3 a side)");
-    assertThat(two.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(two.outcome()).isEqualTo(Outcome.UNJUDGED);
     assertThat(two.reason()).isEqualTo("2 and 3 usable trials, needs 3 a side");
   }
 
@@ -95,9 +95,9 @@ class VerdictTest {
     Verdict gaps =
         Verdict.of("x", Metric.CAPACITY, new double[] {1, 2, Double.NaN}, new double[] {2, 2, 2});
 
-    assertThat(zeros.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(zeros.outcome()).isEqualTo(Outcome.UNJUDGED);
     assertThat(zeros.baselineN()).isZero();
-    assertThat(gaps.outcome()).isEqualTo(Outcome.CANNOT_SAY);
+    assertThat(gaps.outcome()).isEqualTo(Outcome.UNJUDGED);
     assertThat(gaps.n()).isEqualTo(2);
   }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The exclusivity audit, live: our pinned (duty-cycled) busy thread alone on a pool CPU
- * (EXCLUSIVE), then an unpinned busy thread forced onto it behind the kit's back (SHARED, naming
+ * (EXCLUSIVE), then an unpinned busy thread forced onto it behind the kit's back (INTRUDED, naming
  * it), then {@link JvmThreads#confine()} and the audit again (EXCLUSIVE).
  *
  * <p>Thread safety: a section; runs on the guest program's main thread.

@@ -182,7 +182,7 @@ class AffinityKitCliTest {
         .startsWith("Affinity Kit doctor: this host")
         .contains("Pool")
         .containsPattern("Audit +50 ms over pool")
-        .containsPattern("cpu \\d+: (SHARED|EXCLUSIVE)")
+        .containsPattern("cpu \\d+: (INTRUDED|EXCLUSIVE)")
         .containsPattern("This JVM +\\d+ threads, 0 pinned by Affinity Kit")
         // a mask line with thread names and their last CPUs; which threads come first depends on
         // which the JVM started (an Attach Listener once pushed "java@" out of the first four)

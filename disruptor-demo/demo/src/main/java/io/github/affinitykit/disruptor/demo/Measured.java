@@ -40,8 +40,8 @@ record Measured(
 
   /**
    * Returns the table's check column: {@code ok} when {@code shortfall} is empty and no event was
-   * lost or reordered, else {@code shortfall} and {@code N LOST/REORDERED}; then the note, if any,
-   * in parentheses.
+   * lost or reordered, else {@code shortfall} and {@code N MISSING/REORDERED}; then the note, if
+   * any, in parentheses.
    *
    * @param shortfall what the row itself found missing, such as {@code 299/300 taken}; empty if
    *     nothing
@@ -49,7 +49,7 @@ record Measured(
   String check(String shortfall) {
     String check = shortfall.isEmpty() && errors == 0 ? "ok" : shortfall;
     if (errors != 0) {
-      check = (check.isEmpty() ? "" : check + ", ") + errors + " LOST/REORDERED";
+      check = (check.isEmpty() ? "" : check + ", ") + errors + " MISSING/REORDERED";
     }
     return note.isEmpty() ? check : check + " (" + note + ")";
   }

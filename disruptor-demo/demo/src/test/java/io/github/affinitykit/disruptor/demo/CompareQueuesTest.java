@@ -48,7 +48,7 @@ class CompareQueuesTest {
     assertThat(shortOne.ok()).isFalse();
     assertThat(CompareTable.row(shortOne)).endsWith("| 299/300 taken |");
     assertThat(reordered.ok()).isFalse();
-    assertThat(CompareTable.row(reordered)).contains("1 LOST/REORDERED");
+    assertThat(CompareTable.row(reordered)).contains("1 MISSING/REORDERED");
   }
 
   @Test

@@ -19,8 +19,9 @@ class MeasuredTest {
 
   @Test
   void shouldCountLostEventsAfterWhatTheRowFoundMissing() {
-    assertThat(measured(2, "").check("")).isEqualTo("2 LOST/REORDERED");
-    assertThat(measured(2, "").check("299/300 taken")).isEqualTo("299/300 taken, 2 LOST/REORDERED");
+    assertThat(measured(2, "").check("")).isEqualTo("2 MISSING/REORDERED");
+    assertThat(measured(2, "").check("299/300 taken"))
+        .isEqualTo("299/300 taken, 2 MISSING/REORDERED");
     assertThat(measured(0, "").check("299/300 taken")).isEqualTo("299/300 taken");
     assertThat(measured(2, "").clean()).isFalse();
   }
@@ -29,7 +30,7 @@ class MeasuredTest {
   void shouldAppendTheNoteWhenARunWasCutShort() {
     assertThat(measured(0, "burst not drained").check("")).isEqualTo("ok (burst not drained)");
     assertThat(measured(1, "paced cut at 7 events").check(""))
-        .isEqualTo("1 LOST/REORDERED (paced cut at 7 events)");
+        .isEqualTo("1 MISSING/REORDERED (paced cut at 7 events)");
     assertThat(measured(0, "burst not drained").clean()).isFalse();
   }
 

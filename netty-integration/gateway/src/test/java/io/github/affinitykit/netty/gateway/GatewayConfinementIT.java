@@ -105,7 +105,7 @@ class GatewayConfinementIT {
           .anyMatch(
               x -> x.labels().equals(Map.of("cpu", cpu, "verdict", "exclusive")) && x.value() == 1)
           .anyMatch(
-              x -> x.labels().equals(Map.of("cpu", cpu, "verdict", "shared")) && x.value() == 0);
+              x -> x.labels().equals(Map.of("cpu", cpu, "verdict", "intruded")) && x.value() == 0);
       assertThat(f.get("affinity_cpu_intruders").samples())
           .anyMatch(x -> x.labels().equals(Map.of("cpu", cpu)) && x.value() == 0);
     }

@@ -73,7 +73,7 @@ class GatewayWaitIT {
       } else {
         assertThat(waits.mode(i)).isEqualTo(WaitPolicy.BLOCK);
         assertThat(idle.reason()).isEqualTo(WaitAdvice.Reason.AUDITED_NOT_EXCLUSIVE);
-        assertThat(idle.text()).contains("the audit found it SHARED");
+        assertThat(idle.text()).contains("the audit found it INTRUDED");
       }
     }
   }

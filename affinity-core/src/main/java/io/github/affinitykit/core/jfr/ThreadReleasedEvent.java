@@ -11,15 +11,15 @@ import jdk.jfr.StackTrace;
  *
  * <p>Thread safety: an event; one thread fills and commits it.
  */
-@Name("io.github.affinitykit.ThreadUnpinned")
-@Label("Thread Unpinned")
+@Name("io.github.affinitykit.ThreadReleased")
+@Label("Thread Released")
 @Category("Affinity Kit")
 @Description("A lease closed: the thread's previous mask restored")
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
-final class ThreadUnpinnedEvent extends jdk.jfr.Event {
+final class ThreadReleasedEvent extends jdk.jfr.Event {
   /** An empty event, to fill and commit. */
-  ThreadUnpinnedEvent() {
+  ThreadReleasedEvent() {
     // fields are set one by one
   }
 
