@@ -23,9 +23,10 @@ import java.util.Optional;
  * did not bind a CPU ({@link #isBound()} false) says why in {@link #reason()}; closing it is
  * harmless.
  *
- * <p>Thread safety: lock-free; {@link #close()} is idempotent and may be called from any thread,
- * including concurrently with a check, a re-pin or another close; the accessors may be read from
- * any thread.
+ * <p>Thread safety: its state is the seat's one compare-and-set value (no lock guards it; its bind
+ * and close take the group's monitor briefly); {@link #close()} is idempotent and may be called
+ * from any thread, including concurrently with a check, a re-pin or another close; the accessors
+ * may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
   private final Seat seat;

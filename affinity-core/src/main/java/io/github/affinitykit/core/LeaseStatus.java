@@ -29,8 +29,8 @@ public enum LeaseStatus {
   /**
    * Still bound to its CPU, but the CPU's reservation was lost: a lock file was deleted or replaced
    * under it (OpenHFT deletes {@code cpu-<N>.lock} when it releases), so another process may take
-   * the CPU. Found by {@link CpuLease#verify()}, {@link CpuReservations#verifyHeld()} or the check
-   * on release; counted in {@link CpuReservations#lostCount()}.
+   * the CPU. Found by {@link CpuLease#verify()} or a watchdog's check (then every lease of the seat
+   * says so); counted in {@link CpuReservations#lostCount()}.
    */
   LOST,
   /**

@@ -21,7 +21,9 @@ import java.util.function.UnaryOperator;
  * binding from its bind until its lease's close, oldest first. A Netty loop resumed on a new thread
  * binds its seat before the old thread's lease is closed; refusing the second bind would leave the
  * resumed loop unpinned for its whole life over a gap of microseconds. Each binding keeps its own
- * move, so one lease's move never shows on the other; the seat's view is its newest open binding's.
+ * outcome (status and reason, a refused bind's FAILED included) and its own move, so one lease's
+ * never shows on the other; the seat's view is its last bind's outcome and its newest open
+ * binding's move. A lost reservation is the seat's (one CPU, one lock), so LOST shows on both.
  *
  * <p>Thread safety: immutable.
  */
@@ -38,14 +40,23 @@ record PinState(
 
   /**
    * One thread's binding to the seat, from its bind ({@code id}: the seat's start count then) until
-   * its thread is restored ({@code closing} from its lease's first close). {@code moved} says why a
+   * its thread is restored ({@code closing} from its lease's first close), with its own outcome
+   * ({@code status}, {@code reason}: the seat's plan until its bind ends). {@code moved} says why a
    * check found it moved ("" if not), {@code mask} the CPUs seen; {@code moves} counts moves, so a
    * stale reading never applies; {@code lossTold}: its lease told the reservation's loss.
    */
   record Binding(
-      int id, int cpu, boolean closing, String moved, CpuSet mask, int moves, boolean lossTold) {
+      int id,
+      int cpu,
+      LeaseStatus status,
+      String reason,
+      boolean closing,
+      String moved,
+      CpuSet mask,
+      int moves,
+      boolean lossTold) {
     private Binding with(boolean close, String why, CpuSet seen, int n, boolean told) {
-      return new Binding(id, cpu, close, why, seen, n, told);
+      return new Binding(id, cpu, status, reason, close, why, seen, n, told);
     }
   }
 
@@ -102,12 +113,16 @@ record PinState(
 
   LeaseStatus leaseStatus(int id) {
     Binding b = find(id);
-    return b == null ? LeaseStatus.RELEASED : b.moved.isEmpty() ? base() : LeaseStatus.MOVED;
+    if (b == null) {
+      return LeaseStatus.RELEASED;
+    }
+    boolean holds = b.status == LeaseStatus.PINNED || b.status == LeaseStatus.SHARED;
+    return !b.moved.isEmpty() ? LeaseStatus.MOVED : holds && lost ? LeaseStatus.LOST : b.status;
   }
 
   String leaseReason(int id) {
     Binding b = find(id);
-    return b == null || b.moved.isEmpty() ? reason : b.moved;
+    return b == null ? reason : b.moved.isEmpty() ? b.reason : b.moved;
   }
 
   /** Bound to a CPU, open, not found moved, its reservation not found lost. */
@@ -122,7 +137,7 @@ record PinState(
   PinState enter(String name, int threadId) {
     List<Binding> b = new ArrayList<>(bindings);
     if (status != LeaseStatus.RELEASED) {
-      b.add(new Binding(starts + 1, -1, false, "", CpuSet.empty(), 0, false));
+      b.add(new Binding(starts + 1, -1, status, reason, false, "", CpuSet.empty(), 0, false));
     }
     return new PinState(
         status, reason, cpu, name, threadId, starts + 1, lost, memory, List.copyOf(b));
@@ -133,7 +148,7 @@ record PinState(
    */
   PinState settle(int id, int boundCpu, LeaseStatus s, String why, ThreadMemory m) {
     List<Binding> b =
-        with(id, x -> true, x -> new Binding(id, boundCpu, false, "", x.mask, 0, false));
+        with(id, x -> true, x -> new Binding(id, boundCpu, s, why, false, "", x.mask, 0, false));
     return status == LeaseStatus.RELEASED || b == bindings
         ? this
         : new PinState(s, why, cpu, thread, tid, starts, lost, m, b);
@@ -167,7 +182,10 @@ record PinState(
   PinState repinned(Binding seen, String plannedReason) {
     String why = plannedReason + " (re-pinned after: " + seen.moved + ")";
     return since(
-        seen, b -> !b.moved.isEmpty(), b -> b.with(false, "", b.mask, b.moves, b.lossTold), why);
+        seen,
+        b -> !b.moved.isEmpty(),
+        b -> new Binding(b.id, b.cpu, b.status, why, false, "", b.mask, b.moves, b.lossTold),
+        why);
   }
 
   private PinState since(

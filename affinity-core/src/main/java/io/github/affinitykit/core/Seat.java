@@ -21,8 +21,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>Thread safety: {@link #bind()} is called by the thread to be pinned; every other method may be
  * called from any thread. {@link #close()} is idempotent. The seat's whole state is one immutable
- * value changed by compare-and-set (see {@code PinState}); only a close takes a lock: the group's
- * monitor, then (freeing the CPU) the reservations'.
+ * value changed by compare-and-set (see {@code PinState}); no lock guards it. The group's monitor
+ * is taken briefly by a bind (to read its reservation) and a lease's close, and by a seat's close,
+ * which then (freeing the CPU) takes the reservations'.
  */
 public final class Seat implements AutoCloseable {
   private final CpuGroup group;

@@ -124,8 +124,8 @@ public final class Watchdog implements AutoCloseable {
    * @return what the check found
    */
   public WatchReport checkNow() {
-    // Lock order: this monitor, then (a listener closing a lease's seat) a group's, then the
-    // reservations'; the leases' checks and re-pins take none (one compare-and-set state).
+    // Lock order: the check monitor (pass), then (a listener closing a lease's seat) a group's,
+    // then the reservations'; the leases' checks and re-pins take none (one compare-and-set state).
     synchronized (pass) { // the listeners too: one event at a time, in the order found
       WatchReport r = pass.check();
       checks.incrementAndGet();

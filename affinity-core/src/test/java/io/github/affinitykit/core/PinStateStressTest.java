@@ -119,7 +119,8 @@ class PinStateStressTest {
         CpuGroup group = kit.group("s" + i).cpus(CPU).build();
         Seat seat = group.joinAll(1).get(0);
         CpuLease first = bound(seat::bind, end, threads);
-        backend.setAffinity(first.tid(), CpuSet.range(CPU, CPU + 1)); // a cpuset narrowed
+        backend.setAffinity(
+            first.tid(), CpuSet.range(CPU, CPU + 1)); // the kernel now allows more than its CPU
         Files.delete(kit.reservations().lockFile(CPU)); // another program's clean-up
         CyclicBarrier gate = new CyclicBarrier(6);
         LinkedBlockingQueue<CpuLease> second = new LinkedBlockingQueue<>();
@@ -138,6 +139,7 @@ class PinStateStressTest {
                 gated(gate, () -> second.add(seat.bind())));
         for (Thread t : racers) {
           t.join(10_000);
+          assertThat(t.isAlive()).as("%s still racing after 10 s", t.getName()).isFalse();
         }
         CpuLease other = second.poll(10, TimeUnit.SECONDS);
 
@@ -221,6 +223,7 @@ class PinStateStressTest {
         }
         for (Thread t : racers) {
           t.join(10_000);
+          assertThat(t.isAlive()).as("%s still racing after 10 s", t.getName()).isFalse();
         }
         lease.check();
         lease.verify();
@@ -254,6 +257,7 @@ class PinStateStressTest {
               gated(gate, group::close));
       for (Thread t : racers) {
         t.join(10_000);
+        assertThat(t.isAlive()).as("%s still racing after 10 s", t.getName()).isFalse();
       }
       CpuLease l = lease.poll(10, TimeUnit.SECONDS);
       if (l.cpu() == CPU) { // bound before the close: the CPU stays until the lease lets go
