@@ -39,6 +39,16 @@ public final class LoadClient {
   /** From the last handshake to the first message: time to schedule every connection's start. */
   private static final long START_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
+  /**
+   * How far ahead the recorded window opens when the warm-up ends. A sender decides whether a
+   * message is in the window when it has sent it, by the window it sees then: opened at "now", a
+   * message meant for just after "now" could be sent, and judged outside, before the window's start
+   * was stored, and its echo then counted inside (received 999 of 998 sent, once in CI). Opened
+   * this far ahead, that needs the opening thread to stall this long between reading the clock and
+   * storing the start.
+   */
+  private static final long RECORD_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
   private LoadClient() {}
 
   /**
@@ -119,7 +129,8 @@ public final class LoadClient {
       connections.forEach(LoadConnection::go);
       awaitNanos(run.startNs() - System.nanoTime());
       window.warmUp(config.warmup(), run::echoed);
-      run.record(System.nanoTime());
+      run.record(System.nanoTime() + RECORD_DELAY_NS);
+      awaitNanos(run.recordFromNs() - System.nanoTime());
       window.latencyIntervals(run::intervalLatency);
       window.opened();
       awaitNanos(run.stopNs() - System.nanoTime());
