@@ -13,6 +13,7 @@ import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.reservation.ReservationStatus;
 import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.core.testkit.ForwardingAffinityBackend;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.List;
@@ -246,17 +247,7 @@ class CpuGroupTest {
   @Test
   void shouldSayFailedAndNotStayBoundWhenTheThreadIdCannotBeRead() {
     AffinityBackend noTid =
-        new AffinityBackend() {
-          @Override
-          public boolean isSupported() {
-            return true;
-          }
-
-          @Override
-          public String reason() {
-            return "simulated";
-          }
-
+        new ForwardingAffinityBackend(backend) {
           @Override
           public int currentThreadId() {
             throw new IllegalStateException("no gettid and no /proc");
@@ -265,16 +256,6 @@ class CpuGroupTest {
           @Override
           public int currentCpu() {
             return -1;
-          }
-
-          @Override
-          public CpuSet getAffinity(int tid) {
-            return backend.getAffinity(tid);
-          }
-
-          @Override
-          public void setAffinity(int tid, CpuSet cpus) {
-            backend.setAffinity(tid, cpus);
           }
         };
     AffinityKit k = AffinityKit.create(E5, noTid, CpuReservations.inDirectory(locks));

@@ -2,6 +2,7 @@ package io.github.affinitykit.core.jfr;
 
 /**
  * What a watchdog saw of one pinned thread at a check, for {@code core.internal.Flight.pinnedCpu}.
+ * Thread safety: immutable.
  *
  * @param cpu the CPU the thread is pinned to
  * @param tid the thread's kernel id
