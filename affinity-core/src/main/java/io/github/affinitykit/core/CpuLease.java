@@ -237,7 +237,16 @@ public final class CpuLease implements AutoCloseable {
 
   /** Whether a check found the thread moved and it was neither re-pinned nor closed since. */
   boolean isMoved() {
-    return seat.state().open(id).map(b -> !b.moved().isEmpty()).orElse(false);
+    return move() > 0;
+  }
+
+  /**
+   * The number of the move the thread is on (the binding's count of moves found), or 0 when it is
+   * not moved now: re-pinned, closed, or never found moved. A watchdog tells each number once.
+   */
+  int move() {
+    PinState.Binding b = seat.state().open(id).orElse(null);
+    return b == null || b.moved().isEmpty() ? 0 : b.moves();
   }
 
   /** The CPUs the kernel allowed the thread on when a check or a re-pin last looked; else empty. */
@@ -273,7 +282,10 @@ public final class CpuLease implements AutoCloseable {
     if (seat.change(s -> s.repinned(moved, seat.plannedReason())).isPresent()) {
       return "";
     }
-    if (seat.state().open(id).isEmpty()) { // closed meanwhile: its restore may precede our set
+    // closed meanwhile, so its restore may have preceded our set: restore again, unless the
+    // thread has bound a new lease since (its pin is not ours to undo)
+    if (seat.state().open(id).isEmpty()
+        && kit.orElseThrow().leases().of(tid).map(l -> l == this).orElse(true)) {
       restore(backend);
     }
     return "closed, re-pinned or moved again meanwhile";

@@ -78,20 +78,12 @@ public final class Seat implements AutoCloseable {
     return new Seat(group, -1, member, -1, LeaseStatus.UNPINNED, reason);
   }
 
-  /**
-   * Returns the member's number in its group: 0, 1, ... in joining order.
-   *
-   * @return the number, from 0; a join that failed used one too, so numbers may skip
-   */
+  /** {@return the member's number in its group, from 0 in joining order (a failed join too)} */
   public int index() {
     return index;
   }
 
-  /**
-   * Returns the member's name, as given to {@link CpuGroup#join(String)}.
-   *
-   * @return the name, e.g. {@code <group name>-<index>} when the group chose it
-   */
+  /** {@return the member's name, as given to {@link CpuGroup#join(String)} or group-index} */
   public String member() {
     return member;
   }
@@ -133,29 +125,17 @@ public final class Seat implements AutoCloseable {
     return plannedReason;
   }
 
-  /**
-   * Returns the name of the thread bound last ("" before any).
-   *
-   * @return the thread's name, or {@code ""} before the first bind
-   */
+  /** {@return the name of the thread bound last, {@code ""} before the first bind} */
   public String thread() {
     return state.get().thread();
   }
 
-  /**
-   * Returns the kernel id of the thread bound last (-1 before any).
-   *
-   * @return the thread's kernel id, or -1 before the first bind or when unknown
-   */
+  /** {@return the kernel id of the thread bound last, -1 before the first bind or if unknown} */
   public int tid() {
     return state.get().tid();
   }
 
-  /**
-   * Returns how many threads have bound this seat.
-   *
-   * @return the number of binds so far, failed ones included; never decreases
-   */
+  /** {@return how many threads have bound this seat, failed binds included; never decreases} */
   public int starts() {
     return state.get().starts();
   }
@@ -180,11 +160,7 @@ public final class Seat implements AutoCloseable {
     return state.get().memory().status();
   }
 
-  /**
-   * Returns a snapshot for reports.
-   *
-   * @return a new snapshot; it names the member until a thread has bound the seat
-   */
+  /** {@return a snapshot for reports; it names the member until a thread has bound the seat} */
   public Assignment assignment() {
     PinState s = state.get();
     String name = s.thread().isEmpty() ? member : s.thread();
@@ -320,7 +296,9 @@ public final class Seat implements AutoCloseable {
       return failed(Optional.of(kit), id, self, why, onClose); // nothing to restore
     }
     ThreadMemory memory = ThreadMemory.apply(kit, group.memoryPolicy()); // this thread's, pinned
-    change(s -> s.settle(id, cpu, planned, plannedReason, memory));
+    if (change(s -> s.settle(id, cpu, planned, plannedReason, memory)).isEmpty()) {
+      return undo(kit, id, self, before, memory); // the seat closed since the thread entered
+    }
     CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.leases().add(lease);
     Flight.pinned(
@@ -332,6 +310,26 @@ public final class Seat implements AutoCloseable {
         plannedReason,
         memory.status().asked().equals(MemoryPolicy.DEFAULT) ? "" : memory.status());
     return lease;
+  }
+
+  /**
+   * The seat was closed between the thread's entry and its settled bind, so its CPU may be
+   * another's by now: the memory policy and the mask are set back, the binding ends untold (no
+   * pinned event, not among the kit's leases), and the lease says RELEASED with the seat's reason.
+   */
+  private CpuLease undo(AffinityKit kit, int id, int self, CpuSet before, ThreadMemory memory) {
+    memory.restore();
+    try {
+      kit.backend().setAffinity(self, before);
+    } catch (AffinityException e) {
+      // ESRCH: the thread ended; nothing to restore.
+    } finally {
+      kit.dismiss(self, cpu);
+      change(s -> s.closing(id));
+      unbound(id);
+    }
+    ThreadMemory none = leftAlone("the seat is closed");
+    return new CpuLease(this, id, Optional.of(kit), self, -1, CpuSet.empty(), none, () -> {});
   }
 
   /**

@@ -29,8 +29,10 @@ final class WatchPass {
   private final WatchdogBuilder.Settings config;
   private final int pid = (int) ProcessHandle.current().pid();
   private final Map<Integer, CpuVerdict.Verdict> verdicts = new HashMap<>();
-  private final Set<CpuLease> moved = new HashSet<>(); // told MOVED, not re-pinned since
-  private final Set<CpuLease> notRepinned = new HashSet<>(); // told NOT_REPINNED for this move
+  // the number of the move last told MOVED, and NOT_REPINNED, per lease: a move after a re-pin
+  // (this watchdog's, another's or the application's) has a new number and is told again
+  private final Map<CpuLease, Integer> moved = new HashMap<>();
+  private final Map<CpuLease, Integer> notRepinned = new HashMap<>();
   private final Map<Integer, long[]> switches = new HashMap<>(); // tid -> {vol, invol, nanos}
 
   WatchPass(WatchdogBuilder.Settings config) {
@@ -50,8 +52,8 @@ final class WatchPass {
       record(leases, audit);
     }
     Set<CpuLease> open = new HashSet<>(leases); // leases compare by identity
-    moved.retainAll(open);
-    notRepinned.retainAll(open);
+    moved.keySet().retainAll(open);
+    notRepinned.keySet().retainAll(open);
     switches.keySet().retainAll(open.stream().map(CpuLease::tid).collect(Collectors.toSet()));
     return new WatchReport(
         at, leases.size(), events, audit, Duration.ofNanos(System.nanoTime() - start));
@@ -64,18 +66,18 @@ final class WatchPass {
           WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), why + ": another process may take it"));
     }
     l.checkMove();
-    if (l.isMoved() && moved.add(l)) { // found by this check, or by the application's since
+    int move = l.move(); // found by this check, or by the application's since
+    if (move > 0 && !Integer.valueOf(move).equals(moved.put(l, move))) {
       out.add(WatchEvent.of(Kind.MOVED, at, l, l.movedTo(), l.reason()));
     }
-    if (config.repin() == RepinPolicy.REPIN && l.isMoved()) {
+    if (config.repin() == RepinPolicy.REPIN && move > 0) {
       String why = l.repin();
       String allowed = l.movedTo().toString();
       if (why.isEmpty()) {
-        moved.remove(l);
-        notRepinned.remove(l);
         out.add(WatchEvent.of(Kind.REPINNED, at, l, l.movedTo(), l.reason()));
         Flight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
-      } else if (l.isMoved() && notRepinned.add(l)) { // not closed meanwhile
+      } else if (l.move() == move // not closed, re-pinned or moved again meanwhile
+          && !Integer.valueOf(move).equals(notRepinned.put(l, move))) {
         out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, l.movedTo(), why));
         Flight.repinned(l.cpu(), l.tid(), false, allowed, why);
       }

@@ -175,6 +175,7 @@ class PinStateStressTest {
 
     assertThat(restoredWrong).as("leases left on their CPU by a re-pin racing the close").isZero();
     assertThat(movedOnTheOtherLease).isZero();
+    assertThat(lostByTid).as("a watchdog told a loss").isNotEmpty();
     assertThat(lostByTid.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
     assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
     Map<String, Map<Integer, Long>> byTid =
