@@ -2,6 +2,7 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.internal.VirtualThreads;
 import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.observe.TaskReader;
@@ -88,11 +89,7 @@ public final class Seat implements AutoCloseable {
     return member;
   }
 
-  /**
-   * Returns the CPU planned for the member, which its threads are bound to.
-   *
-   * @return the CPU planned for the member (also before any bind); -1 if none or the bind failed
-   */
+  /** {@return the CPU planned for the member (also before any bind); -1 if none or it failed} */
   public int cpu() {
     return state.get().seatCpu();
   }
@@ -112,11 +109,7 @@ public final class Seat implements AutoCloseable {
     return state.get().seatStatus();
   }
 
-  /**
-   * Returns why: the placement that chose the CPU, or the run-out, platform or kernel reason.
-   *
-   * @return one line for people; after a failed bind, the kernel's error
-   */
+  /** {@return why, in one line: the placement, run-out, platform or kernel (error) reason} */
   public String reason() {
     return state.get().seatReason();
   }
@@ -141,10 +134,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns whether a thread is bound here now (between {@link #bind()} and its lease's close; a
-   * loop resumed on a new thread may briefly have two).
-   *
-   * @return true from a bind until its lease is closed, even if the bind failed
+   * {@return whether a thread is bound here now} From a bind, even a failed one, until its lease's
+   * close; a loop resumed on a new thread may briefly have two.
    */
   public boolean isBound() {
     return state.get().isBound();
@@ -234,11 +225,17 @@ public final class Seat implements AutoCloseable {
     AffinityKit kit = group.kit();
     String name = Thread.currentThread().getName();
     int[] tid = {-1}; // not the previous thread's, should this one's id be unreadable
+    if (VirtualThreads.isVirtual(Thread.currentThread())) { // never set a carrier's mask
+      int id = change(s -> s.enter(name, -1)).orElseThrow().starts() + 1;
+      String why = VirtualThreads.NOT_PINNED;
+      return notPinned(LeaseStatus.UNSUPPORTED, Optional.empty(), id, -1, why, onClose);
+    }
     try {
       tid[0] = threadId(kit.backend());
     } catch (RuntimeException e) {
       int id = change(s -> s.enter(name, -1)).orElseThrow().starts() + 1;
-      return failed(Optional.empty(), id, -1, "pinning failed: " + e, onClose);
+      return notPinned(
+          LeaseStatus.FAILED, Optional.empty(), id, -1, "pinning failed: " + e, onClose);
     }
     PinState was = change(s -> s.enter(name, tid[0])).orElseThrow();
     int id = was.starts() + 1;
@@ -255,7 +252,8 @@ public final class Seat implements AutoCloseable {
       change(s -> s.settle(id, -1, planned, plannedReason, none));
       return new CpuLease(this, id, Optional.of(kit), tid[0], -1, before, none, onClose);
     } catch (RuntimeException e) {
-      return failed(Optional.empty(), id, tid[0], "pinning failed: " + e, onClose);
+      return notPinned(
+          LeaseStatus.FAILED, Optional.empty(), id, tid[0], "pinning failed: " + e, onClose);
     }
   }
 
@@ -263,12 +261,12 @@ public final class Seat implements AutoCloseable {
     return ThreadMemory.leftAlone(group.memoryPolicy(), why);
   }
 
-  /** The bind failed and changed nothing: the seat and the lease say FAILED with {@code why}. */
-  private CpuLease failed(
-      Optional<AffinityKit> kit, int id, int tid, String why, Runnable onClose) {
+  /** The bind changed nothing: the seat and the lease say {@code status} (FAILED) and why. */
+  private CpuLease notPinned(
+      LeaseStatus status, Optional<AffinityKit> kit, int id, int tid, String why, Runnable close) {
     ThreadMemory none = leftAlone("the pin failed: nothing set");
-    change(s -> s.settle(id, -1, LeaseStatus.FAILED, why, none));
-    return new CpuLease(this, id, kit, tid, -1, CpuSet.empty(), none, onClose);
+    change(s -> s.settle(id, -1, status, why, none));
+    return new CpuLease(this, id, kit, tid, -1, CpuSet.empty(), none, close);
   }
 
   private static int threadId(AffinityBackend backend) {
@@ -293,7 +291,8 @@ public final class Seat implements AutoCloseable {
       String why =
           Objects.requireNonNullElse(e.getMessage(), e.toString())
               + (admitted.isEmpty() ? "" : " (" + admitted + ")");
-      return failed(Optional.of(kit), id, self, why, onClose); // nothing to restore
+      return notPinned(
+          LeaseStatus.FAILED, Optional.of(kit), id, self, why, onClose); // nothing to restore
     }
     ThreadMemory memory = ThreadMemory.apply(kit, group.memoryPolicy()); // this thread's, pinned
     if (change(s -> s.settle(id, cpu, planned, plannedReason, memory)).isEmpty()) {
