@@ -18,8 +18,15 @@ final class PoolPolicy {
   /** The environment variable naming the pool (the property wins). */
   static final String ENV = "AFFINITYKIT_POOL";
 
-  /** A user override: the text and where it came from. */
-  record Override(String text, String origin) {}
+  /** OpenHFT's property: a hex mask of the CPUs to hand out, honoured when neither above is set. */
+  static final String OPENHFT = "affinity.reserved";
+
+  /** A user override: the text, where it came from, and whether it is a hex mask (OpenHFT's). */
+  record Override(String text, String origin, boolean hexMask) {
+    Override(String text, String origin) {
+      this(text, origin, false);
+    }
+  }
 
   private PoolPolicy() {}
 
@@ -33,14 +40,47 @@ final class PoolPolicy {
     if (e != null && !e.isBlank()) {
       return Optional.of(new Override(e, ENV));
     }
+    String o = System.getProperty(OPENHFT);
+    if (o != null && !o.isBlank()) {
+      return Optional.of(
+          new Override(o, "-D" + OPENHFT + " (OpenHFT's mask: " + PROPERTY + " unset)", true));
+    }
     return Optional.empty();
+  }
+
+  /**
+   * Reads OpenHFT's hex mask as OpenHFT does: 16 hex digits a 64-bit word, the last digits the
+   * lowest CPUs ({@code ff00} = CPUs 8-15); an optional {@code 0x} is allowed.
+   */
+  static CpuSet hexMask(String text) {
+    String hex = text.trim().toLowerCase(java.util.Locale.ROOT);
+    hex = hex.startsWith("0x") ? hex.substring(2) : hex;
+    if (hex.isEmpty() || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+      throw new IllegalArgumentException(
+          "\""
+              + text
+              + "\" (expected: a hexadecimal CPU mask, lowest CPUs last, e.g. ff00 = 8-15)");
+    }
+    java.util.BitSet bits = new java.util.BitSet();
+    for (int i = 0; i < hex.length(); i++) { // digit i from the right holds CPUs 4i to 4i+3
+      int digit = Character.digit(hex.charAt(hex.length() - 1 - i), 16);
+      for (int b = 0; b < 4; b++) {
+        if ((digit & (1 << b)) != 0) {
+          bits.set(4 * i + b);
+        }
+      }
+    }
+    return CpuSet.of(bits);
   }
 
   static CpuPool resolve(HostCpus host, Optional<Override> override) {
     if (override.isPresent()) {
       CpuSet cpus;
       try {
-        cpus = CpuSet.parse(override.get().text().trim(), host.topology().possibleCount());
+        cpus =
+            override.get().hexMask()
+                ? hexMask(override.get().text())
+                : CpuSet.parse(override.get().text().trim(), host.topology().possibleCount());
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(override.get().origin() + ": " + e.getMessage(), e);
       }

@@ -2,6 +2,7 @@ package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.Linux;
 import io.github.affinitykit.core.cpu.CpuSet;
@@ -183,6 +184,41 @@ class HostCpusTest {
         PoolPolicy.resolve(h, Optional.of(new PoolPolicy.Override(" 1-2 ", "-Daffinitykit.pool")));
     assertThat(fromProperty.cpus()).hasToString("1-2");
     assertThat(fromProperty.reason()).contains("-Daffinitykit.pool");
+  }
+
+  @Test
+  void shouldHonourOpenHftsReservedMaskOnlyWhenNoPoolIsSet() {
+    HostCpus h = FakeHost.create(tmp, 24, 1).probe();
+    assertThat(PoolPolicy.hexMask("ff00")).hasToString("8-15");
+    assertThat(PoolPolicy.hexMask("0x1_0000_0000_0000_0003".replace("_", "")))
+        .hasToString("0-1,64");
+    assertThatThrownBy(() -> PoolPolicy.hexMask("0-3"))
+        .hasMessage(
+            "\"0-3\" (expected: a hexadecimal CPU mask, lowest CPUs last, e.g. ff00 = 8-15)");
+
+    assumeTrue(System.getenv(PoolPolicy.ENV) == null, "AFFINITYKIT_POOL is set: it wins");
+    String old = System.getProperty(PoolPolicy.OPENHFT);
+    System.setProperty(PoolPolicy.OPENHFT, "f0");
+    try {
+      Optional<PoolPolicy.Override> o = PoolPolicy.configuredOverride();
+      CpuPool pool = PoolPolicy.resolve(h, o);
+      assertThat(pool.cpus()).hasToString("4-7");
+      assertThat(pool.reason()).contains("-Daffinity.reserved (OpenHFT's mask");
+      System.setProperty(PoolPolicy.PROPERTY, "2"); // ours wins over OpenHFT's
+      assertThat(PoolPolicy.resolve(h, PoolPolicy.configuredOverride()).cpus()).hasToString("2");
+      System.clearProperty(PoolPolicy.PROPERTY);
+      System.setProperty(PoolPolicy.OPENHFT, "zz");
+      assertThatThrownBy(() -> PoolPolicy.resolve(h, PoolPolicy.configuredOverride()))
+          .hasMessageStartingWith(
+              "-Daffinity.reserved (OpenHFT's mask: affinitykit.pool unset): \"zz\"");
+    } finally {
+      System.clearProperty(PoolPolicy.PROPERTY);
+      if (old == null) {
+        System.clearProperty(PoolPolicy.OPENHFT);
+      } else {
+        System.setProperty(PoolPolicy.OPENHFT, old);
+      }
+    }
   }
 
   @Test
