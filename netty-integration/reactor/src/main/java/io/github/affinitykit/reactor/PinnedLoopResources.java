@@ -7,7 +7,11 @@ import io.github.affinitykit.netty.Transport;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.Future;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +32,7 @@ import reactor.netty.resources.LoopResources;
  * DisposableServer server = HttpServer.create().runOn(loops).handle(...).bindNow();
  * System.out.println(loops.report());
  * server.disposeNow();
- * loops.disposeLater().block(); // stops the loops, then frees their CPUs
+ * loops.close(); // stops the loops, then frees their CPUs
  * }</pre>
  *
  * <p>The transport is the groups' ({@link PinnedServerGroups#transport()}: io_uring, epoll or NIO,
@@ -42,7 +46,7 @@ import reactor.netty.resources.LoopResources;
  * <p>Thread safety: safe for concurrent use; every method may be called from any thread, and the
  * disposal only once takes effect (later calls return the same completion).
  */
-public final class PinnedLoopResources implements LoopResources {
+public final class PinnedLoopResources implements LoopResources, AutoCloseable {
   private final PinnedServerGroups groups;
   private final Optional<Watchdog> watchdog;
   private final AtomicBoolean disposing = new AtomicBoolean();
@@ -111,6 +115,27 @@ public final class PinnedLoopResources implements LoopResources {
    */
   public AssignmentReport report() {
     return groups.report();
+  }
+
+  /**
+   * Starts every loop of the boss and the workers now, rather than when the first channel registers
+   * on it, and waits until each runs: each is then pinned (or has failed to be) and {@link
+   * #report()} names its thread.
+   *
+   * @return this
+   * @throws IllegalStateException if a loop did not start within 20 s, or the groups were shut down
+   */
+  public PinnedLoopResources start() {
+    for (EventExecutorGroup group : List.of(groups.boss(), groups.workers())) {
+      for (EventExecutor loop : group) {
+        Future<?> ran = loop.submit(() -> {});
+        if (!ran.awaitUninterruptibly(20, TimeUnit.SECONDS) || !ran.isSuccess()) {
+          throw new IllegalStateException(
+              "loop: " + loop + " (expected: running within 20 s; " + ran.cause() + ")");
+        }
+      }
+    }
+    return this;
   }
 
   /** Returns the boss group: the loop that accepts, whatever {@code useNative} says. */
@@ -185,6 +210,15 @@ public final class PinnedLoopResources implements LoopResources {
     watchdog.ifPresent(Watchdog::close);
     return Mono.fromFuture(
         groups.shutdownGracefully(quiet.toMillis(), timeout.toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  /**
+   * Disposes with a 100 ms quiet period (5 s at most, as {@link PinnedServerGroups#close()}) and
+   * waits until every loop has terminated and every CPU is free.
+   */
+  @Override
+  public void close() {
+    disposeLater(Duration.ofMillis(100), Duration.ofSeconds(5)).block();
   }
 
   /** Returns whether every loop of the groups has shut down. */

@@ -182,7 +182,7 @@ class PinnedLoopResourcesTest {
           .isEqualTo(NioSocketChannel.class);
     } finally {
       other.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-      loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(20));
+      loops.close();
     }
   }
 }
