@@ -102,6 +102,7 @@ class AffinityNettyAutoConfigurationTest {
 
       HttpResponse<String> report = get(context, "/actuator/affinity");
       assertThat(report.statusCode()).isEqualTo(200);
+      Files.writeString(Path.of("target", "actuator-affinity.json"), report.body());
       assertThat(report.body())
           .contains("\"transport\":\"NIO\"")
           .contains("worker-0 cpu " + worker.cpu() + " PINNED")
