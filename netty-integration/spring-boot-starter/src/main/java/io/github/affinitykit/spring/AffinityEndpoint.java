@@ -52,7 +52,7 @@ public final class AffinityEndpoint {
         r.transport().reason(),
         r.loops(),
         r.waits(),
-        watchdog,
+        Collections.unmodifiableMap(watchdog),
         List.of(r.toString().split(System.lineSeparator())));
   }
 
@@ -66,7 +66,8 @@ public final class AffinityEndpoint {
   /**
    * What {@code /actuator/affinity} answers.
    *
-   * <p>Thread safety: immutable.
+   * <p>Thread safety: immutable as {@link AffinityEndpoint#report()} makes it (its lists and map
+   * unmodifiable).
    *
    * @param transport the transport in use: IO_URING, EPOLL or NIO
    * @param transportReason why that one
@@ -81,24 +82,5 @@ public final class AffinityEndpoint {
       List<LoopAssignment> loops,
       List<String> waits,
       Map<String, Long> watchdog,
-      List<String> text) {
-    /**
-     * Copies.
-     *
-     * @param transport the transport in use; not null
-     * @param transportReason why that one; not null
-     * @param loops every loop; copied
-     * @param waits how the workers wait; copied
-     * @param watchdog the watchdog's counts; copied
-     * @param text the report's lines; copied
-     */
-    public Report {
-      Objects.requireNonNull(transport, "transport");
-      Objects.requireNonNull(transportReason, "transportReason");
-      loops = List.copyOf(loops);
-      waits = List.copyOf(waits);
-      watchdog = Collections.unmodifiableMap(new LinkedHashMap<>(watchdog));
-      text = List.copyOf(text);
-    }
-  }
+      List<String> text) {}
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.testkit.ThreadMasks;
 import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.WaitPolicy;
@@ -19,7 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,9 +33,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A minimal Spring Boot 4 WebFlux application started with the starter on its class path: answered
- * over HTTP by a pinned worker (the answer is that thread's kernel mask), every loop's mask read
- * back on the loop, the kit's meters in Micrometer, the report at {@code /actuator/affinity}, every
- * CPU free once the context closes.
+ * over HTTP by the pinned worker (the answer is the serving thread's name), every loop's kernel
+ * mask read back from {@code /proc/self/task}, the kit's meters in Micrometer, the report at {@code
+ * /actuator/affinity}, every CPU free once the context closes.
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(120)
@@ -82,20 +84,16 @@ class AffinityNettyAutoConfigurationTest {
             "management.endpoints.web.exposure.include=affinity")) {
       loops = context.getBean(PinnedLoopResources.class);
       LoopAssignment worker = loops.report().loop("worker", 0).orElseThrow();
-      HttpResponse<String> answer = get(context, "/mask");
+      HttpResponse<String> answer = get(context, "/thread");
 
       assertThat(answer.statusCode()).isEqualTo(200);
       assertThat(worker.status()).isEqualTo(LeaseStatus.PINNED);
-      assertThat(answer.body()).as("the serving thread's mask").isEqualTo("" + worker.cpu());
+      assertThat(answer.body()).as("the serving thread").isEqualTo(worker.threadName());
       assertThat(loops.groups().waits().requested()).isEqualTo(WaitPolicy.SPIN_THEN_BLOCK);
+      Map<Integer, CpuSet> masks = ThreadMasks.now(); // the kernel's, from /proc/self/task
       for (LoopAssignment loop : loops.report().loops()) {
         if (loop.status() == LeaseStatus.PINNED) {
-          String mask =
-              (loop.group().equals("boss") ? loops.groups().boss() : loops.groups().workers())
-                  .next()
-                  .submit(WebFluxApp::mask)
-                  .get(20, TimeUnit.SECONDS);
-          assertThat(mask).as("%s's mask", loop).isEqualTo("" + loop.cpu());
+          assertThat(masks.get(loop.tid())).as("%s's mask", loop).isEqualTo(CpuSet.of(loop.cpu()));
         }
       }
       assertThat(loops.watchdog()).get().matches(d -> d.isRunning());
@@ -121,7 +119,7 @@ class AffinityNettyAutoConfigurationTest {
   void shouldPinNothingWhenDisabled() throws Exception {
     try (ConfigurableApplicationContext context = start("affinitykit.netty.enabled=false")) {
       assertThat(context.getBeansOfType(PinnedLoopResources.class)).isEmpty();
-      assertThat(get(context, "/mask").statusCode()).isEqualTo(200);
+      assertThat(get(context, "/thread").statusCode()).isEqualTo(200);
     }
   }
 
