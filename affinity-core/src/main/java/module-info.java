@@ -3,16 +3,16 @@
  * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
  * NUMA memory policy ({@code memory}), and the API that joins them (the root package: {@code
  * AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}).
- * {@code internal} is plumbing shared by the packages, exported only to affinity-isolation. Runtime
- * isolation is its own artifact, affinity-isolation, which core finds with {@link
- * java.util.ServiceLoader} ({@code CpuIsolator}); the doctor application is affinity-cli.
+ * {@code internal} is plumbing shared by the packages, exported only to affinity-isolation and
+ * affinity-host-report (the doctor's whole-host report, the NICs, built on core). Runtime isolation
+ * is its own artifact, affinity-isolation, which core finds with {@link java.util.ServiceLoader}
+ * ({@code CpuIsolator}); the doctor application is affinity-cli.
  */
-// "module": affinity-isolation, named by the qualified exports, is built after core
+// "module": affinity-isolation and affinity-host-report, named by the qualified exports, are built
+// after core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
-  // HotSpotDiagnosticMXBean: the host model reads -XX:+UseNUMA as the VM reports it
-  requires jdk.management;
   // JDK Flight Recorder events (core.jfr), emitted only where the runtime has the module: on the
   // module path add --add-modules jdk.jfr to record them
   requires static jdk.jfr;
@@ -29,7 +29,11 @@ module io.github.affinitykit.core {
   // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
   // as core does; nobody else sees either package
   exports io.github.affinitykit.core.internal to
-      io.github.affinitykit.isolation;
+      io.github.affinitykit.isolation,
+      io.github.affinitykit.hostreport;
+  // the host report shows kernel text (the command line) as core does
+  exports io.github.affinitykit.core.internal.text to
+      io.github.affinitykit.hostreport;
   exports io.github.affinitykit.core.internal.natives to
       io.github.affinitykit.isolation;
 

@@ -6,6 +6,8 @@
  */
 module io.github.affinitykit.netty {
   requires transitive io.github.affinitykit.core;
+  // NIC placement (ServerGroupsBuilder.nic, AssignmentReport.nic)
+  requires transitive io.github.affinitykit.hostreport;
   requires transitive io.netty.transport;
   requires transitive io.netty.common;
   requires static io.netty.transport.classes.epoll;

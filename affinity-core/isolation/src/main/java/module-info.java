@@ -8,6 +8,8 @@
  */
 module io.github.affinitykit.isolation {
   requires transitive io.github.affinitykit.core;
+  // the kernel command line (what boot-time isolation is in force)
+  requires io.github.affinitykit.hostreport;
 
   exports io.github.affinitykit.isolation;
 

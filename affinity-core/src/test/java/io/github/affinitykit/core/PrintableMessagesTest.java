@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuSetFormatException;
-import io.github.affinitykit.core.host.KernelCmdline;
 import org.junit.jupiter.api.Test;
 
 /**
  * Text read from files and the environment reaches exception messages and the doctor's problems
- * only in printable form: a cpu list from {@code AFFINITYKIT_POOL} or sysfs, a hex mask word, an
- * {@code isolcpus} flag from {@code /proc/cmdline}.
+ * only in printable form: a cpu list from {@code AFFINITYKIT_POOL} or sysfs, a hex mask word (an
+ * {@code isolcpus} flag from {@code /proc/cmdline}: affinity-host-report's {@code
+ * KernelCmdlineTest}).
  */
 class PrintableMessagesTest {
   private static final String HOSTILE = "1\u001b[2J\u0007,\r\n2\u202e";
@@ -45,14 +45,6 @@ class PrintableMessagesTest {
   void shouldKeepAPrintableCpuListAsItWas() {
     assertThatThrownBy(() -> CpuSet.parse(" 5-1"))
         .hasMessageStartingWith("cpu list \" 5-1\": at position 1");
-  }
-
-  @Test
-  void shouldEscapeAnUnknownIsolcpusFlagFromTheKernelCommandLine() {
-    KernelCmdline k = KernelCmdline.parse("isolcpus=nohz,bad\u0007flag,3 quiet", 8);
-    assertThat(k.problems()).hasSize(1);
-    assertPrintable(k.problems().get(0));
-    assertThat(k.problems().get(0)).contains("bad\\u{0007}flag");
   }
 
   private static void assertPrintable(String message) {

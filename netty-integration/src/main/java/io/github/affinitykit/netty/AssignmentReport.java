@@ -1,6 +1,6 @@
 package io.github.affinitykit.netty;
 
-import io.github.affinitykit.core.placement.NicPlacement;
+import io.github.affinitykit.hostreport.NicPlacement;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -6,7 +6,7 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.placement.NicPlacement;
+import io.github.affinitykit.hostreport.NicPlacement;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;

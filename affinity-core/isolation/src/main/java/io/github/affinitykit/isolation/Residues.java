@@ -2,7 +2,7 @@ package io.github.affinitykit.isolation;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.host.KernelCmdline;
+import io.github.affinitykit.hostreport.KernelCmdline;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,7 +68,7 @@ final class Residues {
                   + noTick
                   + " at boot stops it while one task runs there)"));
     }
-    CpuSet rcu = cpus.minus(host.cmdline().rcuNocbs());
+    CpuSet rcu = cpus.minus(KernelCmdline.of(host).rcuNocbs());
     if (!rcu.isEmpty()) {
       out.add(
           new Residue(
@@ -139,7 +139,7 @@ final class Residues {
    * {@code isolcpus=managed_irq,domain,X nohz_full=X rcu_nocbs=X irqaffinity=rest}.
    */
   static String bootCommandLine(HostCpus host, CpuSet cpus) {
-    KernelCmdline cmdline = host.cmdline();
+    KernelCmdline cmdline = KernelCmdline.of(host);
     CpuSet all = cpus.union(cmdline.isolcpus()).union(cmdline.nohzFull());
     CpuSet rest = host.topology().online().minus(all);
     return "isolcpus=managed_irq,domain,"

@@ -11,7 +11,9 @@ import java.util.Optional;
 /**
  * An immutable snapshot of the host's CPUs as this process sees them: topology, the calling
  * thread's allowed mask, the cgroup cpuset in force, the kernel's isolation state (isolcpus,
- * nohz_full, cgroup v2 isolated partitions), IRQ routing, and the facts derived from them.
+ * nohz_full, cgroup v2 isolated partitions), and the facts derived from them: what pinning needs.
+ * The rest of the host (the kernel command line, IRQs, NICs, the doctor's warnings) is
+ * affinity-host-report's {@code HostReport}, read from the same {@link #root()}.
  *
  * <p>Take it <em>before</em> pinning anything: the allowed mask is the calling thread's, and a
  * pinned thread sees only its own CPU (as {@link Runtime#availableProcessors()} does).
@@ -19,64 +21,40 @@ import java.util.Optional;
  * <p>Thread safety: immutable; safe to share between threads.
  */
 public final class HostCpus {
+  private final Path root;
   private final CpuTopology topology;
   private final CpuSet allowed;
   private final boolean allowedKnown;
   private final CgroupCpuset cgroup;
   private final CpuSet isolated;
   private final CpuSet nohzFull;
-  private final KernelCmdline cmdline;
-  private final List<IrqAffinity> irqs;
-  private final CpuSet irqDefault;
-  private final List<NetDevice> netDevices;
-  private final Optional<Boolean> jvmUsesNuma;
-  private final Optional<Boolean> numaBalancing;
   private final Optional<CpuPool> pool;
   private final Optional<IllegalArgumentException> poolProblem;
   private final List<String> refused;
 
-  /** The kernel's own isolation: {@code isolated}, {@code nohz_full} and the command line. */
-  record KernelIsolation(CpuSet isolated, CpuSet nohzFull, KernelCmdline cmdline) {}
-
-  /** The IRQs' affinities, the default one for new IRQs, and the NICs they serve, as probed. */
-  record IrqRouting(List<IrqAffinity> irqs, CpuSet defaultMask, List<NetDevice> netDevices) {}
-
-  /**
-   * What this JVM was started with (the pool override, {@code -XX:+UseNUMA} where read) and whether
-   * the kernel balances NUMA memory on its own ({@code kernel.numa_balancing}, where it has it).
-   */
-  record JvmSettings(
-      Optional<PoolPolicy.Override> override,
-      Optional<Boolean> useNuma,
-      Optional<Boolean> numaBalancing) {}
+  /** The kernel's own isolation: {@code isolated} and {@code nohz_full}. */
+  record KernelIsolation(CpuSet isolated, CpuSet nohzFull) {}
 
   HostCpus(
+      Path root,
       CpuTopology topology,
       Optional<CpuSet> allowed,
       CgroupCpuset cgroup,
       KernelIsolation kernel,
-      IrqRouting irqRouting,
-      JvmSettings jvm,
+      Optional<PoolPolicy.Override> override,
       List<String> refused) {
-    List<IrqAffinity> irqs = irqRouting.irqs();
-    CpuSet irqDefault = irqRouting.defaultMask();
+    this.root = Objects.requireNonNull(root, "root");
     this.topology = Objects.requireNonNull(topology, "topology");
     this.cgroup = Objects.requireNonNull(cgroup, "cgroup");
     this.allowedKnown = allowed.isPresent();
     this.allowed = allowed.orElseGet(() -> usable(topology, cgroup));
     this.isolated = Objects.requireNonNull(kernel.isolated(), "isolated");
     this.nohzFull = Objects.requireNonNull(kernel.nohzFull(), "nohzFull");
-    this.cmdline = Objects.requireNonNull(kernel.cmdline(), "cmdline");
-    this.irqs = List.copyOf(irqs);
-    this.irqDefault = Objects.requireNonNull(irqDefault, "irqDefault");
-    this.netDevices = List.copyOf(irqRouting.netDevices());
-    this.jvmUsesNuma = jvm.useNuma();
-    this.numaBalancing = jvm.numaBalancing();
     this.refused = List.copyOf(refused);
     Optional<CpuPool> resolved = Optional.empty();
     Optional<IllegalArgumentException> problem = Optional.empty();
     try {
-      resolved = Optional.of(PoolPolicy.resolve(this, jvm.override()));
+      resolved = Optional.of(PoolPolicy.resolve(this, override));
     } catch (IllegalArgumentException e) {
       problem = Optional.of(e);
     }
@@ -98,15 +76,14 @@ public final class HostCpus {
   /**
    * Probes the host whose {@code sys/} and {@code proc/} trees are under {@code root}. A file the
    * kernel lacks is a feature absent; a garbled topology, cache, NUMA or core-kind file counts as
-   * absent too, and unparsable kernel command line parameters are kept in {@link
-   * KernelCmdline#problems()}. {@code HostFilesFuzzTest} checks that nothing else escapes.
+   * absent too. {@code HostFilesFuzzTest} checks that nothing else escapes.
    *
    * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
    * @return a snapshot taken now, with a resolved {@link #pool()}
    * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} lists an online CPU
    * @throws CpuSetFormatException if a file that bounds or isolates the CPUs this process may use
    *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
-   *     nohz_full}, IRQ affinities): guessing there could hand out CPUs it may not use
+   *     nohz_full}): guessing there could hand out CPUs it may not use
    * @throws java.io.UncheckedIOException if a directory exists but cannot be listed
    * @throws IllegalArgumentException if the pool override ({@code -Daffinitykit.pool} or {@code
    *     AFFINITYKIT_POOL}, read once, here) is not a cpu list of CPUs this process may use
@@ -129,9 +106,18 @@ public final class HostCpus {
    * @return a snapshot taken now; its {@link #pool()} throws if the override was bad
    */
   public static HostCpus diagnose(Path root) {
-    boolean here = root.toAbsolutePath().normalize().equals(Path.of("/"));
-    return new HostProbe(new SysFs(root), here ? VmOptions::live : name -> Optional.empty())
-        .probe(); // this JVM's flags say nothing about a tree from another host
+    return new HostProbe(new SysFs(root)).probe();
+  }
+
+  /**
+   * Returns the directory this snapshot was read from: {@code /} for this host, a fixture tree or
+   * another host's copy ({@code doctor --root}) otherwise. What is built on core reads the rest of
+   * the same host from it (affinity-host-report: the kernel command line, IRQs, NICs).
+   *
+   * @return the root given to {@link #probe(Path)}; {@code /} for {@link #probe()}
+   */
+  public Path root() {
+    return root;
   }
 
   /**
@@ -187,70 +173,6 @@ public final class HostCpus {
    */
   public CpuSet nohzFull() {
     return nohzFull;
-  }
-
-  /**
-   * Returns the isolation parameters of the kernel command line.
-   *
-   * @return the parsed {@code /proc/cmdline}; every list empty if the file is missing
-   */
-  public KernelCmdline cmdline() {
-    return cmdline;
-  }
-
-  /**
-   * Returns every IRQ with its affinities, by IRQ number.
-   *
-   * @return one entry per readable {@code /proc/irq/N}, ascending by N; unmodifiable, maybe empty
-   */
-  public List<IrqAffinity> irqs() {
-    return irqs;
-  }
-
-  /**
-   * Returns {@code /proc/irq/default_smp_affinity}: where new IRQs go; empty if unknown.
-   *
-   * @return the default IRQ mask, or an empty set if the file is missing
-   */
-  public CpuSet irqDefault() {
-    return irqDefault;
-  }
-
-  /**
-   * Returns the network interfaces ({@code /sys/class/net}), physical and virtual, with their NUMA
-   * nodes, queues and interrupts. Read with the rest of the snapshot because the warnings weigh
-   * them against the pool, and with the same {@code /proc/irq} reading as {@link #irqs()}.
-   *
-   * @return one entry per interface, by name; unmodifiable, empty without {@code /sys/class/net}
-   */
-  public List<NetDevice> netDevices() {
-    return netDevices;
-  }
-
-  /**
-   * Returns whether this JVM runs with {@code -XX:+UseNUMA}, as {@code
-   * HotSpotDiagnosticMXBean.getVMOption("UseNUMA")} reports it. Read only on a host with more than
-   * one NUMA node, where it matters, and only for this host ({@code /}): a model probed from
-   * another root (a fixture tree, {@code doctor --root}) cannot see that host's JVM, and reads it
-   * as unknown.
-   *
-   * @return the flag; empty on a one-node host, for another root, or where the VM does not report
-   *     it (not HotSpot)
-   */
-  public Optional<Boolean> jvmUsesNuma() {
-    return jvmUsesNuma;
-  }
-
-  /**
-   * Returns whether the kernel's automatic NUMA balancing is on ({@code
-   * /proc/sys/kernel/numa_balancing} not 0): it samples tasks' pages by unmapping them for a moment
-   * (a fault on the next access, and on Debian 12's 6.1 {@code move_pages} reads such a page as not
-   * present) and migrates pages and tasks towards each other, against explicit placement.
-   *
-   * @return the setting; empty where the kernel has no such file (built without it)
-   */
-  public Optional<Boolean> numaBalancing() {
-    return numaBalancing;
   }
 
   /**
@@ -361,21 +283,11 @@ public final class HostCpus {
    * Returns the kernel files and directory entries the probe refused to read, each with what it was
    * and the rule: a FIFO, device or socket (never opened), a link out of the tree, a file larger
    * than its kind of kernel file can be, a {@code cpuN} or {@code nodeN} past the kernel's limits.
-   * Each reads as absent; {@link #warnings()} has one {@link HostWarning.Kind#HOST_FILE_REFUSED}
-   * per entry.
+   * Each reads as absent; the host report's warnings name each ({@code HOST_FILE_REFUSED}).
    *
    * @return the refusals in the order met, at most 100; empty for a host read whole
    */
-  List<String> refused() {
+  public List<String> refused() {
     return refused;
-  }
-
-  /**
-   * Returns what a person running pinned threads on this host should know.
-   *
-   * @return a new list on each call, empty when nothing limits pinning on this host
-   */
-  public List<HostWarning> warnings() {
-    return HostWarnings.of(this);
   }
 }

@@ -2,7 +2,8 @@ package io.github.affinitykit.core.observe;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.host.IrqAffinity;
+import io.github.affinitykit.core.internal.IrqRoute;
+import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.observe.CpuVerdict.Intruder;
 import io.github.affinitykit.core.observe.CpuVerdict.Kind;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ final class AuditRules {
   private static final int MAX_NAMES = 5;
 
   private final HostCpus host;
+  private final List<IrqRoute> irqs;
   private final List<ProcScan> scans;
   private final IntFunction<Set<Integer>> owners;
   private final BiPredicate<Integer, Integer> fired;
@@ -38,6 +40,7 @@ final class AuditRules {
       IntFunction<Set<Integer>> owners,
       BiPredicate<Integer, Integer> fired) {
     this.host = host;
+    this.irqs = IrqRoute.read(new SysFs(host.root())); // the IRQs as they are now, on that host
     this.scans = List.copyOf(scans);
     this.owners = owners;
     this.fired = fired;
@@ -70,7 +73,7 @@ final class AuditRules {
     if (!perCpu.isEmpty()) {
       notes.add("per-CPU kernel work ran here (bound to this CPU, unmovable): " + perCpu);
     }
-    for (IrqAffinity irq : host.irqs()) {
+    for (IrqRoute irq : irqs) {
       if (!irq.effective().contains(cpu)) {
         continue;
       }

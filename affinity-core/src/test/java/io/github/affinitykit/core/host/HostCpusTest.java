@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.Linux;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.HostWarning.Kind;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -19,10 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 class HostCpusTest {
   @TempDir Path tmp;
-
-  private static List<Kind> kinds(HostCpus h) {
-    return h.warnings().stream().map(HostWarning::kind).toList();
-  }
 
   @Test
   void shouldSeeTheSeedMachinesIsolationWhenProbingTheE5Fixture() {
@@ -37,29 +31,20 @@ class HostCpusTest {
     assertThat(h.nohzFull()).hasToString("19-23");
     assertThat(h.exclusive()).hasToString("19-23");
     assertThat(h.isolatedWithSharedCore()).hasToString("19-23");
-    assertThat(h.cmdline().isolcpusFlags()).containsExactlyInAnyOrder("managed_irq", "domain");
-    assertThat(h.cmdline().rcuNocbs()).hasToString("19-23");
-    assertThat(h.cmdline().irqAffinity()).hasToString("0-18");
+    assertThat(h.root()).isEqualTo(Fixtures.root(Fixtures.E5));
+    assertThat(h.refused()).isEmpty();
     assertThat(h.cgroup().version()).isEqualTo(2);
     assertThat(h.cgroup().effective()).hasToString("0-23");
-    assertThat(h.irqs()).extracting(IrqAffinity::irq).containsExactly(0, 8, 9, 24, 25, 26);
-    assertThat(h.irqs().get(3).effective()).hasToString("5");
-    assertThat(h.irqs().get(3).affinity()).hasToString("0-18");
-    assertThat(h.irqDefault()).hasToString("0-18");
   }
 
   @Test
-  void shouldPoolTheIsolatedCpusAndWarnAboutTheirBusySiblingsOnTheE5Fixture() {
+  void shouldPoolTheIsolatedCpusOnTheE5Fixture() {
     HostCpus h = HostCpus.probe(Fixtures.root(Fixtures.E5));
 
     CpuPool pool = h.pool(); // no override configured in the test JVM
     assertThat(pool.cpus()).hasToString("19-23");
     assertThat(pool.housekeeping()).hasToString("0-18");
     assertThat(pool.source()).isEqualTo(CpuPool.Source.ISOLATED);
-    assertThat(kinds(h))
-        .contains(Kind.ISOLATED_SIBLING_NOT_ISOLATED)
-        .doesNotContain(Kind.NO_ISOLATION, Kind.IRQ_ON_ISOLATED, Kind.MASK_RESTRICTED);
-    assertThat(h.warnings().get(0).message()).contains("19-23").contains("7-11");
     assertThat(pool.reason()).contains("every one shares its core with a non-isolated CPU");
   }
 
@@ -79,7 +64,6 @@ class HostCpusTest {
     assertThat(h.pool().cpus()).hasToString("1-3");
     assertThat(h.pool().housekeeping()).hasToString("0");
     assertThat(h.pool().source()).isEqualTo(CpuPool.Source.ALL_BUT_HOUSEKEEPING);
-    assertThat(kinds(h)).containsExactly(Kind.NO_ISOLATION);
   }
 
   @Test
@@ -97,7 +81,6 @@ class HostCpusTest {
     assertThat(h.pool().isEmpty()).isTrue();
     assertThat(h.pool().source()).isEqualTo(CpuPool.Source.EMPTY);
     assertThat(h.pool().reason()).contains("only one core");
-    assertThat(kinds(h)).contains(Kind.POOL_EMPTY);
   }
 
   @Test
@@ -107,12 +90,6 @@ class HostCpusTest {
     assertThat(h.reachable()).hasToString("2-3");
     assertThat(h.pool().cpus()).hasToString("3");
     assertThat(h.pool().housekeeping()).hasToString("2");
-    assertThat(kinds(h)).contains(Kind.MASK_RESTRICTED);
-    assertThat(h.warnings().stream().filter(w -> w.kind() == Kind.MASK_RESTRICTED))
-        .singleElement()
-        .extracting(HostWarning::message)
-        .asString()
-        .contains("2-3");
   }
 
   @Test
@@ -123,43 +100,15 @@ class HostCpusTest {
     assertThat(h.usable()).hasToString("0-1");
     assertThat(h.reachable()).hasToString("0-1");
     assertThat(h.pool().cpus()).hasToString("1");
-    assertThat(kinds(h)).contains(Kind.CGROUP_RESTRICTED).doesNotContain(Kind.MASK_RESTRICTED);
   }
 
   @Test
-  void shouldSkipIrqDirectoriesWhenTheirNameIsNotAnIrqNumber() {
-    HostCpus h =
-        FakeHost.create(tmp, 2, 1)
-            .file("proc/irq/99999999999/smp_affinity_list", "0") // NumberFormatException before
-            .file("proc/irq/\u0663/smp_affinity_list", "0") // a non-ASCII digit
-            .file("proc/irq/7/smp_affinity_list", "1")
-            .probe();
-
-    assertThat(h.irqs()).extracting(IrqAffinity::irq).containsExactly(7);
-  }
-
-  @Test
-  void shouldPreferIsolatedCpusAndWarnAboutIrqsDeliveredThere() {
-    HostCpus h =
-        FakeHost.create(tmp, 4, 1)
-            .isolated("3")
-            .allowed("0-2")
-            .file("proc/irq/30/smp_affinity_list", "0-3")
-            .file("proc/irq/30/effective_affinity_list", "3")
-            .file("proc/irq/31/smp_affinity_list", "0")
-            .probe();
+  void shouldPreferIsolatedCpusWhenTheMaskIsTheIsolcpusDefault() {
+    HostCpus h = FakeHost.create(tmp, 4, 1).isolated("3").allowed("0-2").probe();
 
     assertThat(h.allowedIsIsolationDefault()).isTrue();
     assertThat(h.pool().cpus()).hasToString("3");
     assertThat(h.pool().housekeeping()).hasToString("0-2");
-    assertThat(h.irqs()).hasSize(2);
-    assertThat(h.irqs().get(1).effective()).hasToString("0"); // falls back to smp_affinity
-    assertThat(kinds(h)).contains(Kind.IRQ_ON_ISOLATED).doesNotContain(Kind.NO_ISOLATION);
-    assertThat(h.warnings().stream().filter(w -> w.kind() == Kind.IRQ_ON_ISOLATED))
-        .singleElement()
-        .extracting(HostWarning::message)
-        .asString()
-        .contains("30->3");
   }
 
   @Test
@@ -169,7 +118,6 @@ class HostCpusTest {
     assertThat(h.allowedIsIsolationDefault()).isFalse();
     assertThat(h.exclusive().isEmpty()).isTrue();
     assertThat(h.pool().cpus()).hasToString("1");
-    assertThat(kinds(h)).contains(Kind.ISOLATED_UNREACHABLE, Kind.MASK_RESTRICTED);
   }
 
   @Test
@@ -288,13 +236,6 @@ class HostCpusTest {
         System.setProperty(PoolPolicy.PROPERTY, old);
       }
     }
-  }
-
-  @Test
-  void shouldWarnAboutAnUnparsableKernelCommandLine() {
-    HostCpus h = FakeHost.create(tmp, 4, 1).file("proc/cmdline", "ro nohz_full=1-x").probe();
-
-    assertThat(kinds(h)).contains(Kind.CMDLINE);
   }
 
   @Test

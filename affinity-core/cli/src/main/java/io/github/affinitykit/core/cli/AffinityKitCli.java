@@ -2,6 +2,7 @@ package io.github.affinitykit.core.cli;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.hostreport.HostReport;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -33,7 +34,9 @@ public final class AffinityKitCli {
    */
   public static String explain(AffinityKit kit, Duration auditWindow) {
     return DoctorText.render(
-            kit.host(), "this JVM (pid " + ProcessHandle.current().pid() + ")", kit.backend())
+            HostReport.of(kit.host()),
+            "this JVM (pid " + ProcessHandle.current().pid() + ")",
+            kit.backend())
         + DoctorLive.render(kit, auditWindow);
   }
 

@@ -3,6 +3,7 @@ package io.github.affinitykit.core.cli;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.hostreport.HostReport;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,9 +73,9 @@ final class DoctorCommand implements Callable<Integer> {
         auditMs,
         "a whole number of ms, 0 to " + DoctorRun.MAX_AUDIT_MS);
     PrintWriter out = spec.commandLine().getOut();
-    HostCpus host;
+    HostReport report;
     try {
-      host = HostCpus.diagnose(root);
+      report = HostReport.of(HostCpus.diagnose(root));
     } catch (IllegalArgumentException e) {
       throw CommandLines.usageError(spec, e);
     } catch (RuntimeException e) {
@@ -82,7 +83,8 @@ final class DoctorCommand implements Callable<Integer> {
       return 1;
     }
     AffinityBackend backend = backends.get();
-    out.print(DoctorRun.report(host, root, json, backend));
+    out.print(DoctorRun.report(report, root, json, backend));
+    HostCpus host = report.host();
     out.flush();
     CpuPool pool = CommandLines.configured(spec, host::pool);
     if (!json && DoctorRun.isLive(root)) {

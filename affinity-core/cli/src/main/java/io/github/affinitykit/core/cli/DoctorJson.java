@@ -10,13 +10,14 @@ import io.github.affinitykit.core.host.CpuInfo;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.host.HostWarning;
-import io.github.affinitykit.core.host.IrqAffinity;
-import io.github.affinitykit.core.host.NetDevice;
-import io.github.affinitykit.core.host.NicIrq;
-import io.github.affinitykit.core.host.QueueMask;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
+import io.github.affinitykit.hostreport.HostReport;
+import io.github.affinitykit.hostreport.HostWarning;
+import io.github.affinitykit.hostreport.IrqAffinity;
+import io.github.affinitykit.hostreport.NetDevice;
+import io.github.affinitykit.hostreport.NicIrq;
+import io.github.affinitykit.hostreport.QueueMask;
 import io.github.affinitykit.isolation.IsolationJournal;
 import java.io.UncheckedIOException;
 import java.util.Collection;
@@ -37,13 +38,14 @@ final class DoctorJson {
 
   private DoctorJson() {}
 
-  static String render(HostCpus host, String root, AffinityBackend backend) {
-    return render(host, root, backend, List.of());
+  static String render(HostReport report, String root, AffinityBackend backend) {
+    return render(report, root, backend, List.of());
   }
 
   /** As above, with the isolations recorded on the machine (see {@code IsolationJson}). */
   static String render(
-      HostCpus host, String root, AffinityBackend backend, List<IsolationJournal> isolations) {
+      HostReport report, String root, AffinityBackend backend, List<IsolationJournal> isolations) {
+    HostCpus host = report.host();
     ObjectNode doc = MAPPER.createObjectNode();
     doc.put("root", root);
     doc.putObject("backend")
@@ -53,14 +55,14 @@ final class DoctorJson {
     topology(doc.putObject("topology"), host.topology());
     sets(doc.putObject("sets"), host);
     cgroup(doc.putObject("cgroup"), host);
-    cmdline(doc.putObject("cmdline"), host);
-    irqs(doc.putObject("irqs"), host);
+    cmdline(doc.putObject("cmdline"), report);
+    irqs(doc.putObject("irqs"), report);
     pool(doc.putObject("pool"), host);
-    network(doc.putObject("network"), host);
+    network(doc.putObject("network"), report);
     ArrayNode iso = doc.putArray("isolations");
     isolations.forEach(i -> iso.add(IsolationJson.tree(i)));
     ArrayNode warnings = doc.putArray("warnings");
-    for (HostWarning w : host.warnings()) {
+    for (HostWarning w : report.warnings()) {
       warnings.addObject().put("kind", w.kind().name()).put("message", w.message());
     }
     try {
@@ -129,7 +131,7 @@ final class DoctorJson {
         .put("source", h.cgroup().source());
   }
 
-  private static void cmdline(ObjectNode m, HostCpus h) {
+  private static void cmdline(ObjectNode m, HostReport h) {
     m.put("isolcpus", h.cmdline().isolcpus().toString());
     texts(m.putArray("isolcpusFlags"), h.cmdline().isolcpusFlags());
     m.put("nohzFull", h.cmdline().nohzFull().toString());
@@ -138,7 +140,7 @@ final class DoctorJson {
     texts(m.putArray("problems"), h.cmdline().problems());
   }
 
-  private static void irqs(ObjectNode m, HostCpus h) {
+  private static void irqs(ObjectNode m, HostReport h) {
     m.put("defaultAffinity", h.irqDefault().toString());
     ArrayNode list = m.putArray("irqs");
     for (IrqAffinity irq : h.irqs()) {
@@ -170,7 +172,7 @@ final class DoctorJson {
    * txQueues}, {@code rps} and {@code xps} (the masks set: {@code queue}, {@code cpus}), {@code
    * irqs} ({@code irq}, {@code name}, {@code queue} -1 unknown, {@code effective}).
    */
-  private static void network(ObjectNode m, HostCpus h) {
+  private static void network(ObjectNode m, HostReport h) {
     m.put("jvmUseNuma", h.jvmUsesNuma().map(String::valueOf).orElse("unknown"));
     m.put("numaBalancing", h.numaBalancing().map(String::valueOf).orElse("unknown"));
     ArrayNode devices = m.putArray("devices");

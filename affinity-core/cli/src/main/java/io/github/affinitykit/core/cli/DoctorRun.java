@@ -5,6 +5,7 @@ import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.hostreport.HostReport;
 import io.github.affinitykit.isolation.IsolationJournal;
 import io.github.affinitykit.isolation.Isolator;
 import java.io.PrintStream;
@@ -59,11 +60,11 @@ final class DoctorRun {
       return OptionalInt.empty();
     }
     FutureTask<AffinityBackend> probing = probeBeside(backends);
-    HostCpus host;
+    HostReport host;
     CpuPool pool;
     try {
-      host = HostCpus.diagnose(root);
-      pool = host.pool();
+      host = HostReport.of(HostCpus.diagnose(root));
+      pool = host.host().pool();
     } catch (RuntimeException e) {
       // the command line words it, probing a backend of its own; this probe is a daemon thread
       // that ends by itself (the backend's load is idempotent)
@@ -72,7 +73,7 @@ final class DoctorRun {
     AffinityBackend backend = joined(probing);
     out.print(report(host, root, p.get().json(), backend));
     if (!p.get().json() && isLive(root)) {
-      out.print(live(host, backend, pool, p.get().auditMs()));
+      out.print(live(host.host(), backend, pool, p.get().auditMs()));
     }
     out.flush();
     return OptionalInt.of(0);
@@ -115,7 +116,7 @@ final class DoctorRun {
   }
 
   /** The report of {@code host}, read under {@code root}: text, or JSON. */
-  static String report(HostCpus host, Path root, boolean json, AffinityBackend backend) {
+  static String report(HostReport host, Path root, boolean json, AffinityBackend backend) {
     String label = isLive(root) ? "this host" : root.toString();
     List<IsolationJournal> isolations =
         Isolator.at(

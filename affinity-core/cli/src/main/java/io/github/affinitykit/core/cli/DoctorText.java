@@ -6,9 +6,10 @@ import io.github.affinitykit.core.host.CpuInfo;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.host.HostWarning;
-import io.github.affinitykit.core.host.IrqAffinity;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.hostreport.HostReport;
+import io.github.affinitykit.hostreport.HostWarning;
+import io.github.affinitykit.hostreport.IrqAffinity;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -25,17 +26,18 @@ final class DoctorText {
 
   private DoctorText() {}
 
-  static String render(HostCpus host, String root, AffinityBackend backend) {
+  static String render(HostReport report, String root, AffinityBackend backend) {
+    HostCpus host = report.host();
     StringBuilder out = new StringBuilder();
     CpuTopology t = host.topology();
     out.append("Affinity Kit doctor: ").append(root).append(" (topology from ");
     out.append(t.source()).append(")\n\n");
     out.append("Backend    ").append(backendLine(backend)).append("\n\n");
     topology(out, t);
-    sets(out, host);
+    sets(out, report);
     pool(out, host);
-    NetworkText.render(out, host);
-    List<HostWarning> warnings = host.warnings();
+    NetworkText.render(out, report);
+    List<HostWarning> warnings = report.warnings();
     out.append("\nWarnings").append(warnings.isEmpty() ? ": none\n" : "\n");
     for (HostWarning w : warnings) {
       out.append("  ! ").append(w.message()).append('\n');
@@ -119,7 +121,8 @@ final class DoctorText {
     }
   }
 
-  private static void sets(StringBuilder out, HostCpus h) {
+  private static void sets(StringBuilder out, HostReport report) {
+    HostCpus h = report.host();
     CpuTopology t = h.topology();
     out.append("\nCPU sets\n");
     line(out, "possible", t.possible(), "");
@@ -147,11 +150,11 @@ final class DoctorText {
     if (!h.cgroup().isolatedPartitions().isEmpty()) {
       line(out, "v2 isolated", h.cgroup().isolatedPartitions(), "cgroup v2 isolated partitions");
     }
-    out.append(String.format("  %-12s %s%n", "cmdline", cmdline(h)));
-    out.append(String.format("  %-12s %s%n", "irqs", irqs(h)));
+    out.append(String.format("  %-12s %s%n", "cmdline", cmdline(report)));
+    out.append(String.format("  %-12s %s%n", "irqs", irqs(report)));
   }
 
-  private static String cmdline(HostCpus h) {
+  private static String cmdline(HostReport h) {
     StringJoiner j = new StringJoiner(" ");
     if (!h.cmdline().isolcpusFlags().isEmpty()) {
       j.add(
@@ -172,7 +175,7 @@ final class DoctorText {
     }
   }
 
-  private static String irqs(HostCpus h) {
+  private static String irqs(HostReport h) {
     if (h.irqs().isEmpty()) {
       return "(no /proc/irq visible)";
     }

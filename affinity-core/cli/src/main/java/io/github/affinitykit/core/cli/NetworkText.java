@@ -1,10 +1,10 @@
 package io.github.affinitykit.core.cli;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.host.NetDevice;
-import io.github.affinitykit.core.host.NicIrq;
-import io.github.affinitykit.core.host.QueueMask;
+import io.github.affinitykit.hostreport.HostReport;
+import io.github.affinitykit.hostreport.NetDevice;
+import io.github.affinitykit.hostreport.NicIrq;
+import io.github.affinitykit.hostreport.QueueMask;
 import java.util.List;
 import java.util.StringJoiner;
 
@@ -22,7 +22,7 @@ final class NetworkText {
 
   private NetworkText() {}
 
-  static void render(StringBuilder out, HostCpus host) {
+  static void render(StringBuilder out, HostReport host) {
     List<NetDevice> devices = host.netDevices();
     long nics = devices.stream().filter(NetDevice::physical).count();
     out.append("\nNetwork    ");
@@ -38,11 +38,11 @@ final class NetworkText {
     }
   }
 
-  private static String useNuma(HostCpus host) {
+  private static String useNuma(HostReport host) {
     if (host.jvmUsesNuma().isPresent()) {
       return host.jvmUsesNuma().get() ? "on" : "off";
     }
-    return host.topology().numaNodes().size() > 1
+    return host.host().topology().numaNodes().size() > 1
         ? "unknown (another host's tree, or not reported)"
         : "not read (one node)";
   }

@@ -7,16 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.hostreport.HostReport;
 import org.junit.jupiter.api.Test;
 
 class DoctorNetworkTest {
   private static final AffinityBackend NOOP = AffinityBackend.unsupported("test");
 
-  private static HostCpus nicHost() {
-    return HostCpus.probe(Fixtures.root(Fixtures.E5_NIC));
+  private static HostReport nicHost() {
+    return HostReport.of(HostCpus.probe(Fixtures.root(Fixtures.E5_NIC)));
   }
 
-  private static String useNuma(HostCpus h) {
+  private static String useNuma(HostReport h) {
     return h.jvmUsesNuma()
         .map(on -> on ? "on" : "off")
         .orElse("unknown (another host's tree, or not reported)");
@@ -24,7 +25,7 @@ class DoctorNetworkTest {
 
   @Test
   void shouldListEachInterfaceWithItsNodeQueuesIrqsAndSteeringInText() {
-    HostCpus h = nicHost();
+    HostReport h = nicHost();
 
     String text = DoctorText.render(h, "fixture", NOOP);
 
@@ -54,14 +55,15 @@ class DoctorNetworkTest {
 
   @Test
   void shouldSayWhenNoInterfaceIsVisibleInText() {
-    String text = DoctorText.render(HostCpus.probe(Fixtures.root(Fixtures.E5)), "e5", NOOP);
+    String text =
+        DoctorText.render(HostReport.of(HostCpus.probe(Fixtures.root(Fixtures.E5))), "e5", NOOP);
 
     assertThat(text).contains("\nNetwork    (no /sys/class/net visible); JVM -XX:+UseNUMA ");
   }
 
   @Test
   void shouldWriteTheNetworkSectionWithStableFieldNamesInJson() throws Exception {
-    HostCpus h = nicHost();
+    HostReport h = nicHost();
 
     JsonNode net =
         new ObjectMapper().readTree(DoctorJson.render(h, "fixture", NOOP)).at("/network");

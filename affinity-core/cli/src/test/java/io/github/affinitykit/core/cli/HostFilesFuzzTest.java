@@ -12,6 +12,7 @@ import io.github.affinitykit.core.observe.Pressure;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.hostreport.HostReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -61,8 +62,10 @@ class HostFilesFuzzTest {
 
   private static void probeAndExplain(Path root) {
     HostCpus host;
+    HostReport report;
     try {
       host = HostCpus.probe(root);
+      report = HostReport.of(host);
     } catch (IllegalStateException | CpuSetFormatException e) {
       assertThat(e.getMessage()).isNotBlank();
       return; // documented: no CPU listed, or a file that bounds the usable CPUs is malformed
@@ -74,10 +77,10 @@ class HostFilesFuzzTest {
     assertThat(host.reachable().containsAll(pool.cpus())).isTrue();
     assertThat(pool.cpus().intersects(pool.housekeeping())).isFalse();
     assertThat(host.isolatedCpus().containsAll(host.isolatedWithSharedCore())).isTrue();
-    assertThat(host.warnings()).isNotNull();
-    assertThat(DoctorText.render(host, root.toString(), BACKEND)).isNotBlank();
+    assertThat(report.warnings()).isNotNull();
+    assertThat(DoctorText.render(report, root.toString(), BACKEND)).isNotBlank();
     try {
-      assertThat(JSON.readTree(DoctorJson.render(host, root.toString(), BACKEND)).isObject())
+      assertThat(JSON.readTree(DoctorJson.render(report, root.toString(), BACKEND)).isObject())
           .isTrue();
     } catch (IOException e) {
       throw new UncheckedIOException("doctor --json printed invalid JSON", e);

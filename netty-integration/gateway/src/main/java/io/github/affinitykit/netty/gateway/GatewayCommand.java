@@ -10,7 +10,7 @@ import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
 import io.github.affinitykit.core.cli.OptionTable.Key;
-import io.github.affinitykit.core.placement.IrqSharing;
+import io.github.affinitykit.hostreport.IrqSharing;
 import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;

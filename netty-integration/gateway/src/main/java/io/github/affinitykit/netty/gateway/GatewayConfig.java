@@ -1,7 +1,7 @@
 package io.github.affinitykit.netty.gateway;
 
 import io.github.affinitykit.core.RepinPolicy;
-import io.github.affinitykit.core.placement.IrqSharing;
+import io.github.affinitykit.hostreport.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;

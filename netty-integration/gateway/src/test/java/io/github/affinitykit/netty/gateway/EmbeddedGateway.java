@@ -54,7 +54,7 @@ final class EmbeddedGateway implements AutoCloseable {
           SpinLimit.DEFAULT,
           0,
           java.util.Optional.empty(),
-          io.github.affinitykit.core.placement.IrqSharing.AVOID,
+          io.github.affinitykit.hostreport.IrqSharing.AVOID,
           Duration.ZERO,
           io.github.affinitykit.core.RepinPolicy.REPORT,
           100,

@@ -106,7 +106,7 @@ class GatewayCommandTest {
                 SpinLimit.DEFAULT,
                 1500,
                 java.util.Optional.of("eth0"),
-                io.github.affinitykit.core.placement.IrqSharing.SHARE,
+                io.github.affinitykit.hostreport.IrqSharing.SHARE,
                 Duration.ofMillis(250),
                 io.github.affinitykit.core.RepinPolicy.REPORT,
                 50,
@@ -150,10 +150,10 @@ class GatewayCommandTest {
   void shouldTakeTheNicAndItsIrqPolicyInAnyCaseAndRefuseAnyOtherPolicy() {
     GatewayConfig c = GatewayHarness.config("--nic", "eth0", "--nic-irqs=SHARE");
     assertThat(c.nic()).contains("eth0");
-    assertThat(c.nicIrqs()).isEqualTo(io.github.affinitykit.core.placement.IrqSharing.SHARE);
+    assertThat(c.nicIrqs()).isEqualTo(io.github.affinitykit.hostreport.IrqSharing.SHARE);
     assertThat(GatewayConfig.DEFAULTS.nic()).isEmpty();
     assertThat(GatewayConfig.DEFAULTS.nicIrqs())
-        .isEqualTo(io.github.affinitykit.core.placement.IrqSharing.AVOID);
+        .isEqualTo(io.github.affinitykit.hostreport.IrqSharing.AVOID);
     assertOneLine("--nic-irqs: spread (expected: one of AVOID, SHARE)", "--nic-irqs=spread");
   }
 

@@ -1,8 +1,8 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.host.NetDevice;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -53,7 +53,8 @@ public record NicPlacement(
    *
    * @param host the host model the NIC and the nodes are read from; not null
    * @param pool the CPUs the threads may use; not null, not empty
-   * @param nic an interface of {@code host} ({@link HostCpus#netDevices()}); not null
+   * @param nic an interface of {@code host} ({@link HostReport#netDevices()}, read now from the
+   *     host's {@link HostCpus#root() root}); not null
    * @param sharing whether the threads may share CPUs with the NIC's interrupts; not null
    * @return the CPUs and why
    * @throws IllegalArgumentException if {@code host} has no interface {@code nic}, or {@code pool}
@@ -64,7 +65,7 @@ public record NicPlacement(
     if (Objects.requireNonNull(pool, "pool").isEmpty()) {
       throw new IllegalArgumentException("pool: empty (expected: the CPUs to choose from)");
     }
-    NetDevice d = device(host, nic);
+    NetDevice d = device(NetProbe.read(host), nic);
     if (!d.physical()) {
       return new NicPlacement(
           nic, -1, sharing, sharing, pool, nic + " is virtual (no device, no node): pool " + pool);
@@ -106,9 +107,9 @@ public record NicPlacement(
         base + ", less " + near.intersect(irqs) + " (its IRQs)");
   }
 
-  private static NetDevice device(HostCpus host, String nic) {
+  private static NetDevice device(List<NetDevice> devices, String nic) {
     Objects.requireNonNull(nic, "nic");
-    return host.netDevices().stream()
+    return devices.stream()
         .filter(d -> d.name().equals(nic))
         .findFirst()
         .orElseThrow(
@@ -117,8 +118,7 @@ public record NicPlacement(
                     "nic: "
                         + nic
                         + " (expected: a network interface of this host: "
-                        + String.join(
-                            ", ", host.netDevices().stream().map(NetDevice::name).toList())
+                        + String.join(", ", devices.stream().map(NetDevice::name).toList())
                         + ")"));
   }
 }

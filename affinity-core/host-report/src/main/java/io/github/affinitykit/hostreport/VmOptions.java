@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * Reads this JVM's {@code -XX} options through {@link HotSpotDiagnosticMXBean#getVMOption}: the
  * value the VM runs with, never a guess from the command line. Read on demand, never in a static
- * initialiser: {@link HostProbe} takes the reader as a function so tests can give any answer.
+ * initialiser: {@link HostReport} takes the reader as a function so tests can give any answer.
  *
  * <p>Thread safety: stateless.
  */

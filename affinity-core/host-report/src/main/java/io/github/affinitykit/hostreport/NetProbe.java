@@ -1,6 +1,7 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.InterruptTable;
 import io.github.affinitykit.core.internal.SysFs;
 import java.io.IOException;
@@ -47,11 +48,17 @@ final class NetProbe {
    * Prepares a probe.
    *
    * @param fs the tree to read
-   * @param irqs the IRQ affinities already read from {@code /proc/irq} (by {@link HostProbe})
+   * @param irqs the IRQ affinities already read from {@code /proc/irq} (by {@link HostReport})
    */
   NetProbe(SysFs fs, List<IrqAffinity> irqs) {
     this.fs = fs;
     irqs.forEach(irq -> affinities.put(irq.irq(), irq));
+  }
+
+  /** The interfaces of {@code host}, read now from its root with its IRQs (NIC placement). */
+  static List<NetDevice> read(HostCpus host) {
+    SysFs fs = new SysFs(host.root());
+    return new NetProbe(fs, IrqAffinity.read(fs)).probe();
   }
 
   /** The handler names of {@code /proc/interrupts}, by IRQ, read once. */

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import java.util.Objects;
 

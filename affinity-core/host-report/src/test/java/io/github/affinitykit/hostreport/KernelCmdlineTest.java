@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -63,5 +63,18 @@ class KernelCmdlineTest {
   @Test
   void shouldRejectNullWithTheParameterName() {
     assertThatThrownBy(() -> KernelCmdline.parse(null, 4)).hasMessage("cmdline");
+  }
+
+  @Test
+  void shouldEscapeAnUnknownIsolcpusFlagFromTheKernelCommandLine() {
+    KernelCmdline k = KernelCmdline.parse("isolcpus=nohz,bad\u0007flag,3 quiet", 8);
+
+    assertThat(k.problems()).singleElement().asString().contains("bad\\u{0007}flag");
+    assertThat(k.problems().get(0).codePoints())
+        .allSatisfy(
+            c ->
+                assertThat(Character.isISOControl(c) || Character.getType(c) == Character.FORMAT)
+                    .as("U+%04X", c)
+                    .isFalse());
   }
 }

@@ -1,27 +1,28 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
 import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * Derives the network {@link HostWarning}s of a {@link HostCpus} snapshot: NIC interrupts on pool
- * CPUs, NICs on a node without pool CPUs, and, on a multi-node host, a JVM without {@code
- * -XX:+UseNUMA} and the kernel's automatic NUMA balancing left on.
+ * Derives the network {@link HostWarning}s of a {@link HostReport}: NIC interrupts on pool CPUs,
+ * NICs on a node without pool CPUs, and, on a multi-node host, a JVM without {@code -XX:+UseNUMA}
+ * and the kernel's automatic NUMA balancing left on.
  *
  * <p>Thread safety: stateless.
  */
 final class NicWarnings {
   private NicWarnings() {}
 
-  static void add(HostCpus host, CpuSet pool, List<HostWarning> out) {
+  static void add(HostReport host, CpuSet pool, List<HostWarning> out) {
     if (!pool.isEmpty()) {
       for (NetDevice nic : host.netDevices()) {
         irqsOnPool(nic, pool, out);
-        remote(host, nic, pool, out);
+        remote(host.host(), nic, pool, out);
       }
     }
-    int nodes = host.topology().numaNodes().size();
+    int nodes = host.host().topology().numaNodes().size();
     if (nodes > 1 && host.jvmUsesNuma().filter(on -> !on).isPresent()) {
       out.add(
           new HostWarning(

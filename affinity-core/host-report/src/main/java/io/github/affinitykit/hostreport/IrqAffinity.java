@@ -1,6 +1,9 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.internal.IrqRoute;
+import io.github.affinitykit.core.internal.SysFs;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -27,5 +30,12 @@ public record IrqAffinity(int irq, CpuSet effective, CpuSet affinity) {
     }
     Objects.requireNonNull(effective, "effective");
     Objects.requireNonNull(affinity, "affinity");
+  }
+
+  /** Every IRQ of {@code /proc/irq} under {@code fs} that has an affinity file, by number. */
+  static List<IrqAffinity> read(SysFs fs) {
+    return IrqRoute.read(fs).stream()
+        .map(r -> new IrqAffinity(r.irq(), r.effective(), r.affinity()))
+        .toList();
   }
 }

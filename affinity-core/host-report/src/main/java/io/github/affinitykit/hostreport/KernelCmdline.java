@@ -1,6 +1,8 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.internal.text.Printable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,10 +66,25 @@ public record KernelCmdline(
   }
 
   /**
+   * Reads {@code /proc/cmdline} of {@code host}, under its {@link HostCpus#root() root}, now.
+   *
+   * @param host the host whose command line to read; not null
+   * @return the parameters; every list empty if the file is missing
+   */
+  public static KernelCmdline of(HostCpus host) {
+    return read(new SysFs(host.root()), host);
+  }
+
+  /** {@code /proc/cmdline} under {@code fs}, for a machine of {@code host}'s possible CPUs. */
+  static KernelCmdline read(SysFs fs, HostCpus host) {
+    return parse(fs.read("/proc/cmdline").orElse(""), host.topology().possibleCount());
+  }
+
+  /**
    * Parses a command line for a machine of {@code nbits} possible CPUs.
    *
    * @param cmdline the text of {@code /proc/cmdline}, possibly empty; not null
-   * @param nbits the host's mask width ({@link CpuTopology#possibleCount()}): {@code N} in a list
+   * @param nbits the host's mask width ({@code CpuTopology.possibleCount()}): {@code N} in a list
    *     means {@code nbits - 1}, and an id of {@code nbits} or more is a problem
    * @return the parameters; a list that does not parse is empty and named in {@code problems}
    */

@@ -1,23 +1,25 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.host.HostCpus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * Derives the {@link HostWarning}s of a {@link HostCpus} snapshot.
+ * Derives the {@link HostWarning}s of a {@link HostReport}.
  *
  * <p>Thread safety: stateless.
  */
 final class HostWarnings {
   private HostWarnings() {}
 
-  static List<HostWarning> of(HostCpus host) {
+  static List<HostWarning> of(HostReport report) {
+    HostCpus host = report.host();
     List<HostWarning> out = new ArrayList<>();
     CpuSet iso = host.isolatedCpus();
     siblings(host, out);
-    irqs(host, iso, out);
+    irqs(report, iso, out);
     if (iso.isEmpty()) {
       out.add(
           new HostWarning(
@@ -47,11 +49,11 @@ final class HostWarnings {
           new HostWarning(
               HostWarning.Kind.POOL_EMPTY, "pool override rejected: " + e.getMessage()));
     }
-    for (String p : host.cmdline().problems()) {
+    for (String p : report.cmdline().problems()) {
       out.add(new HostWarning(HostWarning.Kind.CMDLINE, "kernel command line: " + p));
     }
-    NicWarnings.add(host, pool, out);
-    for (String r : host.refused()) {
+    NicWarnings.add(report, pool, out);
+    for (String r : report.refused()) {
       out.add(new HostWarning(HostWarning.Kind.HOST_FILE_REFUSED, "not read: " + r));
     }
     return out;
@@ -80,7 +82,7 @@ final class HostWarnings {
                 + " to isolcpus/nohz_full, or disable SMT)"));
   }
 
-  private static void irqs(HostCpus host, CpuSet iso, List<HostWarning> out) {
+  private static void irqs(HostReport host, CpuSet iso, List<HostWarning> out) {
     if (iso.isEmpty()) {
       return;
     }

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.hostreport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

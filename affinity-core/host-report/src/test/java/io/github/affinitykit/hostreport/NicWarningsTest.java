@@ -1,11 +1,11 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.HostWarning.Kind;
-import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.testkit.Fixtures;
+import io.github.affinitykit.hostreport.HostWarning.Kind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,19 +15,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class NicWarningsTest {
-  private static HostCpus probe(String fixture, Function<String, Optional<String>> vm) {
-    return new HostProbe(new SysFs(Fixtures.root(fixture)), vm).probe();
+  private static HostReport probe(String fixture, Function<String, Optional<String>> vm) {
+    return HostReport.read(HostCpus.probe(Fixtures.root(fixture)), vm);
   }
 
-  private static List<HostWarning> of(HostCpus host, Kind kind) {
+  private static List<HostWarning> of(HostReport host, Kind kind) {
     return host.warnings().stream().filter(w -> w.kind() == kind).toList();
   }
 
   @Test
   void shouldNameTheNicItsIrqsAndThePoolCpusWhenANicInterruptsThePool() {
-    HostCpus h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
+    HostReport h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
 
-    assertThat(h.pool().cpus()).hasToString("19-23");
+    assertThat(h.host().pool().cpus()).hasToString("19-23");
     assertThat(of(h, Kind.NIC_IRQ_ON_POOL))
         .singleElement()
         .extracting(HostWarning::message)
@@ -38,7 +38,7 @@ class NicWarningsTest {
 
   @Test
   void shouldWarnAboutTheNicOnTheNodeWithoutPoolCpusOnly() {
-    HostCpus h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
+    HostReport h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
 
     assertThat(of(h, Kind.NIC_REMOTE_NODE))
         .singleElement()
@@ -54,7 +54,7 @@ class NicWarningsTest {
   @Test
   void shouldWarnAboutAJvmWithoutUseNumaOnlyWhenItSaysFalseOnSeveralNodes() {
     List<String> asked = new ArrayList<>();
-    HostCpus off =
+    HostReport off =
         probe(
             Fixtures.E5_NIC,
             name -> {
@@ -69,7 +69,7 @@ class NicWarningsTest {
         .extracting(HostWarning::message)
         .asString()
         .startsWith("this host has 2 NUMA nodes but the JVM runs without -XX:+UseNUMA");
-    HostCpus unknown = probe(Fixtures.E5_NIC, name -> Optional.empty());
+    HostReport unknown = probe(Fixtures.E5_NIC, name -> Optional.empty());
     assertThat(unknown.jvmUsesNuma()).isEmpty();
     assertThat(of(unknown, Kind.JVM_NOT_NUMA_AWARE)).isEmpty();
     assertThat(probe(Fixtures.E5_NIC, name -> Optional.of("maybe")).jvmUsesNuma()).isEmpty();
@@ -78,7 +78,7 @@ class NicWarningsTest {
   @Test
   void shouldNotAskTheJvmOnAOneNodeHost() {
     List<String> asked = new ArrayList<>();
-    HostCpus h =
+    HostReport h =
         probe(
             "2arm-2c",
             name -> {
@@ -86,7 +86,7 @@ class NicWarningsTest {
               return Optional.of("false");
             });
 
-    assertThat(h.topology().numaNodes()).hasSizeLessThan(2);
+    assertThat(h.host().topology().numaNodes()).hasSizeLessThan(2);
     assertThat(asked).isEmpty();
     assertThat(h.jvmUsesNuma()).isEmpty();
     assertThat(of(h, Kind.JVM_NOT_NUMA_AWARE)).isEmpty();
@@ -98,11 +98,11 @@ class NicWarningsTest {
 
     assertThat(live).isPresent().get().isIn("true", "false");
     assertThat(VmOptions.live("NoSuchVmOptionAnywhere")).isEmpty();
-    HostCpus e5 = HostCpus.probe(Fixtures.root(Fixtures.E5_NIC)); // two nodes, not this host
+    HostReport e5 = HostReport.of(HostCpus.probe(Fixtures.root(Fixtures.E5_NIC))); // not this host
     assertThat(e5.jvmUsesNuma()).as("this JVM says nothing of that host's").isEmpty();
     assertThat(of(e5, Kind.JVM_NOT_NUMA_AWARE)).isEmpty();
-    HostCpus here = HostCpus.probe();
-    if (here.topology().numaNodes().size() > 1) {
+    HostReport here = HostReport.of(HostCpus.probe());
+    if (here.host().topology().numaNodes().size() > 1) {
       assertThat(here.jvmUsesNuma()).isEqualTo(VmOptions.flag(live));
     } else {
       assertThat(here.jvmUsesNuma()).as("one node: not asked").isEmpty();
@@ -111,7 +111,7 @@ class NicWarningsTest {
 
   @Test
   void shouldGiveNoNicWarningWhenThePoolIsEmpty() {
-    HostCpus h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
+    HostReport h = probe(Fixtures.E5_NIC, name -> Optional.of("true"));
     List<HostWarning> out = new ArrayList<>();
 
     NicWarnings.add(h, CpuSet.empty(), out);
@@ -132,7 +132,7 @@ class NicWarningsTest {
               .file("sys/devices/system/node/node1/cpulist", "2-3")
               .file("sys/devices/system/node/node1/distance", "20 10");
         }
-        HostCpus h = HostCpus.probe(r);
+        HostReport h = HostReport.of(HostCpus.probe(r));
         assertThat(h.numaBalancing()).contains(!value.equals("0"));
         assertThat(of(h, Kind.NUMA_BALANCING_ON))
             .as(nodes + " nodes, numa_balancing " + value)
@@ -140,6 +140,6 @@ class NicWarningsTest {
       }
     }
     io.github.affinitykit.core.testkit.FakeHost.create(root.resolve("none"), 4, 1);
-    assertThat(HostCpus.probe(root.resolve("none")).numaBalancing()).isEmpty();
+    assertThat(HostReport.of(HostCpus.probe(root.resolve("none"))).numaBalancing()).isEmpty();
   }
 }

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.hostreport;
 
 /**
  * Whether threads placed next to a NIC may share CPUs with the NIC's interrupts.

@@ -1,10 +1,12 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.hostreport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.TestTree;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +26,7 @@ class NetDevicesTest {
   @TempDir Path tmp;
 
   private static List<NetDevice> devices(Path root) {
-    return new HostProbe(new SysFs(root), name -> Optional.of("true")).probe().netDevices();
+    return HostReport.read(HostCpus.probe(root), name -> Optional.of("true")).netDevices();
   }
 
   private static NetDevice device(Path root, String name) {
@@ -116,13 +118,13 @@ class NetDevicesTest {
 
   @Test
   void shouldListNoDevicesWhenTheTreeHasNoSysClassNet() {
-    assertThat(HostCpus.probe(Fixtures.root(Fixtures.E5)).netDevices()).isEmpty();
+    assertThat(HostReport.of(HostCpus.probe(Fixtures.root(Fixtures.E5))).netDevices()).isEmpty();
   }
 
   @Test
   void shouldReadBrokenFilesAsAbsentWhenTheyAreMissingOrGarbled() throws IOException {
     Path root = copy();
-    TestTree t = TestTree.at(root);
+    FakeHostFiles t = new FakeHostFiles(root);
     Files.delete(root.resolve(ETH0 + "/numa_node"));
     t.file(ETH0 + "/local_cpulist", "6-x");
     t.file(ETH0 + "/net/eth0/queues/rx-0/rps_cpus", "zz,00000000");
@@ -145,7 +147,7 @@ class NetDevicesTest {
     Path link = root.resolve(ETH1 + "/net/eth1/device");
     Files.delete(link);
     Files.createSymbolicLink(link, Paths.get("../../../0000:02:00.7"));
-    TestTree.at(root).file(ETH0 + "/numa_node", "-1");
+    new FakeHostFiles(root).file(ETH0 + "/numa_node", "-1");
 
     NetDevice eth1 = device(root, "eth1");
 
@@ -161,8 +163,8 @@ class NetDevicesTest {
   @Test
   void shouldNameIrqsFromTheirProcIrqDirectoriesWhenProcInterruptsIsGarbled() throws IOException {
     Path root = copy();
-    TestTree.at(root).file("proc/interrupts", "garbage\n 60: 1 2");
-    TestTree.at(root).file("sys/class/net/bonding_masters", "");
+    new FakeHostFiles(root).file("proc/interrupts", "garbage\n 60: 1 2");
+    new FakeHostFiles(root).file("sys/class/net/bonding_masters", "");
 
     List<NetDevice> all = devices(root);
 
@@ -181,28 +183,23 @@ class NetDevicesTest {
   @Test
   void shouldReadAVirtioNicsVectorsAndNodeFromItsPciParent() {
     String pci = "sys/devices/pci0000:00/0000:00:03.0";
-    TestTree t =
-        TestTree.at(tmp)
-            .file(pci + "/numa_node", "1")
-            .file(pci + "/local_cpulist", "2-3")
-            .file(pci + "/msi_irqs/24", "msix")
-            .file(pci + "/msi_irqs/25", "msix")
-            .file(pci + "/msi_irqs/26", "msix")
-            .file(pci + "/virtio0/net/eth0/queues/rx-0/rps_cpus", "0")
-            .file(pci + "/virtio0/net/eth0/queues/tx-0/xps_cpus", "0")
-            .file("proc/irq/25/effective_affinity_list", "3")
-            .file(
-                "proc/interrupts",
-                "  CPU0 CPU1\n"
-                    + " 24: 0 0 PCI-MSIX-0000:00:03.0 0-edge virtio0-config\n"
-                    + " 25: 5 9 PCI-MSIX-0000:00:03.0 1-edge virtio0-input.0\n"
-                    + " 26: 0 0 PCI-MSIX-0000:00:03.0 2-edge virtio0-output.0\n");
-    link(t.root(), "virtio0/net/eth0/device", "../../../virtio0", pci);
-    link(
-        t.root(),
-        "sys/class/net/eth0",
-        "../../devices/pci0000:00/0000:00:03.0/virtio0/net/eth0",
-        "");
+    new FakeHostFiles(tmp)
+        .file(pci + "/numa_node", "1")
+        .file(pci + "/local_cpulist", "2-3")
+        .file(pci + "/msi_irqs/24", "msix")
+        .file(pci + "/msi_irqs/25", "msix")
+        .file(pci + "/msi_irqs/26", "msix")
+        .file(pci + "/virtio0/net/eth0/queues/rx-0/rps_cpus", "0")
+        .file(pci + "/virtio0/net/eth0/queues/tx-0/xps_cpus", "0")
+        .file("proc/irq/25/effective_affinity_list", "3")
+        .file(
+            "proc/interrupts",
+            "  CPU0 CPU1\n"
+                + " 24: 0 0 PCI-MSIX-0000:00:03.0 0-edge virtio0-config\n"
+                + " 25: 5 9 PCI-MSIX-0000:00:03.0 1-edge virtio0-input.0\n"
+                + " 26: 0 0 PCI-MSIX-0000:00:03.0 2-edge virtio0-output.0\n");
+    link(tmp, "virtio0/net/eth0/device", "../../../virtio0", pci);
+    link(tmp, "sys/class/net/eth0", "../../devices/pci0000:00/0000:00:03.0/virtio0/net/eth0", "");
 
     List<NetDevice> all = new NetProbe(new SysFs(tmp), List.of(affinity(25, "3"))).probe();
 
