@@ -1,7 +1,6 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.Planner;
@@ -49,7 +48,7 @@ public final class CpuGroup implements AutoCloseable {
   private final Optional<String> unpinned;
   private final CpuSet unpinnedMask;
   private final boolean isolate;
-  private final MemoryPolicy memoryPolicy;
+  private final Optional<ThreadMemoryPolicy> memoryPolicy;
   private final Planner planner;
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
@@ -291,7 +290,7 @@ public final class CpuGroup implements AutoCloseable {
     return unpinnedMask;
   }
 
-  MemoryPolicy memoryPolicy() {
+  Optional<ThreadMemoryPolicy> memoryPolicy() {
     return memoryPolicy;
   }
 

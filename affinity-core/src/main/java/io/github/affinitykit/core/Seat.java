@@ -2,8 +2,6 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
-import io.github.affinitykit.core.memory.MemoryPolicy;
-import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
@@ -172,12 +170,13 @@ public final class Seat implements AutoCloseable {
 
   /**
    * Returns what became of the group's memory policy ({@link CpuGroupBuilder#memoryPolicy}) on the
-   * thread bound last: left alone, in force, refused with the errno, restored once it let go.
+   * thread bound last: left alone, in force, refused with the errno, restored once it let go
+   * (affinity-numa's {@code MemoryPolicyStatus.of(seat)} reads it).
    *
-   * @return the status of the last binding's policy; {@code LEFT_ALONE} before any
+   * @return the last binding's policy, left alone before any; empty where the group asked for none
    */
-  public MemoryPolicyStatus memoryPolicy() {
-    return state.get().memory().status();
+  public Optional<ThreadMemoryPolicy.Binding> memoryPolicy() {
+    return state.get().memory();
   }
 
   /**
@@ -267,14 +266,14 @@ public final class Seat implements AutoCloseable {
     PinState was = change(s -> s.enter(name, tid[0])).orElseThrow();
     int id = was.starts() + 1;
     if (was.status() == LeaseStatus.RELEASED) {
-      ThreadMemory none = leftAlone("the seat is closed");
+      Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the seat is closed");
       return new CpuLease(this, id, Optional.of(kit), tid[0], -1, CpuSet.empty(), none, onClose);
     }
     try {
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
         return pin(kit, id, tid[0], onClose);
       }
-      ThreadMemory none = leftAlone("the seat pins nothing: " + planned);
+      Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the seat pins nothing: " + planned);
       CpuSet before = confine(kit.backend(), group.unpinnedMask());
       change(s -> s.settle(id, -1, planned, plannedReason, none));
       return new CpuLease(this, id, Optional.of(kit), tid[0], -1, before, none, onClose);
@@ -283,14 +282,14 @@ public final class Seat implements AutoCloseable {
     }
   }
 
-  private ThreadMemory leftAlone(String why) {
-    return ThreadMemory.leftAlone(group.memoryPolicy(), why);
+  private Optional<ThreadMemoryPolicy.Binding> leftAlone(String why) {
+    return group.memoryPolicy().map(p -> p.leftAlone(why));
   }
 
   /** The bind failed and changed nothing: the seat and the lease say FAILED with {@code why}. */
   private CpuLease failed(
       Optional<AffinityKit> kit, int id, int tid, String why, Runnable onClose) {
-    ThreadMemory none = leftAlone("the pin failed: nothing set");
+    Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the pin failed: nothing set");
     change(s -> s.settle(id, -1, LeaseStatus.FAILED, why, none));
     return new CpuLease(this, id, kit, tid, -1, CpuSet.empty(), none, onClose);
   }
@@ -319,7 +318,8 @@ public final class Seat implements AutoCloseable {
               + (admitted.isEmpty() ? "" : " (" + admitted + ")");
       return failed(Optional.of(kit), id, self, why, onClose); // nothing to restore
     }
-    ThreadMemory memory = ThreadMemory.apply(kit, group.memoryPolicy()); // this thread's, pinned
+    Optional<ThreadMemoryPolicy.Binding> memory = // this thread's, pinned
+        group.memoryPolicy().map(ThreadMemoryPolicy::apply);
     change(s -> s.settle(id, cpu, planned, plannedReason, memory));
     CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.leases().add(lease);
@@ -330,7 +330,7 @@ public final class Seat implements AutoCloseable {
         self,
         planned.name(),
         plannedReason,
-        memory.status().asked().equals(MemoryPolicy.DEFAULT) ? "" : memory.status());
+        memory.map(Object::toString).orElse(""));
     return lease;
   }
 
@@ -394,7 +394,7 @@ public final class Seat implements AutoCloseable {
         + s.seatStatus()
         + ": "
         + s.seatReason()
-        + ThreadMemory.describe(s.memory().status())
+        + PinState.describe(s.memory())
         + "]";
   }
 }
