@@ -42,19 +42,6 @@ public final class CpuGroupBuilder {
   private boolean isolate;
   private Optional<ThreadMemoryPolicy> memoryPolicy = Optional.empty();
 
-  /** What {@link #build()} hands the group: every option, resolved against the kit. */
-  record Settings(
-      AffinityKit kit,
-      String name,
-      CpuSet pool,
-      List<Placement> placements,
-      List<Integer> cpus,
-      RunOutPolicy runOut,
-      Optional<String> unpinned,
-      CpuSet unpinnedMask,
-      boolean isolate,
-      Optional<ThreadMemoryPolicy> memoryPolicy) {}
-
   CpuGroupBuilder(AffinityKit kit, String name) {
     this.kit = kit;
     this.name = Objects.requireNonNull(name, "name");
@@ -220,18 +207,41 @@ public final class CpuGroupBuilder {
     checkReachable(name, "pool", resolvedPool(), reachable);
     checkReachable(name, "unpinnedMask", resolvedMask(), reachable);
     checkExplicit(name, cpus, cpus.size(), reachable);
-    return new CpuGroup(
-        new Settings(
-            kit,
-            name,
-            resolvedPool(),
-            placements,
-            cpus,
-            runOut,
-            unpinned,
-            resolvedMask(),
-            isolate,
-            memoryPolicy));
+    return new CpuGroup(this);
+  }
+
+  // What the group's constructor reads, once, on the building thread: every option, resolved.
+
+  AffinityKit kit() {
+    return kit;
+  }
+
+  String name() {
+    return name;
+  }
+
+  List<Placement> placementList() {
+    return placements;
+  }
+
+  List<Integer> cpuList() {
+    return cpus;
+  }
+
+  RunOutPolicy runOutPolicy() {
+    return runOut;
+  }
+
+  Optional<String> unpinnedReason() {
+    return unpinned;
+  }
+
+  boolean isolates() {
+    return isolate;
+  }
+
+  Optional<ThreadMemoryPolicy> memory() {
+    return memoryPolicy;
   }
 
   /** The policy's nodes must be this host's (node 0 alone where the host shows no node). */
@@ -295,7 +305,7 @@ public final class CpuGroupBuilder {
   }
 
   /** The unpinned mask: as set, else every CPU this process may use but the isolated ones. */
-  private CpuSet resolvedMask() {
+  CpuSet resolvedMask() {
     return unpinnedMask.orElseGet(() -> general(kit));
   }
 
