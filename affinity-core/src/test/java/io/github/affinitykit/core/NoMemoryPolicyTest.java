@@ -2,11 +2,7 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.reservation.CpuReservations;
-import io.github.affinitykit.core.testkit.FakeHost;
-import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
+import io.github.affinitykit.core.testkit.FixtureKits;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,11 +22,7 @@ class NoMemoryPolicyTest {
   @TempDir Path root;
 
   private AffinityKit kit() {
-    FakeHost.create(root, 4, 1);
-    return AffinityKit.create(
-        HostCpus.probe(root),
-        new RecordingAffinityBackend(CpuSet.range(0, 3)),
-        CpuReservations.inDirectory(root.resolve("locks")));
+    return FixtureKits.isolating(root, 4);
   }
 
   @Test
