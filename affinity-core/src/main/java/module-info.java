@@ -1,15 +1,16 @@
 /**
  * Affinity Kit's core: the host model ({@code host}), placement ({@code placement}), cross-process
  * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
- * NUMA memory policy ({@code memory}), and the API that joins them (the root package: {@code
- * AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}).
- * {@code internal} is plumbing shared by the packages, exported only to affinity-isolation and
- * affinity-host-report (the doctor's whole-host report, the NICs, built on core). Runtime isolation
- * is its own artifact, affinity-isolation, which core finds with {@link java.util.ServiceLoader}
- * ({@code CpuIsolator}); the doctor application is affinity-cli.
+ * and the API that joins them (the root package: {@code AffinityKit}, {@code CpuGroup}, {@code
+ * PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by
+ * the packages, exported only to affinity-isolation and affinity-host-report (and its native layer
+ * to affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core finds
+ * with {@link java.util.ServiceLoader} ({@code CpuIsolator}); so is NUMA memory policy,
+ * affinity-numa ({@code ThreadMemoryPolicy}); the doctor's whole-host report and the NICs are
+ * affinity-host-report; the doctor application is affinity-cli.
  */
-// "module": affinity-isolation and affinity-host-report, named by the qualified exports, are built
-// after core
+// "module": affinity-isolation, affinity-host-report and affinity-numa, named by the qualified
+// exports, are built after core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
@@ -24,7 +25,6 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.reservation;
   exports io.github.affinitykit.core.os;
   exports io.github.affinitykit.core.observe;
-  exports io.github.affinitykit.core.memory;
 
   // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
   // as core does; nobody else sees either package
@@ -34,11 +34,15 @@ module io.github.affinitykit.core {
   // the host report shows kernel text (the command line) as core does
   exports io.github.affinitykit.core.internal.text to
       io.github.affinitykit.hostreport;
+  // NUMA memory policy (affinity-numa) calls get/set_mempolicy, mbind, move_pages through it
   exports io.github.affinitykit.core.internal.natives to
-      io.github.affinitykit.isolation;
+      io.github.affinitykit.isolation,
+      io.github.affinitykit.numa;
 
   // the isolator of a kit made without one (affinity-isolation's, when on the path)
   uses io.github.affinitykit.core.CpuIsolator;
+  // the reader of a memory policy's name (affinity-numa's, when on the path)
+  uses io.github.affinitykit.core.ThreadMemoryPolicy.Parser;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

@@ -4,7 +4,6 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.memory.MemoryBackend;
 import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
@@ -39,7 +38,6 @@ public final class AffinityKit {
   private final CpuReservations reservations;
   private final CpuPool pool;
   private final AtomicReference<CpuIsolator> isolator;
-  private final AtomicReference<MemoryBackend> memory;
   private final PinnedLeases pinned;
   private final AtomicReference<CpuIsolation> isolation = new AtomicReference<>();
 
@@ -48,15 +46,13 @@ public final class AffinityKit {
       AffinityBackend backend,
       CpuReservations reservations,
       CpuPool pool,
-      CpuIsolator isolator,
-      MemoryBackend memory) {
+      CpuIsolator isolator) {
     this.host = Objects.requireNonNull(host, "host");
     this.backend = Objects.requireNonNull(backend, "backend");
     this.reservations = Objects.requireNonNull(reservations, "reservations");
     this.pool = Objects.requireNonNull(pool, "pool");
     this.isolator = new AtomicReference<>(isolator); // null: found on first use
     this.pinned = new PinnedLeases(backend);
-    this.memory = new AtomicReference<>(memory); // null: detected on first use
   }
 
   /**
@@ -87,7 +83,7 @@ public final class AffinityKit {
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
-    return new AffinityKit(host, backend, reservations, host.pool(), null, null);
+    return new AffinityKit(host, backend, reservations, host.pool(), null);
   }
 
   /**
@@ -101,7 +97,7 @@ public final class AffinityKit {
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
-    return new AffinityKit(host, backend, reservations, pool, null, null);
+    return new AffinityKit(host, backend, reservations, pool, null);
   }
 
   /**
@@ -124,36 +120,7 @@ public final class AffinityKit {
       CpuPool pool,
       CpuIsolator isolator) {
     return new AffinityKit(
-        host, backend, reservations, pool, Objects.requireNonNull(isolator, "isolator"), null);
-  }
-
-  /**
-   * As {@link #create(HostCpus, AffinityBackend, CpuReservations, CpuPool, CpuIsolator)}, with the
-   * backend of the threads' memory policies ({@link CpuGroupBuilder#memoryPolicy}) instead of
-   * {@link MemoryBackend#detect()}: a recording fake in tests.
-   *
-   * @param host the host snapshot; probe it before pinning anything
-   * @param backend the backend pinning goes through
-   * @param reservations where CPUs are reserved across processes
-   * @param pool the CPUs pinned threads are given unless a group sets its own
-   * @param isolator the isolator of the kit's isolations
-   * @param memory the backend every memory policy of this kit's threads goes through
-   * @return a new kit, independent of {@link #shared()}
-   */
-  public static AffinityKit create(
-      HostCpus host,
-      AffinityBackend backend,
-      CpuReservations reservations,
-      CpuPool pool,
-      CpuIsolator isolator,
-      MemoryBackend memory) {
-    return new AffinityKit(
-        host,
-        backend,
-        reservations,
-        pool,
-        Objects.requireNonNull(isolator, "isolator"),
-        Objects.requireNonNull(memory, "memory"));
+        host, backend, reservations, pool, Objects.requireNonNull(isolator, "isolator"));
   }
 
   /**
@@ -172,21 +139,6 @@ public final class AffinityKit {
    */
   public AffinityBackend backend() {
     return backend;
-  }
-
-  /**
-   * Returns the backend of the threads' memory policies: the one the kit was created with, else
-   * {@link MemoryBackend#detect()}, detected on the first call.
-   *
-   * @return the memory backend; never null
-   */
-  public MemoryBackend memory() {
-    MemoryBackend m = memory.get();
-    if (m == null) {
-      memory.compareAndSet(null, MemoryBackend.detect());
-      m = memory.get();
-    }
-    return m;
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.Planner;
@@ -49,7 +48,7 @@ public final class CpuGroup implements AutoCloseable {
   private final Optional<String> unpinned;
   private final CpuSet unpinnedMask;
   private final boolean isolate;
-  private final MemoryPolicy memoryPolicy;
+  private final Optional<ThreadMemoryPolicy> memoryPolicy;
   private final Planner planner;
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
@@ -60,17 +59,17 @@ public final class CpuGroup implements AutoCloseable {
   private Optional<CpuIsolation> isolation = Optional.empty();
 
   /** Called by {@link CpuGroupBuilder#build()}, which has checked every CPU named. */
-  CpuGroup(CpuGroupBuilder.Settings s) {
-    this.kit = s.kit();
-    this.name = s.name();
-    this.pool = s.pool();
-    this.cpus = s.cpus();
-    this.runOut = s.runOut();
-    this.unpinned = s.unpinned();
-    this.unpinnedMask = s.unpinnedMask();
-    this.isolate = s.isolate();
-    this.memoryPolicy = s.memoryPolicy();
-    this.planner = new Planner(kit.host().topology(), pool, s.placements());
+  CpuGroup(CpuGroupBuilder b) {
+    this.kit = b.kit();
+    this.name = b.name();
+    this.pool = b.pool();
+    this.cpus = b.cpuList();
+    this.runOut = b.runOutPolicy();
+    this.unpinned = b.unpinnedReason();
+    this.unpinnedMask = b.resolvedMask();
+    this.isolate = b.isolates();
+    this.memoryPolicy = b.memory();
+    this.planner = new Planner(kit.host().topology(), pool, b.placementList());
   }
 
   /**
@@ -134,18 +133,18 @@ public final class CpuGroup implements AutoCloseable {
     CpuSet busy = CpuSet.empty();
     List<ReservationResult> failures = new ArrayList<>();
     while (true) {
-      Planner.Choice c = planner.next(live, busy);
-      if (!c.found()) {
-        String placement = pool.minus(busy).minus(live).isEmpty() ? "" : c.reason();
+      int cpu = planner.next(live, busy);
+      if (cpu < 0) {
+        String placement = pool.minus(busy).minus(live).isEmpty() ? "" : planner.reason();
         return runOut(member, RunOutReason.of(pool, live, placement, failures));
       }
-      ReservationResult r = kit.reservations().tryReserve(c.cpu());
+      ReservationResult r = kit.reservations().tryReserve(cpu);
       if (r.isReserved()) {
-        return hold(member, r.orElseThrow(), c.reason());
+        return hold(member, r.orElseThrow(), planner.reason());
       }
-      busy = busy.union(CpuSet.of(c.cpu()));
+      busy = busy.union(CpuSet.of(cpu));
       failures.add(r);
-      refused.put(c.cpu(), r);
+      refused.put(cpu, r);
     }
   }
 
@@ -291,7 +290,7 @@ public final class CpuGroup implements AutoCloseable {
     return unpinnedMask;
   }
 
-  MemoryPolicy memoryPolicy() {
+  Optional<ThreadMemoryPolicy> memoryPolicy() {
     return memoryPolicy;
   }
 

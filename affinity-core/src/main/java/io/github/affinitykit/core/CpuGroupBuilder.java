@@ -1,7 +1,6 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import java.util.List;
@@ -25,8 +24,8 @@ import java.util.stream.IntStream;
  *       use less the isolated ones.
  *   <li>{@link #unpinned}: pinning off, with the reason every member reports; default on.
  *   <li>{@link #isolate}: make the group's CPUs exclusive at runtime; default off.
- *   <li>{@link #memoryPolicy}: the NUMA memory policy each pinned member's thread takes; default
- *       {@link MemoryPolicy#DEFAULT}, which leaves it alone.
+ *   <li>{@link #memoryPolicy}: the NUMA memory policy each pinned member's thread takes
+ *       (affinity-numa); default none, which leaves it alone.
  * </ul>
  *
  * <p>Thread safety: not thread-safe; build on one thread.
@@ -41,20 +40,7 @@ public final class CpuGroupBuilder {
   private Optional<String> unpinned = Optional.empty();
   private Optional<CpuSet> unpinnedMask = Optional.empty();
   private boolean isolate;
-  private MemoryPolicy memoryPolicy = MemoryPolicy.DEFAULT;
-
-  /** What {@link #build()} hands the group: every option, resolved against the kit. */
-  record Settings(
-      AffinityKit kit,
-      String name,
-      CpuSet pool,
-      List<Placement> placements,
-      List<Integer> cpus,
-      RunOutPolicy runOut,
-      Optional<String> unpinned,
-      CpuSet unpinnedMask,
-      boolean isolate,
-      MemoryPolicy memoryPolicy) {}
+  private Optional<ThreadMemoryPolicy> memoryPolicy = Optional.empty();
 
   CpuGroupBuilder(AffinityKit kit, String name) {
     this.kit = kit;
@@ -187,11 +173,12 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Sets the NUMA memory policy of each pinned member's thread (default {@link
-   * MemoryPolicy#DEFAULT}: left alone). The thread sets it itself when its seat binds, right after
+   * Sets the NUMA memory policy of each pinned member's thread (default none: left alone): {@code
+   * io.github.affinitykit.numa.MemoryPolicy} of the artifact affinity-numa, or {@link
+   * ThreadMemoryPolicy#named(String)}. The thread sets it itself when its seat binds, right after
    * its affinity ({@code set_mempolicy} acts on the caller), having read its previous policy, which
    * it sets again when the binding ends (if the lease is closed on that thread: from another thread
-   * the policy stays, and the status says so). {@link MemoryPolicy#LOCAL} allocates on the pinned
+   * the policy stays, and the status says so). {@code MemoryPolicy.LOCAL} allocates on the pinned
    * CPU's node. A refusal (no native layer, {@code EPERM}, {@code EINVAL}) leaves the pin standing:
    * {@link CpuLease#memoryPolicy()} says why. A member that pins nothing (UNPINNED, UNSUPPORTED, a
    * failed pin) sets nothing. The restore is skipped (and said) when the thread's policy changed
@@ -202,8 +189,8 @@ public final class CpuGroupBuilder {
    * @param policy the policy; {@link #build()} checks its nodes are this host's
    * @return this builder
    */
-  public CpuGroupBuilder memoryPolicy(MemoryPolicy policy) {
-    this.memoryPolicy = Objects.requireNonNull(policy, "policy");
+  public CpuGroupBuilder memoryPolicy(ThreadMemoryPolicy policy) {
+    this.memoryPolicy = Optional.of(Objects.requireNonNull(policy, "policy"));
     return this;
   }
 
@@ -216,26 +203,49 @@ public final class CpuGroupBuilder {
    */
   public CpuGroup build() {
     CpuSet reachable = kit.host().reachable();
-    checkNodes(name, memoryPolicy, kit);
+    memoryPolicy.ifPresent(p -> checkNodes(name, p, kit));
     checkReachable(name, "pool", resolvedPool(), reachable);
     checkReachable(name, "unpinnedMask", resolvedMask(), reachable);
     checkExplicit(name, cpus, cpus.size(), reachable);
-    return new CpuGroup(
-        new Settings(
-            kit,
-            name,
-            resolvedPool(),
-            placements,
-            cpus,
-            runOut,
-            unpinned,
-            resolvedMask(),
-            isolate,
-            memoryPolicy));
+    return new CpuGroup(this);
+  }
+
+  // What the group's constructor reads, once, on the building thread: every option, resolved.
+
+  AffinityKit kit() {
+    return kit;
+  }
+
+  String name() {
+    return name;
+  }
+
+  List<Placement> placementList() {
+    return placements;
+  }
+
+  List<Integer> cpuList() {
+    return cpus;
+  }
+
+  RunOutPolicy runOutPolicy() {
+    return runOut;
+  }
+
+  Optional<String> unpinnedReason() {
+    return unpinned;
+  }
+
+  boolean isolates() {
+    return isolate;
+  }
+
+  Optional<ThreadMemoryPolicy> memory() {
+    return memoryPolicy;
   }
 
   /** The policy's nodes must be this host's (node 0 alone where the host shows no node). */
-  private static void checkNodes(String name, MemoryPolicy policy, AffinityKit kit) {
+  private static void checkNodes(String name, ThreadMemoryPolicy policy, AffinityKit kit) {
     List<Integer> nodes = List.copyOf(kit.host().topology().numaNodes().keySet());
     try {
       policy.checkNodes(nodes.isEmpty() ? List.of(0) : nodes);
@@ -295,7 +305,7 @@ public final class CpuGroupBuilder {
   }
 
   /** The unpinned mask: as set, else every CPU this process may use but the isolated ones. */
-  private CpuSet resolvedMask() {
+  CpuSet resolvedMask() {
     return unpinnedMask.orElseGet(() -> general(kit));
   }
 

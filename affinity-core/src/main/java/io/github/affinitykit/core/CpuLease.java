@@ -2,7 +2,6 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
-import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
@@ -35,7 +34,7 @@ public final class CpuLease implements AutoCloseable {
   private final int tid;
   private final int cpu;
   private final CpuSet previous;
-  private final ThreadMemory memory;
+  private final Optional<ThreadMemoryPolicy.Binding> memory;
   private final Runnable onClose;
   private final String threadName = Thread.currentThread().getName(); // made on the bound thread
   // the bound thread, so that a check never reads (or a re-pin sets) a recycled thread id's mask
@@ -54,7 +53,7 @@ public final class CpuLease implements AutoCloseable {
       int tid,
       int cpu,
       CpuSet previous,
-      ThreadMemory memory,
+      Optional<ThreadMemoryPolicy.Binding> memory,
       Runnable onClose) {
     this.seat = Objects.requireNonNull(seat, "seat");
     this.id = id;
@@ -314,14 +313,14 @@ public final class CpuLease implements AutoCloseable {
 
   /**
    * Returns what became of the group's memory policy on this lease's thread ({@link
-   * CpuGroupBuilder#memoryPolicy}): {@code LEFT_ALONE}, {@code IN_FORCE}, {@code FAILED} with the
-   * errno (the pin stands), and once closed {@code RESTORED}, or {@code NOT_RESTORED} when closed
-   * from another thread.
+   * CpuGroupBuilder#memoryPolicy}): affinity-numa's {@code MemoryPolicyStatus.of(lease)} reads it
+   * as {@code LEFT_ALONE}, {@code IN_FORCE}, {@code FAILED} with the errno (the pin stands), and
+   * once closed {@code RESTORED}, or {@code NOT_RESTORED} when closed from another thread.
    *
-   * @return the status now; no system call
+   * @return the policy on this lease's thread; empty where the group asked for none
    */
-  public MemoryPolicyStatus memoryPolicy() {
-    return memory.status();
+  public Optional<ThreadMemoryPolicy.Binding> memoryPolicy() {
+    return memory;
   }
 
   /**
@@ -336,7 +335,7 @@ public final class CpuLease implements AutoCloseable {
       return;
     }
     try {
-      memory.restore(); // first, as it was set last
+      memory.ifPresent(ThreadMemoryPolicy.Binding::restore); // first, as it was set last
       kit.ifPresent(k -> restore(k.backend()));
       if (cpu >= 0) {
         kit.ifPresent(k -> k.dismiss(tid, cpu));
@@ -363,7 +362,7 @@ public final class CpuLease implements AutoCloseable {
         + status()
         + ": "
         + reason()
-        + ThreadMemory.describe(memory.status())
+        + PinState.describe(memory)
         + "]";
   }
 }

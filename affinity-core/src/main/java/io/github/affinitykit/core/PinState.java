@@ -35,7 +35,7 @@ record PinState(
     int tid,
     int starts,
     boolean lost,
-    ThreadMemory memory,
+    Optional<ThreadMemoryPolicy.Binding> memory,
     List<Binding> bindings) {
 
   /**
@@ -61,8 +61,15 @@ record PinState(
   }
 
   /** A seat just planned: nothing bound yet. */
-  static PinState planned(LeaseStatus status, String reason, int cpu, ThreadMemory memory) {
+  static PinState planned(
+      LeaseStatus status, String reason, int cpu, Optional<ThreadMemoryPolicy.Binding> memory) {
     return new PinState(status, reason, cpu, "", -1, 0, false, memory, List.of());
+  }
+
+  /** {@code ", memory bind 0: IN_FORCE (...)"} for a report; empty where nothing was asked. */
+  static String describe(Optional<ThreadMemoryPolicy.Binding> memory) {
+    String line = memory.map(Object::toString).orElse("");
+    return line.isEmpty() ? "" : ", " + line;
   }
 
   /** The binding {@code id} while its lease is open (not closing). */
@@ -146,7 +153,8 @@ record PinState(
   /**
    * Binding {@code id}'s bind ended: on {@code boundCpu} (-1: none) with this status and reason.
    */
-  PinState settle(int id, int boundCpu, LeaseStatus s, String why, ThreadMemory m) {
+  PinState settle(
+      int id, int boundCpu, LeaseStatus s, String why, Optional<ThreadMemoryPolicy.Binding> m) {
     List<Binding> b =
         with(id, x -> true, x -> new Binding(id, boundCpu, s, why, false, "", x.mask, 0, false));
     return status == LeaseStatus.RELEASED || b == bindings

@@ -3,8 +3,6 @@ package io.github.affinitykit.core;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.internal.VirtualThreads;
-import io.github.affinitykit.core.memory.MemoryPolicy;
-import io.github.affinitykit.core.memory.MemoryPolicyStatus;
 import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
@@ -143,12 +141,13 @@ public final class Seat implements AutoCloseable {
 
   /**
    * Returns what became of the group's memory policy ({@link CpuGroupBuilder#memoryPolicy}) on the
-   * thread bound last: left alone, in force, refused with the errno, restored once it let go.
+   * thread bound last: left alone, in force, refused with the errno, restored once it let go
+   * (affinity-numa's {@code MemoryPolicyStatus.of(seat)} reads it).
    *
-   * @return the status of the last binding's policy; {@code LEFT_ALONE} before any
+   * @return the last binding's policy, left alone before any; empty where the group asked for none
    */
-  public MemoryPolicyStatus memoryPolicy() {
-    return state.get().memory().status();
+  public Optional<ThreadMemoryPolicy.Binding> memoryPolicy() {
+    return state.get().memory();
   }
 
   /** {@return a snapshot for reports; it names the member until a thread has bound the seat} */
@@ -240,14 +239,14 @@ public final class Seat implements AutoCloseable {
     PinState was = change(s -> s.enter(name, tid[0])).orElseThrow();
     int id = was.starts() + 1;
     if (was.status() == LeaseStatus.RELEASED) {
-      ThreadMemory none = leftAlone("the seat is closed");
+      Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the seat is closed");
       return new CpuLease(this, id, Optional.of(kit), tid[0], -1, CpuSet.empty(), none, onClose);
     }
     try {
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
         return pin(kit, id, tid[0], onClose);
       }
-      ThreadMemory none = leftAlone("the seat pins nothing: " + planned);
+      Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the seat pins nothing: " + planned);
       CpuSet before = confine(kit.backend(), group.unpinnedMask());
       change(s -> s.settle(id, -1, planned, plannedReason, none));
       return new CpuLease(this, id, Optional.of(kit), tid[0], -1, before, none, onClose);
@@ -257,14 +256,14 @@ public final class Seat implements AutoCloseable {
     }
   }
 
-  private ThreadMemory leftAlone(String why) {
-    return ThreadMemory.leftAlone(group.memoryPolicy(), why);
+  private Optional<ThreadMemoryPolicy.Binding> leftAlone(String why) {
+    return group.memoryPolicy().map(p -> p.leftAlone(why));
   }
 
   /** The bind changed nothing: the seat and the lease say {@code status} (FAILED) and why. */
   private CpuLease notPinned(
       LeaseStatus status, Optional<AffinityKit> kit, int id, int tid, String why, Runnable close) {
-    ThreadMemory none = leftAlone("the pin failed: nothing set");
+    Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the pin failed: nothing set");
     change(s -> s.settle(id, -1, status, why, none));
     return new CpuLease(this, id, kit, tid, -1, CpuSet.empty(), none, close);
   }
@@ -294,7 +293,8 @@ public final class Seat implements AutoCloseable {
       return notPinned(
           LeaseStatus.FAILED, Optional.of(kit), id, self, why, onClose); // nothing to restore
     }
-    ThreadMemory memory = ThreadMemory.apply(kit, group.memoryPolicy()); // this thread's, pinned
+    Optional<ThreadMemoryPolicy.Binding> memory = // this thread's, pinned
+        group.memoryPolicy().map(ThreadMemoryPolicy::apply);
     if (change(s -> s.settle(id, cpu, planned, plannedReason, memory)).isEmpty()) {
       return undo(kit, id, self, before, memory); // the seat closed since the thread entered
     }
@@ -307,7 +307,7 @@ public final class Seat implements AutoCloseable {
         self,
         planned.name(),
         plannedReason,
-        memory.status().asked().equals(MemoryPolicy.DEFAULT) ? "" : memory.status());
+        memory.map(Object::toString).orElse(""));
     return lease;
   }
 
@@ -316,8 +316,13 @@ public final class Seat implements AutoCloseable {
    * another's by now: the memory policy and the mask are set back, the binding ends untold (no
    * pinned event, not among the kit's leases), and the lease says RELEASED with the seat's reason.
    */
-  private CpuLease undo(AffinityKit kit, int id, int self, CpuSet before, ThreadMemory memory) {
-    memory.restore();
+  private CpuLease undo(
+      AffinityKit kit,
+      int id,
+      int self,
+      CpuSet before,
+      Optional<ThreadMemoryPolicy.Binding> memory) {
+    memory.ifPresent(ThreadMemoryPolicy.Binding::restore);
     try {
       kit.backend().setAffinity(self, before);
     } catch (AffinityException e) {
@@ -327,7 +332,7 @@ public final class Seat implements AutoCloseable {
       change(s -> s.closing(id));
       unbound(id);
     }
-    ThreadMemory none = leftAlone("the seat is closed");
+    Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the seat is closed");
     return new CpuLease(this, id, Optional.of(kit), self, -1, CpuSet.empty(), none, () -> {});
   }
 
@@ -391,7 +396,7 @@ public final class Seat implements AutoCloseable {
         + s.seatStatus()
         + ": "
         + s.seatReason()
-        + ThreadMemory.describe(s.memory().status())
+        + PinState.describe(s.memory())
         + "]";
   }
 }

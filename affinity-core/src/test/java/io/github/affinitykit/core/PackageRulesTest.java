@@ -70,7 +70,6 @@ class PackageRulesTest {
             CORE + ".placement..",
             CORE + ".observe..",
             CORE + ".reservation..",
-            CORE + ".memory..",
             CORE + ".jfr..",
             CORE + ".isolation..",
             CORE + ".internal",

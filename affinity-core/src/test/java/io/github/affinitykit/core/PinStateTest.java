@@ -3,7 +3,7 @@ package io.github.affinitykit.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.memory.MemoryPolicy;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * a re-pin stay on the binding they happened to, and the reservation's loss is the seat's.
  */
 class PinStateTest {
-  private static final ThreadMemory NONE = ThreadMemory.leftAlone(MemoryPolicy.DEFAULT, "test");
+  private static final Optional<ThreadMemoryPolicy.Binding> NONE = Optional.empty();
 
   /** Binding 1 bound on CPU 1, binding 2 entered after it. */
   private static PinState twoBindings() {

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.os;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.Backends;
 import io.github.affinitykit.core.internal.ProcNumbers;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Objects;
 
 /**
  * Linux affinity through the native layer's {@link ThreadCalls} ({@code java.lang.foreign} on JDK
@@ -104,7 +104,7 @@ final class LinuxAffinityBackend implements AffinityBackend {
 
   @Override
   public CpuSet getAffinity(int tid) {
-    Backends.checkTid(tid);
+    checkTid(tid);
     int words = maskWords;
     while (true) {
       long[] mask = new long[words];
@@ -122,12 +122,29 @@ final class LinuxAffinityBackend implements AffinityBackend {
 
   @Override
   public void setAffinity(int tid, CpuSet cpus) {
-    Backends.checkTid(tid);
-    Backends.checkCpus(cpus);
+    checkTid(tid);
+    checkCpus(cpus);
     long[] bits = cpus.toBitSet().toLongArray();
     int err = -calls.setAffinity(tid, Arrays.copyOf(bits, Math.max(maskWords, bits.length)));
     if (err != 0) {
       throw new AffinityException("sched_setaffinity", tid, cpus, err);
     }
+  }
+
+  /** Rejects a negative thread id, in the words every backend of this package uses. */
+  static int checkTid(int tid) {
+    if (tid < 0) {
+      throw new IllegalArgumentException("tid: " + tid + " (expected: >= 0, 0 = calling thread)");
+    }
+    return tid;
+  }
+
+  /** Rejects a null or empty CPU set, in the words every backend of this package uses. */
+  static CpuSet checkCpus(CpuSet cpus) {
+    Objects.requireNonNull(cpus, "cpus");
+    if (cpus.isEmpty()) {
+      throw new IllegalArgumentException("cpus: empty (expected: at least one CPU)");
+    }
+    return cpus;
   }
 }

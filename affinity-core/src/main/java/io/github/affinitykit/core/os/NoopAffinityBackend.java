@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.os;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.Backends;
 import java.util.Objects;
 
 /**
@@ -60,7 +59,7 @@ final class NoopAffinityBackend implements AffinityBackend {
    */
   @Override
   public CpuSet getAffinity(int tid) {
-    Backends.checkTid(tid);
+    LinuxAffinityBackend.checkTid(tid);
     throw unsupported("getAffinity(tid " + tid + ")");
   }
 
@@ -71,8 +70,8 @@ final class NoopAffinityBackend implements AffinityBackend {
    */
   @Override
   public void setAffinity(int tid, CpuSet cpus) {
-    Backends.checkTid(tid);
-    Backends.checkCpus(cpus);
+    LinuxAffinityBackend.checkTid(tid);
+    LinuxAffinityBackend.checkCpus(cpus);
     throw unsupported("setAffinity(tid " + tid + ", " + cpus + ")");
   }
 

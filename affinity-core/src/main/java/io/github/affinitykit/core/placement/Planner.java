@@ -17,7 +17,7 @@ import java.util.Objects;
  * work runs on its other half. Each later member tries the placements in order, relative to the
  * member placed before it (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest
  * matching free CPU by the same preference. When no placement matches, {@link #next} answers no CPU
- * with the reason: the group's run-out policy decides what happens.
+ * (-1) and {@link #reason()} why: the group's run-out policy decides what happens.
  *
  * <p>Thread safety: not thread-safe; its group calls it under the group's lock. {@link #order} is
  * static and may be called from any thread.
@@ -27,6 +27,7 @@ public final class Planner {
   private final CpuSet pool;
   private final List<Placement> placements;
   private int previous = -1;
+  private String reason = "nothing planned yet";
 
   /**
    * Creates the planner of a group drawing from {@code pool}.
@@ -54,49 +55,23 @@ public final class Planner {
   }
 
   /**
-   * A CPU chosen for the next member, or none (-1) with the reason.
-   *
-   * @param cpu the CPU, or -1 when no free CPU fits
-   * @param reason which placement chose it, or why there was none
-   */
-  public record Choice(int cpu, String reason) {
-    /**
-     * Validates.
-     *
-     * @param cpu the CPU, 0-based, or -1 when no free CPU fits
-     * @param reason which placement chose it, or why there was none; not null
-     */
-    public Choice {
-      Objects.requireNonNull(reason, "reason");
-    }
-
-    /**
-     * Returns whether a CPU was found.
-     *
-     * @return true when {@link #cpu()} is a CPU, not -1
-     */
-    public boolean found() {
-      return cpu >= 0;
-    }
-  }
-
-  /**
    * Chooses the next member's CPU among the pool's CPUs that are neither {@code held} (the group's
    * own) nor {@code refused} (tried for this member and held elsewhere). The choice counts once
-   * {@link #placed} says the member got it.
+   * {@link #placed} says the member got it; {@link #reason()} then says which placement chose it,
+   * or why none fits.
    *
    * @param held the CPUs the group holds now
    * @param refused the CPUs refused to this member so far
-   * @return the CPU and the placement that chose it, or -1 and why none fits
+   * @return the CPU, or -1 when no free CPU fits
    */
-  public Choice next(CpuSet held, CpuSet refused) {
+  public int next(CpuSet held, CpuSet refused) {
     CpuSet free = pool.minus(refused).minus(held);
     CpuSet used = refused.union(held);
     if (free.isEmpty()) {
-      return new Choice(-1, "pool exhausted: every CPU is taken");
+      return choose(-1, "pool exhausted: every CPU is taken");
     }
     if (previous < 0) {
-      return new Choice(pick(free, used), "first free CPU");
+      return choose(pick(free, used), "first free CPU");
     }
     for (Placement p : placements) {
       CpuSet matching = CpuSet.empty();
@@ -106,11 +81,26 @@ public final class Planner {
         }
       }
       if (!matching.isEmpty()) {
-        return new Choice(pick(matching, used), p.name());
+        return choose(pick(matching, used), p.name());
       }
     }
-    return new Choice(
+    return choose(
         -1, "no free CPU of " + free + " matches " + placements + " after CPU " + previous);
+  }
+
+  private int choose(int cpu, String why) {
+    reason = why;
+    return cpu;
+  }
+
+  /**
+   * Returns why the last {@link #next} chose its CPU (the placement's name, or {@code first free
+   * CPU}), or why it found none.
+   *
+   * @return one line for people
+   */
+  public String reason() {
+    return reason;
   }
 
   /**

@@ -26,18 +26,25 @@ class PlannerTest {
   /** Every E5 CPU but the housekeeping core {0,12}. */
   private static final CpuSet E5_POOL = CpuSet.parse("1-11,13-23");
 
-  private static List<Planner.Choice> plan(CpuTopology t, int n, CpuSet pool, Placement... p) {
+  /** One member's plan: its CPU (-1: none) and the planner's reason. */
+  private record Choice(int cpu, String reason) {
+    boolean found() {
+      return cpu >= 0;
+    }
+  }
+
+  private static List<Choice> plan(CpuTopology t, int n, CpuSet pool, Placement... p) {
     return plan(t, n, pool, CpuSet.empty(), p);
   }
 
   /** Plans {@code n} members as their group does: each choice found is held, then placed. */
-  private static List<Planner.Choice> plan(
-      CpuTopology t, int n, CpuSet pool, CpuSet busy, Placement... p) {
+  private static List<Choice> plan(CpuTopology t, int n, CpuSet pool, CpuSet busy, Placement... p) {
     Planner planner = new Planner(t, pool, List.of(p));
-    List<Planner.Choice> plan = new ArrayList<>();
+    List<Choice> plan = new ArrayList<>();
     CpuSet held = CpuSet.empty();
     for (int i = 0; i < n; i++) {
-      Planner.Choice c = planner.next(held, busy);
+      int cpu = planner.next(held, busy);
+      Choice c = new Choice(cpu, planner.reason());
       plan.add(c);
       if (c.found()) {
         held = held.union(CpuSet.of(c.cpu()));
@@ -47,17 +54,16 @@ class PlannerTest {
     return plan;
   }
 
-  private static CpuSet cpus(List<Planner.Choice> plan) {
-    return CpuSet.of(
-        plan.stream().filter(Planner.Choice::found).mapToInt(Planner.Choice::cpu).toArray());
+  private static CpuSet cpus(List<Choice> plan) {
+    return CpuSet.of(plan.stream().filter(Choice::found).mapToInt(Choice::cpu).toArray());
   }
 
   @Test
   void shouldGiveSixDistinctPhysicalCoresWhenSixThreadsAskForDifferentCores() {
-    List<Planner.Choice> plan = plan(E5, 6, E5_POOL, DIFFERENT_CORE, ANY);
+    List<Choice> plan = plan(E5, 6, E5_POOL, DIFFERENT_CORE, ANY);
 
     Set<CpuSet> cores = new HashSet<>();
-    for (Planner.Choice s : plan) {
+    for (Choice s : plan) {
       assertThat(s.found()).isTrue();
       assertThat(E5_POOL.contains(s.cpu())).isTrue();
       cores.add(E5.cpu(s.cpu()).core());
@@ -68,7 +74,7 @@ class PlannerTest {
 
   @Test
   void shouldFallBackToTheNextPlacementWhenCoresRunOut() {
-    List<Planner.Choice> plan = plan(E5, 12, E5_POOL, DIFFERENT_CORE, ANY);
+    List<Choice> plan = plan(E5, 12, E5_POOL, DIFFERENT_CORE, ANY);
 
     assertThat(plan.stream().filter(s -> s.reason().equals("DIFFERENT_CORE"))).hasSize(10);
     assertThat(plan.get(11).reason()).isEqualTo("ANY");
@@ -77,7 +83,7 @@ class PlannerTest {
 
   @Test
   void shouldGiveTheSmtSiblingWhenAskedForTheSameCore() {
-    List<Planner.Choice> plan = plan(E5, 2, E5_POOL, SAME_CORE);
+    List<Choice> plan = plan(E5, 2, E5_POOL, SAME_CORE);
 
     assertThat(plan.get(0).cpu()).isEqualTo(1);
     assertThat(plan.get(1).cpu()).isEqualTo(13);
@@ -85,22 +91,22 @@ class PlannerTest {
 
   @Test
   void shouldAlternateSocketsAndStayOnOneWhenAsked() {
-    List<Planner.Choice> other = plan(E5, 4, E5_POOL, DIFFERENT_SOCKET);
+    List<Choice> other = plan(E5, 4, E5_POOL, DIFFERENT_SOCKET);
     assertThat(other).extracting(s -> E5.cpu(s.cpu()).packageId()).containsExactly(0, 1, 0, 1);
 
-    List<Planner.Choice> same = plan(E5, 5, E5_POOL, SAME_SOCKET);
+    List<Choice> same = plan(E5, 5, E5_POOL, SAME_SOCKET);
     assertThat(same).extracting(s -> E5.cpu(s.cpu()).packageId()).containsOnly(0);
     assertThat(cpus(same)).hasToString("1-5");
   }
 
   @Test
   void shouldHonourNumaNodes() {
-    List<Planner.Choice> same = plan(E5, 6, CpuSet.parse("5-7,17-19"), SAME_NUMA_NODE);
+    List<Choice> same = plan(E5, 6, CpuSet.parse("5-7,17-19"), SAME_NUMA_NODE);
     assertThat(cpus(same)).hasToString("5,17");
     assertThat(same.get(2).found()).isFalse(); // node 0 has only 5 and 17 in this pool
     assertThat(same.get(2).reason()).contains("SAME_NUMA_NODE").contains("after CPU 17");
 
-    List<Planner.Choice> other = plan(E5, 2, E5_POOL, DIFFERENT_NUMA_NODE);
+    List<Choice> other = plan(E5, 2, E5_POOL, DIFFERENT_NUMA_NODE);
     assertThat(E5.cpu(other.get(1).cpu()).node()).isEqualTo(1);
   }
 
@@ -109,18 +115,18 @@ class PlannerTest {
     CpuTopology amd = CpuTopology.load(Fixtures.root("48amd64-4pa2n6c-sparse"));
     CpuSet pool = amd.known();
 
-    List<Planner.Choice> plan = plan(amd, 3, pool, SAME_L3);
+    List<Choice> plan = plan(amd, 3, pool, SAME_L3);
 
     CpuSet l3 = amd.cpu(plan.get(0).cpu()).l3();
     assertThat(l3.isEmpty()).isFalse();
-    for (Planner.Choice s : plan) {
+    for (Choice s : plan) {
       assertThat(l3.contains(s.cpu())).as("slot %s in L3 %s", s, l3).isTrue();
     }
   }
 
   @Test
   void shouldAvoidBusyCpusAndReportExhaustion() {
-    List<Planner.Choice> plan = plan(E5, 3, CpuSet.parse("1-2"), CpuSet.of(1));
+    List<Choice> plan = plan(E5, 3, CpuSet.parse("1-2"), CpuSet.of(1));
 
     assertThat(plan.get(0).cpu()).isEqualTo(2);
     assertThat(plan.get(1).found()).isFalse();
@@ -129,8 +135,8 @@ class PlannerTest {
 
   @Test
   void shouldPlanTheSameWayEveryTime() {
-    List<Planner.Choice> a = plan(E5, 9, E5_POOL, DIFFERENT_CORE, SAME_SOCKET, ANY);
-    List<Planner.Choice> b =
+    List<Choice> a = plan(E5, 9, E5_POOL, DIFFERENT_CORE, SAME_SOCKET, ANY);
+    List<Choice> b =
         plan(
             CpuTopology.load(Fixtures.root(Fixtures.E5)),
             9,
@@ -156,9 +162,7 @@ class PlannerTest {
     // E5: 3's sibling 15 is outside the pool (as isolcpus=19-23 leaves 7-11 busy); 4+16 is whole
     CpuSet pool = CpuSet.parse("3,4,16");
 
-    assertThat(plan(E5, 2, pool, DIFFERENT_CORE))
-        .extracting(Planner.Choice::cpu)
-        .containsExactly(4, 3);
+    assertThat(plan(E5, 2, pool, DIFFERENT_CORE)).extracting(Choice::cpu).containsExactly(4, 3);
     assertThat(plan(E5, 1, pool, ANY).get(0).cpu()).isEqualTo(4);
     assertThat(Planner.order(E5, pool)).containsExactly(4, 16, 3);
   }

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.Backends;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
@@ -70,7 +69,7 @@ public final class RecordingAffinityBackend implements AffinityBackend {
    * @param hostCpus the CPUs threads may use; not empty
    */
   public RecordingAffinityBackend(CpuSet hostCpus) {
-    this.hostCpus = Backends.checkCpus(hostCpus);
+    this.hostCpus = checkCpus(hostCpus);
   }
 
   private SimThread register(CpuSet mask) {
@@ -109,7 +108,7 @@ public final class RecordingAffinityBackend implements AffinityBackend {
 
   @Override
   public CpuSet getAffinity(int tid) {
-    Backends.checkTid(tid);
+    checkTid(tid);
     SimThread t = resolve(tid);
     record("getAffinity", t == null ? tid : t.tid, CpuSet.empty());
     if (t == null) {
@@ -120,8 +119,8 @@ public final class RecordingAffinityBackend implements AffinityBackend {
 
   @Override
   public void setAffinity(int tid, CpuSet cpus) {
-    Backends.checkTid(tid);
-    Backends.checkCpus(cpus);
+    checkTid(tid);
+    checkCpus(cpus);
     SimThread t = resolve(tid);
     record("setAffinity", t == null ? tid : t.tid, cpus);
     int injected = failNextSetErrno.getAndSet(0);
@@ -192,5 +191,19 @@ public final class RecordingAffinityBackend implements AffinityBackend {
   @Override
   public String toString() {
     return "RecordingAffinityBackend[" + hostCpus + ", " + threads.size() + " threads]";
+  }
+
+  /** The argument checks of the library's backends, in their words. */
+  private static void checkTid(int tid) {
+    if (tid < 0) {
+      throw new IllegalArgumentException("tid: " + tid + " (expected: >= 0, 0 = calling thread)");
+    }
+  }
+
+  private static CpuSet checkCpus(CpuSet cpus) {
+    if (java.util.Objects.requireNonNull(cpus, "cpus").isEmpty()) {
+      throw new IllegalArgumentException("cpus: empty (expected: at least one CPU)");
+    }
+    return cpus;
   }
 }

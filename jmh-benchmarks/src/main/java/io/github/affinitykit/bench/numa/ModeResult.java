@@ -1,6 +1,6 @@
 package io.github.affinitykit.bench.numa;
 
-import io.github.affinitykit.core.memory.PageNodes;
+import io.github.affinitykit.numa.PageNodes;
 import java.util.Objects;
 
 /**

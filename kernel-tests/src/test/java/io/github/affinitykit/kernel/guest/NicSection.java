@@ -5,14 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.Seat;
-import io.github.affinitykit.core.memory.MemoryPolicy;
-import io.github.affinitykit.core.memory.NodeMemory;
-import io.github.affinitykit.core.memory.PageNodes;
 import io.github.affinitykit.hostreport.IrqSharing;
 import io.github.affinitykit.hostreport.NicPlacement;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.numa.MemoryPolicy;
+import io.github.affinitykit.numa.MemoryPolicyStatus;
+import io.github.affinitykit.numa.NodeMemory;
+import io.github.affinitykit.numa.PageNodes;
 import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -122,13 +123,13 @@ final class NicSection {
                 for (int i = 0; i < b.capacity(); i += 4096) {
                   b.put(i, (byte) 1);
                 }
-                out.put("policy", seat.memoryPolicy().toString());
-                out.put("state", seat.memoryPolicy().state().name());
+                out.put("policy", MemoryPolicyStatus.of(seat).toString());
+                out.put("state", MemoryPolicyStatus.of(seat).state().name());
                 out.put("cpu", seat.cpu());
                 pages(out, NodeMemory.system().pageNodes(b));
               }),
           out);
-      out.put("after", seat.memoryPolicy().state().name());
+      out.put("after", MemoryPolicyStatus.of(seat).state().name());
     }
     return out;
   }

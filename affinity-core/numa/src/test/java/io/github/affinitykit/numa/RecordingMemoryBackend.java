@@ -1,9 +1,8 @@
-package io.github.affinitykit.core.testkit;
+package io.github.affinitykit.numa;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.natives.Errno;
-import io.github.affinitykit.core.memory.MemoryBackend;
-import io.github.affinitykit.core.memory.MemoryPolicy;
+import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

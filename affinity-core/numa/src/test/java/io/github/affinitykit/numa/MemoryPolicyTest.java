@@ -1,10 +1,10 @@
-package io.github.affinitykit.core.memory;
+package io.github.affinitykit.numa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.internal.natives.NativeLayer;
-import io.github.affinitykit.core.memory.MemoryPolicy.Mode;
+import io.github.affinitykit.numa.MemoryPolicy.Mode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,10 @@
-package io.github.affinitykit.core.memory;
+package io.github.affinitykit.numa;
 
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.Seat;
+import io.github.affinitykit.core.ThreadMemoryPolicy;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What became of the memory policy a pinned thread was to take: left alone, in force, refused (with
@@ -45,6 +49,38 @@ public record MemoryPolicyStatus(MemoryPolicy asked, State state, int errno, Str
     Objects.requireNonNull(asked, "asked");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(reason, "reason");
+  }
+
+  /**
+   * Returns what became of the group's memory policy on {@code lease}'s thread.
+   *
+   * @param lease a lease of a group's seat
+   * @return the status now; {@code LEFT_ALONE} where the group asked for no policy
+   */
+  public static MemoryPolicyStatus of(CpuLease lease) {
+    return of(lease.memoryPolicy());
+  }
+
+  /**
+   * Returns what became of the group's memory policy on the thread that bound {@code seat} last.
+   *
+   * @param seat a group's seat
+   * @return the status now; {@code LEFT_ALONE} before any bind, or where the group asked for none
+   */
+  public static MemoryPolicyStatus of(Seat seat) {
+    return of(seat.memoryPolicy());
+  }
+
+  /** The status of {@code binding}: its own where this artifact made it, else what it says. */
+  static MemoryPolicyStatus of(Optional<ThreadMemoryPolicy.Binding> binding) {
+    if (binding.isEmpty()) {
+      return new MemoryPolicyStatus(MemoryPolicy.DEFAULT, State.LEFT_ALONE, 0, "none asked");
+    }
+    ThreadMemoryPolicy.Binding b = binding.get();
+    return b instanceof ThreadMemory t // another implementation: all it says is its line
+        ? t.status()
+        : new MemoryPolicyStatus(
+            MemoryPolicy.DEFAULT, b.inForce() ? State.IN_FORCE : State.FAILED, 0, b.toString());
   }
 
   /** {@return whether the asked policy is the thread's now} */

@@ -1,12 +1,13 @@
-package io.github.affinitykit.core.memory;
+package io.github.affinitykit.numa;
 
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 
 /**
  * The system calls behind a thread's memory policy: read and set the calling thread's {@link
  * MemoryPolicy} ({@code get_mempolicy}, {@code set_mempolicy}, which act on the caller only).
- * {@link #detect()} returns the platform's; tests use {@code RecordingMemoryBackend} from
- * affinity-core's test-jar. Neither call throws for a kernel refusal: each answers the errno.
+ * {@link #detect()} returns the platform's; a group uses another through {@link
+ * MemoryPolicy#through} (affinity-numa's tests give {@code RecordingMemoryBackend}). Neither call
+ * throws for a kernel refusal: each answers the errno.
  *
  * <p>Thread safety: every implementation is safe for concurrent use by any number of threads; each
  * call acts on the calling thread.

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.memory;
+package io.github.affinitykit.numa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.affinitykit.core.internal.natives.Errno;
 import io.github.affinitykit.core.internal.natives.MemoryCalls;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
-import io.github.affinitykit.core.testkit.NativeLayers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -20,10 +21,25 @@ import org.junit.jupiter.api.condition.OS;
  * {@code move_pages} answers made up here.
  */
 class NodeMemoryTest {
+  /**
+   * JNA, then {@code java.lang.foreign} on JDK 22+, each with its memory calls (core's test-jar has
+   * the same helper, but its classes may not name core's native layer from this module's tests).
+   */
+  private static List<NativeLayer> layers() {
+    List<NativeLayer> layers = new ArrayList<>();
+    for (String choice :
+        Runtime.version().feature() >= 22 ? List.of("jna", "ffm") : List.of("jna")) {
+      NativeLayer layer = NativeLayer.load(choice, "Linux", System.getProperty("os.arch"));
+      assertThat(layer.memory()).as(layer.toString()).isPresent();
+      layers.add(layer);
+    }
+    return layers;
+  }
+
   @Test
   @EnabledOnOs(OS.LINUX)
   void shouldBindFreshPagesBeforeTheirFirstTouchAndSayWhereTheyAre() {
-    for (NativeLayer layer : NativeLayers.each()) {
+    for (NativeLayer layer : layers()) {
       NodeMemory memory = NodeMemory.on(layer);
       MemoryCalls calls = layer.memory().orElseThrow();
       int page = calls.pageSize();

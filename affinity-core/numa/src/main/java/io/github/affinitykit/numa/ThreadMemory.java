@@ -1,20 +1,19 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.numa;
 
+import io.github.affinitykit.core.ThreadMemoryPolicy;
 import io.github.affinitykit.core.internal.natives.Errno;
-import io.github.affinitykit.core.memory.MemoryBackend;
-import io.github.affinitykit.core.memory.MemoryPolicy;
-import io.github.affinitykit.core.memory.MemoryPolicyStatus;
-import io.github.affinitykit.core.memory.MemoryPolicyStatus.State;
+import io.github.affinitykit.numa.MemoryPolicyStatus.State;
 
 /**
- * The memory policy of one binding: set by the pinned thread itself right after its affinity (the
- * policy is per thread), its previous policy read first and set again when the binding ends, on
- * that thread. A refusal leaves the pin standing and says why.
+ * The memory policy of one binding (core's {@link ThreadMemoryPolicy.Binding}): set by the pinned
+ * thread itself right after its affinity (the policy is per thread), its previous policy read first
+ * and set again when the binding ends, on that thread. A refusal leaves the pin standing and says
+ * why.
  *
  * <p>Thread safety: {@link #apply} and {@link #restore} act on the calling thread; {@link
  * #status()} may be read from any thread.
  */
-final class ThreadMemory {
+final class ThreadMemory implements ThreadMemoryPolicy.Binding {
   private final MemoryBackend backend;
   private final MemoryPolicy asked;
   private final MemoryPolicy previous;
@@ -37,14 +36,13 @@ final class ThreadMemory {
   }
 
   /**
-   * Sets {@code asked} on the calling thread through {@code kit}'s backend (nothing for DEFAULT),
+   * Sets {@code asked} on the calling thread through {@code backend} (nothing for DEFAULT),
    * remembering its policy.
    */
-  static ThreadMemory apply(AffinityKit kit, MemoryPolicy asked) {
+  static ThreadMemory apply(MemoryBackend backend, MemoryPolicy asked) {
     if (asked.equals(MemoryPolicy.DEFAULT)) {
       return leftAlone(asked, "the thread's policy is left as it is");
     }
-    MemoryBackend backend = kit.memory();
     MemoryBackend.Reading before;
     int errno;
     try { // a backend may be the user's: one that throws refuses the policy, never the pin
@@ -78,7 +76,8 @@ final class ThreadMemory {
    * once the policy was changed since the bind (leases closed out of order, the application's own
    * call), the policy stays and the status says so.
    */
-  void restore() {
+  @Override
+  public void restore() {
     try {
       restoreOnOwner();
     } catch (RuntimeException e) { // a backend may be the user's: the lease still closes
@@ -128,8 +127,15 @@ final class ThreadMemory {
     return status;
   }
 
-  /** {@code ", memory bind 0: IN_FORCE (...)"} for a report; empty where DEFAULT was asked. */
-  static String describe(MemoryPolicyStatus status) {
-    return status.asked().equals(MemoryPolicy.DEFAULT) ? "" : ", " + status;
+  @Override
+  public boolean inForce() {
+    return status.inForce();
+  }
+
+  /** {@return {@code memory bind 0: IN_FORCE (was default)}; empty where DEFAULT was asked} */
+  @Override
+  public String toString() {
+    MemoryPolicyStatus s = status;
+    return s.asked().equals(MemoryPolicy.DEFAULT) ? "" : s.toString();
   }
 }

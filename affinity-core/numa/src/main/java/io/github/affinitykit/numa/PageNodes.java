@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.memory;
+package io.github.affinitykit.numa;
 
 import io.github.affinitykit.core.internal.natives.Errno;
 import java.util.Collections;

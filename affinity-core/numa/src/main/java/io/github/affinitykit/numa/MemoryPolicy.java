@@ -1,10 +1,12 @@
-package io.github.affinitykit.core.memory;
+package io.github.affinitykit.numa;
 
+import io.github.affinitykit.core.ThreadMemoryPolicy;
 import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * A NUMA memory policy: where the kernel takes the pages a thread (or a range of memory) allocates.
@@ -12,14 +14,17 @@ import java.util.stream.IntStream;
  * the thread runs on (for a pinned thread, its CPU's node); {@link #bind} only on the nodes named;
  * {@link #preferred} on one node first, others when it is full; {@link #interleave} page by page
  * over the nodes named. A group applies it to each pinned member ({@code
- * CpuGroupBuilder.memoryPolicy}), {@link NodeMemory} to a buffer.
+ * CpuGroupBuilder.memoryPolicy}: as core's {@link ThreadMemoryPolicy}, through {@link
+ * MemoryBackend#detect()}, or the backend given to {@link #through}), {@link NodeMemory} to a
+ * buffer; {@link MemoryPolicyStatus#of(io.github.affinitykit.core.CpuLease)} reads what became of
+ * it on a lease's thread. {@link #parse} reads {@link #toString()}'s spelling back.
  *
  * <p>The factories check the nodes' form (not empty, 0 to {@value #MAX_NODE}); which nodes a host
  * has is checked where the policy meets the host (the group's builder, the kernel).
  *
  * <p>Thread safety: immutable.
  */
-public final class MemoryPolicy {
+public final class MemoryPolicy implements ThreadMemoryPolicy {
   /** The highest node a policy may name: the kernel's {@code MAX_NUMNODES} is at most 1024. */
   public static final int MAX_NODE = 1023;
 
@@ -141,6 +146,86 @@ public final class MemoryPolicy {
     return none ? (mode == Mode.DEFAULT ? DEFAULT : LOCAL) : new MemoryPolicy(mode, set);
   }
 
+  /**
+   * Returns the policy {@code spec} names, as {@link #toString()} prints it: {@code default},
+   * {@code local}, or a mode and its nodes ({@code bind 0-1}, {@code preferred 1}, {@code
+   * interleave 0,2}). Core's {@link ThreadMemoryPolicy#named(String)} reads names through it.
+   *
+   * @param spec the policy's name
+   * @return the policy
+   * @throws IllegalArgumentException if {@code spec} names no mode, or its nodes do not fit it
+   */
+  public static MemoryPolicy parse(String spec) {
+    String[] parts = spec.strip().split("\\s+", 2);
+    Mode mode =
+        Stream.of(Mode.values())
+            .filter(m -> name(m).equals(parts[0]))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "memory policy: "
+                            + spec
+                            + " (expected: default, local, bind N, preferred N, interleave N)"));
+    return of(mode, parts.length < 2 ? new int[0] : CpuSet.parse(parts[1]).stream().toArray());
+  }
+
+  /**
+   * Returns this policy applied to a group's threads through {@code backend} instead of {@link
+   * MemoryBackend#detect()}'s: a recording fake in tests.
+   *
+   * @param backend the backend every thread's policy goes through
+   * @return the policy as a group applies it
+   */
+  public ThreadMemoryPolicy through(MemoryBackend backend) {
+    Objects.requireNonNull(backend, "backend");
+    MemoryPolicy policy = this;
+    return new ThreadMemoryPolicy() {
+      @Override
+      public ThreadMemoryPolicy checkNodes(List<Integer> hostNodes) {
+        policy.checkNodes(hostNodes);
+        return this;
+      }
+
+      @Override
+      public Binding apply() {
+        return ThreadMemory.apply(backend, policy);
+      }
+
+      @Override
+      public Binding leftAlone(String why) {
+        return policy.leftAlone(why);
+      }
+
+      @Override
+      public String toString() {
+        return policy + " through " + backend;
+      }
+    };
+  }
+
+  /**
+   * Sets this policy on the calling thread through {@link MemoryBackend#detect()}'s backend: what a
+   * group does right after pinning a thread.
+   *
+   * @return what became of it; never throws for a refusal
+   */
+  @Override
+  public Binding apply() {
+    return ThreadMemory.apply(MemoryBackend.detect(), this);
+  }
+
+  /**
+   * Returns a binding that set nothing, saying {@code why}.
+   *
+   * @param why one line for people
+   * @return a binding whose status is {@code LEFT_ALONE}
+   */
+  @Override
+  public Binding leftAlone(String why) {
+    return ThreadMemory.leftAlone(this, why);
+  }
+
   /** {@return the mode} */
   public Mode mode() {
     return mode;
@@ -168,6 +253,7 @@ public final class MemoryPolicy {
    * @return this policy
    * @throws IllegalArgumentException naming the nodes the host lacks
    */
+  @Override
   public MemoryPolicy checkNodes(List<Integer> hostNodes) {
     CpuSet host = CpuSet.of(hostNodes.stream().mapToInt(Integer::intValue).toArray());
     CpuSet missing = nodes.minus(host);

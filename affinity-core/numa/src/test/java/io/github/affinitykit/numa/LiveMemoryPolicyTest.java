@@ -1,14 +1,17 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.numa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.natives.MemoryCalls;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
-import io.github.affinitykit.core.memory.MemoryPolicy;
-import io.github.affinitykit.core.memory.MemoryPolicyStatus.State;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.numa.MemoryPolicyStatus.State;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +48,7 @@ class LiveMemoryPolicyTest {
                 CpuGroup g = kit.group("mem").memoryPolicy(p).build();
                 try (CpuLease lease = g.join().bindOnce()) {
                   seen.add(lease.status());
-                  seen.add(lease.memoryPolicy().state());
+                  seen.add(MemoryPolicyStatus.of(lease).state());
                   seen.add(local(policy(calls)));
                 }
                 seen.add(policy(calls));
@@ -65,8 +68,10 @@ class LiveMemoryPolicyTest {
             State.IN_FORCE,
             List.of(MemoryCalls.MPOL_LOCAL, 0L),
             List.of(MemoryCalls.MPOL_DEFAULT, 0L));
-    assertThat(kit.memory().isSupported()).isTrue();
-    assertThat(kit.memory().reason()).startsWith("Linux: ").endsWith(" calls set_mempolicy");
+    assertThat(MemoryBackend.detect().isSupported()).isTrue();
+    assertThat(MemoryBackend.detect().reason())
+        .startsWith("Linux: ")
+        .endsWith(" calls set_mempolicy");
   }
 
   /** Before 5.13, get_mempolicy reports LOCAL as PREFERRED with no node: read both as LOCAL. */

@@ -1,0 +1,96 @@
+package io.github.affinitykit.core;
+
+import java.util.List;
+
+/**
+ * A NUMA memory policy as a group sets it on each thread it pins ({@link
+ * CpuGroupBuilder#memoryPolicy}): right after the thread's affinity, on that thread ({@code
+ * set_mempolicy} acts on the caller), and undone when its lease is closed. Core implements none:
+ * the artifact {@code io.github.affinitykit:affinity-numa} does ({@code
+ * io.github.affinitykit.numa.MemoryPolicy}, whose {@code MemoryPolicyStatus.of(lease)} reads a
+ * binding back). {@link #named(String)} finds that artifact with {@link java.util.ServiceLoader};
+ * without it, every binding of the policy named is refused and says so, and the pin stands.
+ *
+ * <p>Thread safety: implementations are immutable; {@link #apply()} acts on the calling thread.
+ */
+public interface ThreadMemoryPolicy {
+  /**
+   * Returns the policy {@code spec} names, as affinity-numa's {@code MemoryPolicy} prints it:
+   * {@code default}, {@code local}, {@code bind 0-1}, {@code preferred 1}, {@code interleave 0,2}.
+   * Without affinity-numa on the class path, a policy whose every binding is refused with the
+   * reason {@code NUMA memory policy needs io.github.affinitykit:affinity-numa on the class path}.
+   *
+   * @param spec the policy, as {@code MemoryPolicy.toString()} prints it
+   * @return the policy
+   * @throws IllegalArgumentException if the artifact is present and {@code spec} names no policy
+   */
+  static ThreadMemoryPolicy named(String spec) {
+    return NoMemoryPolicy.find(spec);
+  }
+
+  /**
+   * Checks that every node the policy names is one of {@code hostNodes}; the group's builder calls
+   * it with its host's nodes (node 0 alone where the host shows none).
+   *
+   * @param hostNodes the host's NUMA nodes
+   * @return this policy
+   * @throws IllegalArgumentException naming the nodes the host lacks
+   */
+  ThreadMemoryPolicy checkNodes(List<Integer> hostNodes);
+
+  /**
+   * Sets the policy on the calling thread, which was just pinned, remembering its previous one.
+   * Never throws: a refusal leaves the pin standing, and the binding says why.
+   *
+   * @return what became of the policy on this thread
+   */
+  Binding apply();
+
+  /**
+   * Returns a binding that set nothing, saying {@code why} (the seat pins nothing, its pin failed).
+   *
+   * @param why one line for people
+   * @return a binding whose {@link Binding#restore()} does nothing
+   */
+  Binding leftAlone(String why);
+
+  /**
+   * The policy on one bound thread: what became of it, and its undoing.
+   *
+   * <p>Thread safety: {@link #restore()} acts on the calling thread; the rest may be read from any
+   * thread.
+   */
+  interface Binding {
+    /** {@return whether the policy asked is the thread's now} */
+    boolean inForce();
+
+    /**
+     * Sets the thread's previous policy again, if this binding set one and the thread still has it;
+     * called once, on the lease's close. Never throws.
+     */
+    void restore();
+
+    /**
+     * {@return one line for reports: {@code memory bind 0: IN_FORCE (was default)}; empty where the
+     * policy asks nothing of the thread}
+     */
+    @Override
+    String toString();
+  }
+
+  /**
+   * How affinity-numa is found ({@link java.util.ServiceLoader}): it reads a policy's spelling.
+   *
+   * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
+   */
+  interface Parser {
+    /**
+     * Returns the policy {@code spec} names.
+     *
+     * @param spec the policy, as {@code MemoryPolicy.toString()} prints it
+     * @return the policy
+     * @throws IllegalArgumentException if {@code spec} names no policy
+     */
+    ThreadMemoryPolicy parse(String spec);
+  }
+}
