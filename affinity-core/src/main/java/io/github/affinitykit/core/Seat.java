@@ -140,11 +140,9 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns what became of the group's memory policy ({@link CpuGroupBuilder#memoryPolicy}) on the
-   * thread bound last: left alone, in force, refused with the errno, restored once it let go
-   * (affinity-numa's {@code MemoryPolicyStatus.of(seat)} reads it).
-   *
-   * @return the last binding's policy, left alone before any; empty where the group asked for none
+   * {@return what became of the group's memory policy on the thread bound last} Left alone before
+   * any, in force, refused with the errno, restored once it let go (affinity-numa's {@code
+   * MemoryPolicyStatus.of(seat)} reads it); empty where the group asked for none.
    */
   public Optional<ThreadMemoryPolicy.Binding> memoryPolicy() {
     return state.get().memory();
