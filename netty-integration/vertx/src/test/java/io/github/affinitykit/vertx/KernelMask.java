@@ -9,6 +9,16 @@ import java.nio.file.Path;
 final class KernelMask {
   private KernelMask() {}
 
+  /**
+   * Sets the kit's pool to every CPU of this process (the default policy keeps one for
+   * housekeeping), the way a user sets it, unless set already: before the shared kit is first made.
+   */
+  static void poolOfEveryCpu() {
+    if (System.getProperty("affinitykit.pool") == null) {
+      System.setProperty("affinitykit.pool", here().split("\\|")[1]);
+    }
+  }
+
   /** {@code <thread name>|<Cpus_allowed_list>} of the calling thread. */
   static String here() {
     try {

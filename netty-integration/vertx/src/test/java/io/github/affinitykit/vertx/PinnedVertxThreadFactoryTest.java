@@ -49,15 +49,9 @@ class PinnedVertxThreadFactoryTest {
   private AffinityKit kit;
   private String processMask;
 
-  /**
-   * The kit's pool is every CPU of this process (the default policy keeps one for housekeeping),
-   * set the way a user sets it, before the shared kit is first made.
-   */
   @BeforeAll
   static void poolOfEveryCpu() {
-    if (System.getProperty("affinitykit.pool") == null) {
-      System.setProperty("affinitykit.pool", KernelMask.here().split("\\|")[1]);
-    }
+    KernelMask.poolOfEveryCpu();
   }
 
   @BeforeEach
