@@ -101,15 +101,10 @@ class PinnedVertxThreadFactoryTest {
         assertThat(seen[1]).isEqualTo(String.valueOf(byThread.get(seen[0]).cpu()));
       }
       // a worker made by a pinned loop runs on the process's CPUs, not on that loop's one
-      String worker =
-          vertx
-              .executeBlocking(KernelMask::here)
-              .toCompletionStage()
-              .toCompletableFuture()
-              .get(20, TimeUnit.SECONDS);
+      String worker = await(vertx.executeBlocking(KernelMask::here));
       assertThat(worker.split("\\|")[1]).isEqualTo(processMask);
     } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      await(vertx.close());
     }
     for (Thread t : started.values()) {
       t.join(TimeUnit.SECONDS.toMillis(20));
@@ -129,12 +124,7 @@ class PinnedVertxThreadFactoryTest {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
     try {
       deploy(vertx, 1);
-      String worker =
-          vertx
-              .executeBlocking(KernelMask::here)
-              .toCompletionStage()
-              .toCompletableFuture()
-              .get(20, TimeUnit.SECONDS);
+      String worker = await(vertx.executeBlocking(KernelMask::here));
       List<Assignment> pinned = PinnedVertxThreadFactory.installed();
       assertThat(pinned)
           .extracting(Assignment::threadName)
@@ -143,7 +133,7 @@ class PinnedVertxThreadFactoryTest {
       assertThat(pinned.get(0).cpu()).isNotEqualTo(pinned.get(1).cpu());
       assertThat(worker).isEqualTo("vert.x-worker-thread-0|" + pinned.get(1).cpu());
     } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      await(vertx.close());
     }
   }
 
@@ -156,7 +146,7 @@ class PinnedVertxThreadFactoryTest {
       assertThat(PinnedVertxThreadFactory.installed()).isEmpty();
       assertThat(started.keySet()).containsExactly("vert.x-eventloop-thread-0");
     } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      await(vertx.close());
     }
   }
 
@@ -169,11 +159,12 @@ class PinnedVertxThreadFactoryTest {
   }
 
   private void deploy(Vertx vertx, int instances) throws Exception {
-    vertx
-        .deployVerticle(Echo::new, new DeploymentOptions().setInstances(instances))
-        .toCompletionStage()
-        .toCompletableFuture()
-        .get(20, TimeUnit.SECONDS);
+    await(vertx.deployVerticle(Echo::new, new DeploymentOptions().setInstances(instances)));
+  }
+
+  /** What {@code future} completes with; 30 s at most. */
+  private static <T> T await(Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
   /** An HTTP server on its event loop: answers every request with the loop's name and mask. */
