@@ -2,6 +2,7 @@ package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuSetFormatException;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.SysFs;
 import java.nio.file.Path;
 import java.util.List;

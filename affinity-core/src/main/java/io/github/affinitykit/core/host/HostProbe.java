@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.internal.TaskStatus;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ final class HostProbe {
   }
 
   HostCpus probe() {
-    CpuTopology topology = CpuTopology.load(fs);
+    CpuTopology topology = TopologyReader.load(fs);
     int nbits = topology.possibleCount();
     CgroupCpuset cgroup = new CgroupProbe(fs).probe();
     List<IrqAffinity> irqs = irqs();

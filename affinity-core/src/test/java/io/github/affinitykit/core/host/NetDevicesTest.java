@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.TestTree;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
