@@ -38,7 +38,27 @@ public final class CpuTopology {
   private final Map<Integer, Map<Integer, Integer>> distances;
   private final String source;
 
-  private CpuTopology(
+  /**
+   * Makes a topology of the CPUs the kernel describes: what {@code HostCpus.probe()} does with what
+   * it reads, and what a test may do with CPUs of its own. Each CPU's group sets (core, package,
+   * L2, L3) are made a partition of the known CPUs first: a set that one CPU reports and another
+   * does not is merged, and CPUs that are not described are dropped from every set.
+   *
+   * <p>Thread safety: may be called from any thread.
+   *
+   * @param source where the description came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}
+   * @param cpus one description per known CPU, in any order (the first of a repeated id wins); at
+   *     least one
+   * @param possible the CPUs that may ever be online (the kernel's {@code possible})
+   * @param present the CPUs physically present ({@code present})
+   * @param online the CPUs online ({@code online})
+   * @param offline the CPUs possible but not online ({@code offline})
+   * @param distances the NUMA distances by node and node ({@code nodeN/distance}); a missing entry
+   *     is unknown
+   * @throws IllegalArgumentException if {@code cpus} is empty
+   * @throws NullPointerException if an argument is null
+   */
+  public CpuTopology(
       String source,
       List<CpuInfo> cpus,
       CpuSet possible,
@@ -65,38 +85,6 @@ public final class CpuTopology {
     this.l3Groups = TopologyPartitions.distinct(this.cpus, CpuInfo::l3);
     this.l2Groups = TopologyPartitions.distinct(this.cpus, CpuInfo::l2);
     this.numaNodes = TopologyPartitions.numaNodes(this.cpus);
-  }
-
-  /**
-   * Makes a topology of the CPUs the kernel describes: what {@code HostCpus.probe()} does with what
-   * it reads, and what a test may do with CPUs of its own. Each CPU's group sets (core, package,
-   * L2, L3) are made a partition of the known CPUs first: a set that one CPU reports and another
-   * does not is merged, and CPUs that are not described are dropped from every set.
-   *
-   * <p>Thread safety: may be called from any thread.
-   *
-   * @param source where the description came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}
-   * @param cpus one description per known CPU, in any order (the first of a repeated id wins); at
-   *     least one
-   * @param possible the CPUs that may ever be online (the kernel's {@code possible})
-   * @param present the CPUs physically present ({@code present})
-   * @param online the CPUs online ({@code online})
-   * @param offline the CPUs possible but not online ({@code offline})
-   * @param distances the NUMA distances by node and node ({@code nodeN/distance}); a missing entry
-   *     is unknown
-   * @return the topology
-   * @throws IllegalArgumentException if {@code cpus} is empty
-   * @throws NullPointerException if an argument is null
-   */
-  public static CpuTopology of(
-      String source,
-      List<CpuInfo> cpus,
-      CpuSet possible,
-      CpuSet present,
-      CpuSet online,
-      CpuSet offline,
-      Map<Integer, ? extends Map<Integer, Integer>> distances) {
-    return new CpuTopology(source, cpus, possible, present, online, offline, distances);
   }
 
   /**

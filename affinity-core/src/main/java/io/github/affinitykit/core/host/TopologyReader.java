@@ -50,7 +50,7 @@ final class TopologyReader {
     NumaNodes numa = NumaNodes.read(fs);
     List<CpuInfo> cpus = SysfsTopologyReader.read(fs, online, numa);
     if (!cpus.isEmpty()) {
-      return CpuTopology.of(SYSFS, cpus, possible, present, online, offline, numa.distances());
+      return new CpuTopology(SYSFS, cpus, possible, present, online, offline, numa.distances());
     }
     cpus = CpuinfoTopologyReader.read(fs.read(CPUINFO).orElse(""), online, numa);
     if (cpus.isEmpty()) {
@@ -64,7 +64,7 @@ final class TopologyReader {
     CpuSet processors = CpuSet.of(cpus.stream().mapToInt(CpuInfo::cpu).toArray());
     CpuSet on = online.isEmpty() ? processors : online;
     CpuSet poss = possible.union(on);
-    return CpuTopology.of(
+    return new CpuTopology(
         CPUINFO,
         cpus,
         poss,
