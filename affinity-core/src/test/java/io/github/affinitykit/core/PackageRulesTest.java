@@ -1,5 +1,6 @@
 package io.github.affinitykit.core;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The package rules of {@code affinity-core}, checked on its compiled classes (every reference, not
  * only imports: a type used in the same package, a constant, a method's signature): no cycle among
- * its packages, the value types in a leaf, and no upward reference from the native layer or the
- * host model into placement, observation or the API that joins them.
+ * its packages, the value types in a leaf ({@code core.cpu}: {@code CpuSet}, the topology) that
+ * reads nothing, and no upward reference from the native layer or the host model into placement,
+ * observation or the API that joins them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PackageRulesTest {
@@ -74,6 +76,37 @@ class PackageRulesTest {
             CORE + ".isolation..",
             CORE + ".internal",
             CORE + ".internal.natives..")
+        .check(core);
+    classes()
+        .that()
+        .haveSimpleName("CpuSet")
+        .or()
+        .haveSimpleName("CpuTopology")
+        .or()
+        .haveSimpleName("CpuInfo")
+        .or()
+        .haveSimpleName("CoreType")
+        .should()
+        .resideInAPackage(CORE + ".cpu")
+        .check(core);
+  }
+
+  /**
+   * The leaf holds values only: what reads them from the kernel's files (the topology readers, the
+   * population masks, the NUMA nodes) is the host model's, so a reader moved into the leaf fails
+   * here through the file API it needs, even before it names the host model.
+   */
+  @Test
+  void shouldKeepTheReadersOutOfTheLeaf() {
+    noClasses()
+        .that()
+        .resideInAPackage(CORE + ".cpu")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.io..", "java.nio.file..", "java.nio.channels..")
+        .orShould()
+        .dependOnClassesThat()
+        .haveSimpleNameEndingWith("Reader")
         .check(core);
   }
 

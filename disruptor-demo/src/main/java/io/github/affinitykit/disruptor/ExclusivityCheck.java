@@ -2,7 +2,7 @@ package io.github.affinitykit.disruptor;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.observe.Confinement;
 import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;

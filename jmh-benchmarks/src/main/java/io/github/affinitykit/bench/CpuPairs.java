@@ -1,8 +1,8 @@
 package io.github.affinitykit.bench;
 
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuInfo;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
 
 /**
  * Picks two CPUs of a set with a given relation on the real topology.

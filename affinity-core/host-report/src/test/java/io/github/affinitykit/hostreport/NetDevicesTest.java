@@ -3,7 +3,7 @@ package io.github.affinitykit.hostreport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.testkit.FakeHostFiles;

@@ -1,5 +1,7 @@
 package io.github.affinitykit.core.host;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
@@ -57,7 +59,20 @@ final class CoreKinds {
       } else {
         type = pmu.get(c.cpu()) == PMUS.length - 1 ? CoreType.PERFORMANCE : CoreType.EFFICIENCY;
       }
-      out.add(c.withKind(type, rank));
+      out.add(
+          new CpuInfo(
+              c.cpu(),
+              c.packageId(),
+              c.dieId(),
+              c.clusterId(),
+              c.coreId(),
+              c.core(),
+              c.packageCpus(),
+              c.node(),
+              c.l2(),
+              c.l3(),
+              type,
+              rank));
     }
     return out;
   }
@@ -70,7 +85,7 @@ final class CoreKinds {
   private static Optional<Map<Integer, Long>> values(SysFs fs, List<CpuInfo> cpus, String source) {
     Map<Integer, Long> values = new HashMap<>();
     for (CpuInfo c : cpus) {
-      String s = fs.read(CpuPresence.CPU_DIR + "/cpu" + c.cpu() + "/" + source).orElse("");
+      String s = fs.read(TopologyReader.CPU_DIR + "/cpu" + c.cpu() + "/" + source).orElse("");
       try {
         long v = Long.parseLong(s.trim());
         if (v <= 0) {

@@ -1,5 +1,7 @@
 package io.github.affinitykit.core.host;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.KernelLimits;
 import java.util.ArrayList;

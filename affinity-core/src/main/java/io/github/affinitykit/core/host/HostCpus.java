@@ -2,6 +2,7 @@ package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuSetFormatException;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.SysFs;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,6 +32,12 @@ public final class HostCpus {
   private final Optional<CpuPool> pool;
   private final Optional<IllegalArgumentException> poolProblem;
   private final List<String> refused;
+  // derived at probe time, so that asking a snapshot runs nothing but this class
+  private final CpuSet usable;
+  private final CpuSet isolatedCpus;
+  private final boolean allowedIsIsolationDefault;
+  private final CpuSet reachable;
+  private final CpuSet exclusive;
 
   /** The kernel's own isolation: {@code isolated} and {@code nohz_full}. */
   record KernelIsolation(CpuSet isolated, CpuSet nohzFull) {}
@@ -51,6 +58,16 @@ public final class HostCpus {
     this.isolated = Objects.requireNonNull(kernel.isolated(), "isolated");
     this.nohzFull = Objects.requireNonNull(kernel.nohzFull(), "nohzFull");
     this.refused = List.copyOf(refused);
+    this.usable = usable(topology, cgroup);
+    CpuSet own = cgroup.inIsolatedPartition() ? cgroup.effective() : CpuSet.empty();
+    this.isolatedCpus = isolated.union(cgroup.isolatedPartitions()).union(own).union(nohzFull);
+    this.allowedIsIsolationDefault =
+        !isolatedCpus.isEmpty()
+            && !this.allowed.intersects(isolatedCpus)
+            && this.allowed.union(isolatedCpus).containsAll(usable)
+            && !this.allowed.intersect(usable).isEmpty();
+    this.reachable = allowedIsIsolationDefault ? usable : usable.intersect(this.allowed);
+    this.exclusive = isolatedCpus.intersect(reachable);
     Optional<CpuPool> resolved = Optional.empty();
     Optional<IllegalArgumentException> problem = Optional.empty();
     try {
@@ -181,7 +198,7 @@ public final class HostCpus {
    * @return the online CPUs within the cgroup's effective CPUs; all online CPUs without a cpuset
    */
   public CpuSet usable() {
-    return usable(topology, cgroup);
+    return usable;
   }
 
   private static CpuSet usable(CpuTopology topology, CgroupCpuset cgroup) {
@@ -199,11 +216,7 @@ public final class HostCpus {
    *     CPU, and together with them covers every usable CPU
    */
   public boolean allowedIsIsolationDefault() {
-    CpuSet iso = isolatedCpus();
-    return !iso.isEmpty()
-        && !allowed.intersects(iso)
-        && allowed.union(iso).containsAll(usable())
-        && !allowed.intersect(usable()).isEmpty();
+    return allowedIsIsolationDefault;
   }
 
   /**
@@ -214,7 +227,7 @@ public final class HostCpus {
    * @return a subset of {@link #usable()}, possibly empty
    */
   public CpuSet reachable() {
-    return allowedIsIsolationDefault() ? usable() : usable().intersect(allowed);
+    return reachable;
   }
 
   /**
@@ -226,8 +239,7 @@ public final class HostCpus {
    * @return the union of those sets, possibly empty; it may hold CPUs this process cannot reach
    */
   public CpuSet isolatedCpus() {
-    CpuSet own = cgroup.inIsolatedPartition() ? cgroup.effective() : CpuSet.empty();
-    return isolated.union(cgroup.isolatedPartitions()).union(own).union(nohzFull);
+    return isolatedCpus;
   }
 
   /**
@@ -236,7 +248,7 @@ public final class HostCpus {
    * @return {@link #isolatedCpus()} within {@link #reachable()}, possibly empty
    */
   public CpuSet exclusive() {
-    return isolatedCpus().intersect(reachable());
+    return exclusive;
   }
 
   /**

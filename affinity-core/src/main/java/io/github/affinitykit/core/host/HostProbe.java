@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.internal.TaskStatus;
 import java.util.List;
@@ -25,7 +26,7 @@ final class HostProbe {
   }
 
   HostCpus probe() {
-    CpuTopology topology = CpuTopology.load(fs);
+    CpuTopology topology = TopologyReader.load(fs);
     CgroupCpuset cgroup = new CgroupProbe(fs).probe();
     Optional<CpuSet> allowed = allowedMask();
     HostCpus.KernelIsolation kernel =

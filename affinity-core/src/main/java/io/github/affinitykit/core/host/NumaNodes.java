@@ -57,10 +57,10 @@ final class NumaNodes {
             cpu -> linked.computeIfAbsent(cpu, c -> new TreeSet<>()).add(node));
       }
     }
-    for (String name : fs.list(CpuPresence.CPU_DIR)) {
-      int cpu = fs.index(CpuPresence.CPU_DIR, name, "cpu", KernelLimits.CPUS);
+    for (String name : fs.list(TopologyReader.CPU_DIR)) {
+      int cpu = fs.index(TopologyReader.CPU_DIR, name, "cpu", KernelLimits.CPUS);
       if (cpu >= 0) {
-        String dir = CpuPresence.CPU_DIR + "/" + name;
+        String dir = TopologyReader.CPU_DIR + "/" + name;
         links(
             fs,
             dir,
@@ -154,8 +154,8 @@ final class NumaNodes {
     return links.isEmpty() ? -1 : Collections.min(links);
   }
 
-  /** Returns the distance from node to node, or -1 if unknown. */
-  int distance(int from, int to) {
-    return distances.getOrDefault(from, Map.of()).getOrDefault(to, -1);
+  /** Returns the distances by node and node; a missing entry is unknown. */
+  Map<Integer, Map<Integer, Integer>> distances() {
+    return distances;
   }
 }

@@ -1,6 +1,7 @@
 package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import java.util.Optional;
 
 /**

@@ -1,5 +1,7 @@
 package io.github.affinitykit.core.host;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
@@ -33,10 +35,10 @@ final class SysfsTopologyReader {
     List<CpuInfo> cpus = new ArrayList<>();
     // only CPUs with a directory: the online list is text and may name up to 2^20 CPUs
     online
-        .intersect(CpuPresence.cpuDirectories(fs))
+        .intersect(TopologyReader.cpuDirectories(fs))
         .forEach(
             cpu -> {
-              String dir = CpuPresence.CPU_DIR + "/cpu" + cpu;
+              String dir = TopologyReader.CPU_DIR + "/cpu" + cpu;
               if (fs.exists(dir + "/topology")) {
                 cpus.add(cpu(fs, cpu, dir, numa));
               }

@@ -1,8 +1,8 @@
 package io.github.affinitykit.core.placement;
 
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuInfo;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
 
 /**
  * Where the next thread goes relative to the one placed before it, evaluated against {@link

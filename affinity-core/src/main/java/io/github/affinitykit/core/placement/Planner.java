@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.placement;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

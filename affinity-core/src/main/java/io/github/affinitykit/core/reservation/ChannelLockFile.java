@@ -69,13 +69,13 @@ final class ChannelLockFile implements LockFile {
   }
 
   @Override
-  public LockOutcome tryLock() {
+  public ReservationResult tryLock(int cpu) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       try {
         if (channel == null) {
           Optional<FileStat> before = FileStat.lstat(path);
           if (before.isPresent() && before.get().problem().isPresent()) {
-            return LockOutcome.refused(before.get().problem().get());
+            return ReservationResult.refused(cpu, path, before.get().problem().get());
           }
           channel = open(path, before.isEmpty());
           opened = FileStat.lstat(path).orElse(null);
@@ -89,39 +89,41 @@ final class ChannelLockFile implements LockFile {
         }
         FileLock l = channel.tryLock(0, Long.MAX_VALUE, false);
         if (l == null) {
-          return LockOutcome.held(-1, read());
+          return ReservationResult.held(cpu, path, -1, read());
         }
         lock = l;
-        if (check() == Check.INTACT) {
-          return LockOutcome.LOCKED;
+        if (check() == ReservationStatus.RESERVED) {
+          return null;
         }
         unlock();
         closeChannel();
       } catch (FileAlreadyExistsException | NoSuchFileException e) {
         closeChannel(); // raced with another creator or deleter: look again
       } catch (AccessDeniedException e) {
-        return denied();
+        return denied(cpu);
       } catch (OverlappingFileLockException e) {
-        return LockOutcome.held(ProcessHandle.current().pid(), new byte[0]);
+        return ReservationResult.held(cpu, path, ProcessHandle.current().pid(), new byte[0]);
       } catch (IOException e) {
         closeChannel();
-        return LockOutcome.failed("cannot lock " + path + ": " + LockText.describe(e));
+        return ReservationResult.unavailable(
+            cpu, "cannot lock " + path + ": " + LockText.describe(e));
       }
     }
-    return LockOutcome.replaced(MAX_ATTEMPTS);
+    return ReservationResult.replaced(cpu, path, MAX_ATTEMPTS);
   }
 
   /** {@code EACCES} opening the file: another user's, whose mode leaves this user out. */
-  private LockOutcome denied() {
+  private ReservationResult denied(int cpu) {
     try {
       Optional<FileStat> there = FileStat.lstat(path);
       if (there.isPresent()) {
-        return LockOutcome.denied(path, there.get());
+        return ReservationResult.denied(cpu, path, there.get());
       }
     } catch (IOException e) {
       // the directory itself refuses: said below
     }
-    return LockOutcome.failed("cannot open " + path + " for writing: permission denied");
+    return ReservationResult.unavailable(
+        cpu, "cannot open " + path + " for writing: permission denied");
   }
 
   /**
@@ -183,16 +185,18 @@ final class ChannelLockFile implements LockFile {
   }
 
   @Override
-  public Check check() {
+  public ReservationStatus check() {
     try {
       Optional<FileStat> now = FileStat.lstat(path);
       if (now.isEmpty()) {
-        return Check.UNLINKED;
+        return ReservationStatus.LOST; // deleted
       }
       boolean same = opened != null && now.get().sameFile(opened);
-      return same && now.get().problem().isEmpty() ? Check.INTACT : Check.REPLACED;
+      return same && now.get().problem().isEmpty()
+          ? ReservationStatus.RESERVED
+          : ReservationStatus.LOST; // replaced
     } catch (IOException e) {
-      return Check.UNLINKED;
+      return ReservationStatus.LOST;
     }
   }
 

@@ -15,12 +15,11 @@ import java.nio.file.Path;
  *       deletes it on release (and so may delete it under our lock: see {@link #verify(int)}).
  * </ol>
  *
- * Both get the holder's text once both are locked and checked. What a file found ({@link
- * LockOutcome}) is worded here, once for both implementations, into the CPU's {@link
- * ReservationResult}; text read from a lock file is sanitised ({@link Printable#of(byte[],
- * boolean)}) and shown as what it claims before it reaches a reason, never used to decide anything
- * (the holder's pid is the kernel's word or unknown), and a refused file is logged once per
- * problem, not per attempt.
+ * Both get the holder's text once both are locked and checked. What a file found is the CPU's
+ * {@link ReservationResult}, worded by its factories once for both implementations; text read from
+ * a lock file is sanitised ({@link Printable#of(byte[], boolean)}) and shown as what it claims
+ * before it reaches a reason, never used to decide anything (the holder's pid is the kernel's word
+ * or unknown), and a file that cannot be used is logged once per reason, not per attempt.
  *
  * <p>Thread safety: not thread-safe; {@link CpuReservations} calls it under its monitor.
  */
@@ -29,7 +28,7 @@ final class CpuLock {
 
   private final LockFile own;
   private final LockFile compat;
-  private final String[] refused = {"", ""}; // the last problem logged, per file
+  private final String[] logged = {"", ""}; // the last reason logged, per file
   private String text = "";
   private boolean lost;
 
@@ -70,14 +69,14 @@ final class CpuLock {
    * @return null when locked, else the failure
    */
   ReservationResult tryLock(int cpu, String holder, byte[] bytes) {
-    LockOutcome outcome = own.tryLock();
-    if (outcome.kind() != LockOutcome.Kind.LOCKED) {
-      return word(cpu, 0, own, outcome);
+    ReservationResult failure = own.tryLock(cpu);
+    if (failure != null) {
+      return logged(0, failure);
     }
-    outcome = compat.tryLock();
-    if (outcome.kind() != LockOutcome.Kind.LOCKED) {
+    failure = compat.tryLock(cpu);
+    if (failure != null) {
       own.unlock();
-      return word(cpu, 1, compat, outcome);
+      return logged(1, failure);
     }
     try {
       own.write(bytes);
@@ -85,80 +84,22 @@ final class CpuLock {
     } catch (IOException e) {
       compat.unlock();
       own.unlock();
-      return unavailable(cpu, "cannot write " + compat.path() + ": " + LockText.describe(e));
+      return ReservationResult.unavailable(
+          cpu, "cannot write " + compat.path() + ": " + LockText.describe(e));
     }
     text = holder;
     lost = false;
     return null;
   }
 
-  /** The result of {@code cpu} for what file {@code which} (0 ours, 1 OpenHFT's) found. */
-  private ReservationResult word(int cpu, int which, LockFile file, LockOutcome o) {
-    Path path = file.path();
-    switch (o.kind()) {
-      case HELD:
-        return heldBy(cpu, path, o.pid(), o.text());
-      case REFUSED:
-        String reason =
-            path + " " + o.detail() + "; refused: never followed, truncated or written through";
-        if (!o.detail().equals(refused[which])) {
-          LOG.log(Level.WARNING, "cpu {0}: {1}", cpu, reason);
-          refused[which] = o.detail();
-        }
-        return unavailable(cpu, reason);
-      case PERMISSION_DENIED:
-        return ReservationResult.failed(
-            cpu,
-            ReservationStatus.PERMISSION_DENIED,
-            -1,
-            "cpu "
-                + cpu
-                + ": "
-                + path
-                + " "
-                + o.detail()
-                + ", and this user may not open it for writing: ask its owner or root to chmod 666"
-                + " it, or choose another lock directory with -D"
-                + LockDirectory.PROPERTY
-                + " or "
-                + LockDirectory.ENV);
-      case REPLACED:
-        return unavailable(cpu, path + " " + o.detail());
-      default:
-        return unavailable(cpu, o.detail());
+  /** Logs a file that cannot be used ({@code which}: 0 ours, 1 OpenHFT's) once per reason. */
+  private ReservationResult logged(int which, ReservationResult failure) {
+    if (failure.status() == ReservationStatus.UNAVAILABLE
+        && !failure.reason().equals(logged[which])) {
+      LOG.log(Level.WARNING, failure.reason());
+      logged[which] = failure.reason();
     }
-  }
-
-  private static ReservationResult unavailable(int cpu, String reason) {
-    return ReservationResult.failed(
-        cpu, ReservationStatus.UNAVAILABLE, -1, "cpu " + cpu + ": " + reason);
-  }
-
-  /**
-   * Another holder has the lock: {@code pid} as the kernel names it (a classic POSIX lock; this
-   * process: another user of the file in this JVM), else -1. The file's text is shown as what it
-   * claims, never taken for the holder's pid: any user who can write the file may have written it.
-   */
-  private static ReservationResult heldBy(int cpu, Path path, long pid, byte[] text) {
-    long self = ProcessHandle.current().pid();
-    if (pid == self) {
-      return ReservationResult.failed(
-          cpu,
-          ReservationStatus.HELD_BY_THIS_JVM,
-          self,
-          "cpu "
-              + cpu
-              + ": "
-              + path
-              + " is locked by another user of the file in this JVM"
-              + " (OpenHFT AffinityLock? another class loader?)");
-    }
-    long holder = pid > 0 ? pid : -1;
-    return ReservationResult.failed(
-        cpu,
-        ReservationStatus.HELD_BY_OTHER_PROCESS,
-        holder,
-        "cpu " + cpu + ": " + path + " is locked by " + LockText.describeHolder(holder, text));
+    return failure;
   }
 
   /**
@@ -170,9 +111,9 @@ final class CpuLock {
     if (lost || !isLocked()) {
       return false;
     }
-    LockFile.Check ownCheck = own.check();
-    LockFile.Check compatCheck = compat.check();
-    if (ownCheck == LockFile.Check.INTACT && compatCheck == LockFile.Check.INTACT) {
+    ReservationStatus ownCheck = own.check();
+    ReservationStatus compatCheck = compat.check();
+    if (ownCheck == ReservationStatus.RESERVED && compatCheck == ReservationStatus.RESERVED) {
       return false;
     }
     lost = true;

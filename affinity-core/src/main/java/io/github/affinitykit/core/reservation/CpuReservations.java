@@ -226,11 +226,8 @@ public final class CpuReservations {
       directoryMade = true;
       return null;
     } catch (IOException e) {
-      return ReservationResult.failed(
-          cpu,
-          ReservationStatus.UNAVAILABLE,
-          -1,
-          "cpu " + cpu + ": cannot create directory " + directory + ": " + LockText.describe(e));
+      return ReservationResult.unavailable(
+          cpu, "cannot create directory " + directory + ": " + LockText.describe(e));
     }
   }
 

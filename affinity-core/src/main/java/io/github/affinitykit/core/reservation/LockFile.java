@@ -13,23 +13,13 @@ import java.nio.file.Path;
  * <p>Implementations: {@link NativeLockFile} (libc through the native layer's {@code FileCalls}:
  * the checks are on the descriptor) and {@link ChannelLockFile} (Java's {@code FileChannel}, where
  * the native layer has no file calls: the checks are by path around the open, a weaker guarantee).
- * Both say what they found as a {@link LockOutcome}, never worded for a CPU: {@link CpuLock} does
- * that.
+ * Both say what they found as the CPU's {@link ReservationResult}, worded once for both by its
+ * factories; {@link CpuLock} logs a file that cannot be used once per reason.
  *
  * <p>Thread safety: not thread-safe; {@link CpuLock} calls it under {@link CpuReservations}'
  * monitor.
  */
 interface LockFile {
-  /** What {@link #check()} finds. */
-  enum Check {
-    /** The path names the locked file. */
-    INTACT,
-    /** The path names nothing: the locked file was deleted. */
-    UNLINKED,
-    /** The path names another file, or the locked file gained another name. */
-    REPLACED
-  }
-
   /** Returns the file's path. */
   Path path();
 
@@ -40,9 +30,12 @@ interface LockFile {
    * Tries once, without waiting, to lock the file the path names (a few attempts when the path
    * comes to name another file meanwhile).
    *
-   * @return {@link LockOutcome#LOCKED}, or what kept it from locking
+   * @param cpu the CPU the file reserves, named in a failure's reason
+   * @return null when locked, or the failure: {@link ReservationStatus#HELD_BY_THIS_JVM}, {@link
+   *     ReservationStatus#HELD_BY_OTHER_PROCESS}, {@link ReservationStatus#PERMISSION_DENIED}, or
+   *     {@link ReservationStatus#UNAVAILABLE} (refused, replaced while locking, or an I/O error)
    */
-  LockOutcome tryLock();
+  ReservationResult tryLock(int cpu);
 
   /** Replaces the content of the locked file with {@code text}. */
   void write(byte[] text) throws IOException;
@@ -50,8 +43,13 @@ interface LockFile {
   /** Returns the first bytes of the file through the open descriptor, empty if none. */
   byte[] read();
 
-  /** Checks that the path still names the locked file (one lstat); {@link Check#INTACT} if so. */
-  Check check();
+  /**
+   * Checks that the path still names the locked file (one lstat).
+   *
+   * @return {@link ReservationStatus#RESERVED} if so; {@link ReservationStatus#LOST} if it names
+   *     nothing (deleted) or another file (replaced, or the file gained another name)
+   */
+  ReservationStatus check();
 
   /** Unlocks the file; the descriptor stays open. */
   void unlock();

@@ -21,7 +21,7 @@ import java.util.Optional;
  * dangling link is never followed), the descriptor's own {@code statx} must be a regular file with
  * one link, a file this process created gets mode {@code 0666} through {@code fchmod} whatever the
  * umask, so that every user of a shared directory can lock it (a file it did not create is left as
- * it is, whoever owns it, and {@code EACCES} on it is {@link LockOutcome.Kind#PERMISSION_DENIED}),
+ * it is, whoever owns it, and {@code EACCES} on it is {@link ReservationStatus#PERMISSION_DENIED}),
  * the lock is taken, then {@code statx} of the path must name the same device and inode, else the
  * file was replaced or deleted while locking (OpenHFT deletes on release) and the attempt is
  * repeated on the new file. Nothing is written before all that holds.
@@ -64,10 +64,10 @@ final class NativeLockFile implements LockFile {
   }
 
   @Override
-  public LockOutcome tryLock() {
+  public ReservationResult tryLock(int cpu) {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (fd < 0) {
-        LockOutcome failure = open();
+        ReservationResult failure = open(cpu);
         if (failure != null) {
           return failure;
         }
@@ -78,20 +78,21 @@ final class NativeLockFile implements LockFile {
       int err = -setLock(F_WRLCK);
       if (err == Errno.EAGAIN || err == Errno.EACCES) {
         long pid = calls.lockHolder(fd, classic ? F_GETLK : F_OFD_GETLK);
-        return LockOutcome.held(pid > 0 ? pid : -1, read());
+        return ReservationResult.held(cpu, path, pid, read());
       }
       if (err != 0) {
         closeFd();
-        return LockOutcome.failed("cannot lock " + path + ": " + Errno.describe(err));
+        return ReservationResult.unavailable(
+            cpu, "cannot lock " + path + ": " + Errno.describe(err));
       }
-      if (check() == Check.INTACT) {
+      if (check() == ReservationStatus.RESERVED) {
         locked = true;
-        return LockOutcome.LOCKED;
+        return null;
       }
       setLock(F_UNLCK);
       closeFd(); // the path names another file now: lock that one
     }
-    return LockOutcome.replaced(MAX_ATTEMPTS);
+    return ReservationResult.replaced(cpu, path, MAX_ATTEMPTS);
   }
 
   private int setLock(short type) {
@@ -104,11 +105,11 @@ final class NativeLockFile implements LockFile {
   }
 
   /** Opens the file; null with {@code fd < 0} when it appeared or went between stat and open. */
-  private LockOutcome open() {
+  private ReservationResult open(int cpu) {
     try {
       Optional<FileStat> there = FileStat.lstat(calls, path, cpath);
       if (there.isPresent() && there.get().problem().isPresent()) {
-        return LockOutcome.refused(there.get().problem().get());
+        return ReservationResult.refused(cpu, path, there.get().problem().get());
       }
       boolean create = there.isEmpty();
       int flags =
@@ -119,23 +120,25 @@ final class NativeLockFile implements LockFile {
         return null; // raced with another creator or deleter: look again
       }
       if (r == -Errno.EACCES && !create) {
-        return LockOutcome.denied(path, there.get());
+        return ReservationResult.denied(cpu, path, there.get());
       }
       if (r < 0) {
-        return LockOutcome.failed("cannot open " + path + " for writing: " + Errno.describe(-r));
+        return ReservationResult.unavailable(
+            cpu, "cannot open " + path + " for writing: " + Errno.describe(-r));
       }
       fd = r;
       opened = FileStat.ofDescriptor(calls, fd);
       Optional<String> problem = opened.problem();
       if (problem.isPresent()) {
         closeFd();
-        return LockOutcome.refused(problem.get());
+        return ReservationResult.refused(cpu, path, problem.get());
       }
       shareIfOurs(create);
       return null;
     } catch (IOException e) {
       closeFd();
-      return LockOutcome.failed("cannot stat " + path + ": " + LockText.describe(e));
+      return ReservationResult.unavailable(
+          cpu, "cannot stat " + path + ": " + LockText.describe(e));
     }
   }
 
@@ -144,7 +147,7 @@ final class NativeLockFile implements LockFile {
    * fchmod}, not cut by the umask as the mode asked of {@code open} is). A file found there is
    * never changed, not even one of this user's: it may be another program's (OpenHFT's), and its
    * mode is its owner's choice. A failure is left for the other users to meet ({@link
-   * LockOutcome.Kind#PERMISSION_DENIED} names the file, its owner and the fix): this process can
+   * ReservationStatus#PERMISSION_DENIED} names the file, its owner and the fix): this process can
    * lock it.
    */
   private void shareIfOurs(boolean created) {
@@ -201,15 +204,17 @@ final class NativeLockFile implements LockFile {
   }
 
   @Override
-  public Check check() {
+  public ReservationStatus check() {
     try {
       Optional<FileStat> now = FileStat.lstat(calls, path, cpath);
       if (now.isEmpty()) {
-        return Check.UNLINKED;
+        return ReservationStatus.LOST; // deleted
       }
-      return now.get().sameFile(opened) && now.get().nlink() == 1 ? Check.INTACT : Check.REPLACED;
+      return now.get().sameFile(opened) && now.get().nlink() == 1
+          ? ReservationStatus.RESERVED
+          : ReservationStatus.LOST; // replaced
     } catch (IOException e) {
-      return Check.UNLINKED; // the directory itself went away or became unreadable
+      return ReservationStatus.LOST; // the directory itself went away or became unreadable
     }
   }
 

@@ -1,11 +1,13 @@
 package io.github.affinitykit.core.reservation;
 
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * What an attempt to reserve a CPU gave: the {@link Reservation} or why not, with the holder's pid
- * when another process holds the CPU.
+ * when another process holds the CPU. The one outcome of the reservation layer: a lock file's
+ * attempt says what it found as one too (its package-private factories word each case once).
  *
  * <p>Thread safety: immutable; the {@link Reservation} it carries is itself thread-safe.
  */
@@ -40,6 +42,69 @@ public final class ReservationResult {
       throw new IllegalArgumentException("status: RESERVED (expected: a failure)");
     }
     return new ReservationResult(cpu, status, null, holderPid, Objects.requireNonNull(reason));
+  }
+
+  /** The CPU's lock file cannot be used: {@link ReservationStatus#UNAVAILABLE}, {@code reason}. */
+  static ReservationResult unavailable(int cpu, String reason) {
+    return failed(cpu, ReservationStatus.UNAVAILABLE, -1, "cpu " + cpu + ": " + reason);
+  }
+
+  /** {@code path} is not a lock file of its own ({@code problem}): refused, never written. */
+  static ReservationResult refused(int cpu, Path path, String problem) {
+    return unavailable(
+        cpu, path + " " + problem + "; refused: never followed, truncated or written through");
+  }
+
+  /** {@code path} kept naming another file than the one locked, {@code attempts} times. */
+  static ReservationResult replaced(int cpu, Path path, int attempts) {
+    return unavailable(cpu, path + " was replaced " + attempts + " times while locking it");
+  }
+
+  /** {@code file}, which {@code path} names, may not be opened for writing by this user. */
+  static ReservationResult denied(int cpu, Path path, FileStat file) {
+    return failed(
+        cpu,
+        ReservationStatus.PERMISSION_DENIED,
+        -1,
+        "cpu "
+            + cpu
+            + ": "
+            + path
+            + " "
+            + file.ownerAndMode(path)
+            + ", and this user may not open it for writing: ask its owner or root to chmod 666"
+            + " it, or choose another lock directory with -D"
+            + LockDirectory.PROPERTY
+            + " or "
+            + LockDirectory.ENV);
+  }
+
+  /**
+   * Another holder has the lock of {@code path}: {@code pid} as the kernel names it (a classic
+   * POSIX lock; this process: another user of the file in this JVM), else -1 or 0. The file's
+   * {@code text} is shown as what it claims, never taken for the holder's pid: any user who can
+   * write the file may have written it.
+   */
+  static ReservationResult held(int cpu, Path path, long pid, byte[] text) {
+    long self = ProcessHandle.current().pid();
+    if (pid == self) {
+      return failed(
+          cpu,
+          ReservationStatus.HELD_BY_THIS_JVM,
+          self,
+          "cpu "
+              + cpu
+              + ": "
+              + path
+              + " is locked by another user of the file in this JVM"
+              + " (OpenHFT AffinityLock? another class loader?)");
+    }
+    long holder = pid > 0 ? pid : -1;
+    return failed(
+        cpu,
+        ReservationStatus.HELD_BY_OTHER_PROCESS,
+        holder,
+        "cpu " + cpu + ": " + path + " is locked by " + LockText.describeHolder(holder, text));
   }
 
   /**

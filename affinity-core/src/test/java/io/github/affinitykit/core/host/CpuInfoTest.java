@@ -3,6 +3,8 @@ package io.github.affinitykit.core.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
 import org.junit.jupiter.api.Test;
 

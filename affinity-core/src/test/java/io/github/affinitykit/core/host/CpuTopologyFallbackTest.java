@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.TestTree;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +35,7 @@ class CpuTopologyFallbackTest {
     }
     TestTree tree = TestTree.at(dir).file("proc/cpuinfo", cpuinfo.toString());
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.source()).isEqualTo("/proc/cpuinfo");
     assertThat(t.known()).isEqualTo(CpuSet.range(0, 7));
@@ -56,7 +58,7 @@ class CpuTopologyFallbackTest {
     Path proc = Files.createDirectories(dir.resolve("proc"));
     Files.copy(Fixtures.root("2arm-2c").resolve("proc/cpuinfo"), proc.resolve("cpuinfo"));
 
-    CpuTopology t = CpuTopology.load(dir);
+    CpuTopology t = TopologyReader.load(dir);
 
     assertThat(t.source()).isEqualTo("/proc/cpuinfo");
     // "Processor : ARMv7 Processor rev 1 (v7l)" is the model line, not a CPU.
@@ -74,9 +76,9 @@ class CpuTopologyFallbackTest {
     Path link =
         Files.createSymbolicLink(dir.resolve("proc"), Fixtures.root(Fixtures.E5).resolve("proc"));
 
-    CpuTopology fallback = CpuTopology.load(dir);
+    CpuTopology fallback = TopologyReader.load(dir);
     Files.delete(link); // the link only: the fixture stays
-    CpuTopology sysfs = CpuTopology.load(Fixtures.root(Fixtures.E5));
+    CpuTopology sysfs = TopologyReader.load(Fixtures.root(Fixtures.E5));
 
     assertThat(fallback.source()).isEqualTo("/proc/cpuinfo");
     assertThat(fallback.known()).isEqualTo(sysfs.known());
@@ -100,7 +102,7 @@ class CpuTopologyFallbackTest {
             .file(TestTree.NODE + "/node0/cpulist", "0-3")
             .file("proc/cpuinfo", "processor\t: 0\n\nprocessor\t: 1\n\nprocessor\t: 2\n");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.source()).isEqualTo("/proc/cpuinfo");
     assertThat(t.known()).isEqualTo(CpuSet.range(0, 1));
@@ -112,7 +114,7 @@ class CpuTopologyFallbackTest {
 
   @Test
   void shouldFailWithTheRootWhenNeitherSysfsNorCpuinfoListsACpu() {
-    assertThatThrownBy(() -> CpuTopology.load(dir))
+    assertThatThrownBy(() -> TopologyReader.load(dir))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
             "root: "

@@ -3,7 +3,10 @@ package io.github.affinitykit.core.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class CpuTopologyFixtureTest {
   @Test
   void shouldModelTheSeedMachineWhenLoadingE5() {
-    CpuTopology t = CpuTopology.load(Fixtures.root(Fixtures.E5));
+    CpuTopology t = TopologyReader.load(Fixtures.root(Fixtures.E5));
 
     assertThat(t.source()).isEqualTo("sysfs");
     assertThat(t.known()).isEqualTo(CpuSet.range(0, 23));
@@ -42,7 +45,7 @@ class CpuTopologyFixtureTest {
 
   @Test
   void shouldTellPerformanceFromEfficiencyCoresWhenLoadingHybrid() {
-    CpuTopology t = CpuTopology.load(Fixtures.root("20em64t-hybrid-1p6c2t+2ca4co1t"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("20em64t-hybrid-1p6c2t+2ca4co1t"));
 
     CpuSet pCores = CpuSet.range(0, 11);
     for (CpuInfo c : t.cpus()) {
@@ -72,7 +75,7 @@ class CpuTopologyFixtureTest {
 
   @Test
   void shouldKeepSparseNodeIdsAndTheirDistancesWhenLoadingSparse() {
-    CpuTopology t = CpuTopology.load(Fixtures.root("48amd64-4pa2n6c-sparse"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("48amd64-4pa2n6c-sparse"));
 
     assertThat(t.numaNodes().keySet()).containsExactly(0, 1, 2, 33, 34, 45, 72, 73);
     assertThat(t.numaNodes().get(33)).isEqualTo(CpuSet.range(18, 23));
@@ -92,7 +95,7 @@ class CpuTopologyFixtureTest {
   @Test
   void shouldExcludeOfflineCpusWhenTheKernelHasNoPopulationFiles() {
     // This old kernel has neither cpu/possible nor cpu/online: cpuN dirs and cpuN/online decide.
-    CpuTopology t = CpuTopology.load(Fixtures.root("16em64t-4s2c2t-offlines"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("16em64t-4s2c2t-offlines"));
 
     assertThat(t.possible()).isEqualTo(CpuSet.range(0, 15));
     assertThat(t.present()).isEqualTo(CpuSet.range(0, 15));
@@ -118,7 +121,7 @@ class CpuTopologyFixtureTest {
 
   @Test
   void shouldIgnoreStaleTopologyOfAnOfflineCpuWhenLoadingCpusets() {
-    CpuTopology t = CpuTopology.load(Fixtures.root("16amd64-8n2c-cpusets"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("16amd64-8n2c-cpusets"));
 
     // cpu4/online is 0 but cpu4/topology is still there, claiming package 2 with CPU 5 only.
     assertThat(t.online()).isEqualTo(CpuSet.parse("0-3,5-15"));
@@ -133,7 +136,7 @@ class CpuTopologyFixtureTest {
 
   @Test
   void shouldSizeMasksFromPossibleWhenMostCpusAreNotPresent() {
-    CpuTopology t = CpuTopology.load(Fixtures.root("32intel64-2p8co2t+8ve"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("32intel64-2p8co2t+8ve"));
 
     assertThat(t.possible()).isEqualTo(CpuSet.range(0, 111));
     assertThat(t.present()).isEqualTo(CpuSet.range(0, 31));
@@ -146,7 +149,7 @@ class CpuTopologyFixtureTest {
   @Test
   void shouldGroupL3ByNodeAndReadNulTerminatedFilesWhenLoadingArmClusters() {
     // This 5.15-rc kernel ends its bitmap files with a NUL byte.
-    CpuTopology t = CpuTopology.load(Fixtures.root("128arm-2pa2n8cluster4co"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("128arm-2pa2n8cluster4co"));
 
     assertThat(t.l3Groups())
         .containsExactly(
@@ -164,7 +167,7 @@ class CpuTopologyFixtureTest {
 
   @Test
   void shouldModelEachOldArmCpuAsItsOwnCoreWithoutNumaWhenLoadingArm() {
-    CpuTopology t = CpuTopology.load(Fixtures.root("2arm-2c"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("2arm-2c"));
 
     assertThat(t.cores()).containsExactly(CpuSet.of(0), CpuSet.of(1));
     assertThat(t.packages()).containsExactly(CpuSet.range(0, 1));
@@ -176,7 +179,7 @@ class CpuTopologyFixtureTest {
 
   @Test
   void shouldFollowEachCpusNodeLinkWhenNodeListsOverlap() {
-    CpuTopology t = CpuTopology.load(Fixtures.root("8em64t-2s2ca2c-buggynuma"));
+    CpuTopology t = TopologyReader.load(Fixtures.root("8em64t-2s2ca2c-buggynuma"));
 
     assertThat(t.numaNodes()).hasSize(8);
     for (int cpu = 0; cpu < 8; cpu++) {

@@ -2,7 +2,10 @@ package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +40,7 @@ class CpuTopologyHwlocTest {
   @MethodSource("hwlocTrees")
   void shouldMatchHwlocPusPackagesCoresAndCachesWhenLoadingHwlocTree(String name)
       throws IOException {
-    CpuTopology t = CpuTopology.load(Fixtures.root(name));
+    CpuTopology t = TopologyReader.load(Fixtures.root(name));
     HwlocConsole h = HwlocConsole.parse(Fixtures.console(name));
     CpuSet shown = t.known().intersect(hwlocVisibleCpus(name));
 
@@ -68,7 +71,7 @@ class CpuTopologyHwlocTest {
   @ParameterizedTest
   @MethodSource("hwlocTrees")
   void shouldMatchHwlocNumaNodesAndDistancesWhenLoadingHwlocTree(String name) throws IOException {
-    CpuTopology t = CpuTopology.load(Fixtures.root(name));
+    CpuTopology t = TopologyReader.load(Fixtures.root(name));
     HwlocConsole h = HwlocConsole.parse(Fixtures.console(name));
     CpuSet mems = hwlocVisibleNodes(name);
     for (int pu : h.pus()) {
@@ -107,7 +110,7 @@ class CpuTopologyHwlocTest {
   @ParameterizedTest
   @MethodSource("hwlocTrees")
   void shouldMatchHwlocCpuKindsWhenLoadingHwlocTree(String name) {
-    CpuTopology t = CpuTopology.load(Fixtures.root(name));
+    CpuTopology t = TopologyReader.load(Fixtures.root(name));
     HwlocConsole h = HwlocConsole.parse(Fixtures.console(name));
     if (h.kinds() < 2) {
       // hwloc lists a single kind when it finds frequency or capacity data that is the same on
@@ -127,7 +130,7 @@ class CpuTopologyHwlocTest {
 
   @Test
   void shouldShowWhatHwlocHidesWhenTheCgroupRestrictsIt() throws IOException {
-    CpuTopology t = CpuTopology.load(Fixtures.root(CPUSETS));
+    CpuTopology t = TopologyReader.load(Fixtures.root(CPUSETS));
     HwlocConsole h = HwlocConsole.parse(Fixtures.console(CPUSETS));
 
     // CpuTopology is the host; the cgroup's restriction belongs to HostCpus. hwloc shows the

@@ -2,7 +2,10 @@ package io.github.affinitykit.core.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -13,7 +16,7 @@ import org.junit.jupiter.api.condition.OS;
 class CpuTopologyLiveTest {
   @Test
   void shouldPartitionTheOnlineCpusWhenLoadingThisHost() {
-    CpuTopology t = CpuTopology.load();
+    CpuTopology t = TopologyReader.load(Path.of("/"));
 
     assertThat(t.known().isEmpty()).isFalse();
     assertThat(t.known()).isEqualTo(t.online());

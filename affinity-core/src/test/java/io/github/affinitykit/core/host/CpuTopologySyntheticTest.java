@@ -3,7 +3,10 @@ package io.github.affinitykit.core.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.TestTree;
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.KernelLimits;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +31,7 @@ class CpuTopologySyntheticTest {
             .cpu(2, 0, "2,41", "0,2,40-41")
             .cpu(41, 0, "2,41", "0,2,40-41");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.known()).isEqualTo(CpuSet.parse("0,2,40-41"));
     assertThat(t.possibleCount()).isEqualTo(64);
@@ -53,13 +56,13 @@ class CpuTopologySyntheticTest {
             .cpu(0, 0, "0", "0-1")
             .cpu(1, 0, "1", "0-1");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.known()).isEqualTo(CpuSet.range(0, 1));
     assertThat(t.online()).isEqualTo(CpuSet.range(0, 1));
 
     tree.file(TestTree.CPU + "/online", "0-" + (KernelLimits.CPUS - 1));
-    assertThat(CpuTopology.load(tree.root()).online().size()).isEqualTo(KernelLimits.CPUS);
+    assertThat(TopologyReader.load(tree.root()).online().size()).isEqualTo(KernelLimits.CPUS);
   }
 
   /**
@@ -78,14 +81,14 @@ class CpuTopologySyntheticTest {
             .file(TestTree.NODE + "/node0/cpulist", "0-1")
             .file(TestTree.NODE + "/node0/distance", "10");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.numaNodes()).containsOnlyKeys(0);
     assertThat(t.distance(0, 0)).isEqualTo(10); // the one directory's row of one
 
     tree.file(TestTree.NODE + "/online", "0-" + (KernelLimits.NODES - 1));
     // a row of 1 for 1024 online nodes: inconsistent, unknown
-    assertThat(CpuTopology.load(tree.root()).distance(0, 0)).isEqualTo(-1);
+    assertThat(TopologyReader.load(tree.root()).distance(0, 0)).isEqualTo(-1);
   }
 
   @Test
@@ -97,7 +100,7 @@ class CpuTopologySyntheticTest {
             .cpu(1, 0, "1", "1")
             .cpu(2, 0, "2", "2");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cores()).containsExactly(CpuSet.range(0, 1), CpuSet.of(2));
     assertThat(t.cpu(1).core()).isEqualTo(CpuSet.range(0, 1));
@@ -111,7 +114,7 @@ class CpuTopologySyntheticTest {
       tree.file(TestTree.CPU + "/cpu" + cpu + "/topology/physical_package_id", "" + cpu / 2);
     }
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.packages()).containsExactly(CpuSet.range(0, 1), CpuSet.range(2, 3));
     // no sibling list at all: each CPU is its own core
@@ -124,7 +127,7 @@ class CpuTopologySyntheticTest {
     TestTree tree = fourCpus().file("sys/devices/cpu_core/cpus", "0-1");
     tree.file("sys/devices/cpu_atom/cpus", "2-3");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cpu(0).coreType()).isEqualTo(CoreType.PERFORMANCE);
     assertThat(t.cpu(0).kind()).isEqualTo(1);
@@ -140,7 +143,7 @@ class CpuTopologySyntheticTest {
       tree.cpuFile(cpu, "cpu_capacity", "" + capacity[cpu]);
     }
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cpus()).extracting(CpuInfo::kind).containsExactly(2, 1, 1, 0);
     assertThat(t.cpus())
@@ -160,7 +163,7 @@ class CpuTopologySyntheticTest {
       tree.cpuFile(cpu, "acpi_cppc/nominal_perf", cpu < 2 ? "24" : "19");
     }
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cpus()).extracting(CpuInfo::kind).containsExactly(1, 1, 0, 0);
   }
@@ -173,7 +176,7 @@ class CpuTopologySyntheticTest {
       tree.cpuFile(cpu, "cpufreq/base_frequency", cpu == 3 ? "1400000" : "1900000");
     }
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cpus()).extracting(CpuInfo::kind).containsExactly(1, 1, 1, 0);
     assertThat(t.cpu(3).coreType()).isEqualTo(CoreType.EFFICIENCY);
@@ -186,7 +189,7 @@ class CpuTopologySyntheticTest {
       tree.cpuFile(cpu, "cpufreq/base_frequency", "2400000");
     }
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cpus()).allSatisfy(c -> assertThat(c.coreType()).isEqualTo(CoreType.UNIFORM));
     assertThat(t.cpus()).allSatisfy(c -> assertThat(c.kind()).isEqualTo(-1));
@@ -203,7 +206,7 @@ class CpuTopologySyntheticTest {
             .file(TestTree.NODE + "/node0/distance", "10 20")
             .file(TestTree.NODE + "/node1/distance", "20 10 30");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     // nodeM/cpuN for CPUs 0-2, cpuN/nodeM for CPU 3: the kernel makes both, dumps may keep one
     assertThat(t.numaNodes()).containsEntry(0, CpuSet.range(0, 1));
@@ -223,7 +226,7 @@ class CpuTopologySyntheticTest {
             .file(TestTree.NODE + "/node0/cpulist", "0-x")
             .file(TestTree.NODE + "/node0/distance", "10 far");
 
-    CpuTopology t = CpuTopology.load(tree.root());
+    CpuTopology t = TopologyReader.load(tree.root());
 
     assertThat(t.cpu(0).core()).isEqualTo(CpuSet.range(0, 1));
     assertThat(t.cpu(0).node()).isEqualTo(-1);

@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
+import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +22,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PlannerTest {
-  private static final CpuTopology E5 = CpuTopology.load(Fixtures.root(Fixtures.E5));
+  private static final CpuTopology E5 = HostCpus.probe(Fixtures.root(Fixtures.E5)).topology();
 
   /** Every E5 CPU but the housekeeping core {0,12}. */
   private static final CpuSet E5_POOL = CpuSet.parse("1-11,13-23");
@@ -112,7 +113,7 @@ class PlannerTest {
 
   @Test
   void shouldStayInsideOneL3WhenAskedOnAnAmdTopology() {
-    CpuTopology amd = CpuTopology.load(Fixtures.root("48amd64-4pa2n6c-sparse"));
+    CpuTopology amd = HostCpus.probe(Fixtures.root("48amd64-4pa2n6c-sparse")).topology();
     CpuSet pool = amd.known();
 
     List<Choice> plan = plan(amd, 3, pool, SAME_L3);
@@ -138,7 +139,7 @@ class PlannerTest {
     List<Choice> a = plan(E5, 9, E5_POOL, DIFFERENT_CORE, SAME_SOCKET, ANY);
     List<Choice> b =
         plan(
-            CpuTopology.load(Fixtures.root(Fixtures.E5)),
+            HostCpus.probe(Fixtures.root(Fixtures.E5)).topology(),
             9,
             E5_POOL,
             DIFFERENT_CORE,

@@ -146,8 +146,8 @@ class SharedLockFileTest {
     }
 
     @Override
-    public LockOutcome tryLock() {
-      return LockOutcome.denied(path, stat);
+    public ReservationResult tryLock(int cpu) {
+      return ReservationResult.denied(cpu, path, stat);
     }
 
     @Override
@@ -161,8 +161,8 @@ class SharedLockFileTest {
     }
 
     @Override
-    public Check check() {
-      return Check.INTACT;
+    public ReservationStatus check() {
+      return ReservationStatus.RESERVED;
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.github.affinitykit.bench.load;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CpuTopology;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.github.affinitykit.core.cli;
 
+import io.github.affinitykit.core.cpu.CoreType;
+import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.host.CoreType;
-import io.github.affinitykit.core.host.CpuInfo;
+import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.CpuPool;
-import io.github.affinitykit.core.host.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.hostreport.HostReport;

@@ -1,6 +1,5 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.core.cpu;
 
-import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;

@@ -1,8 +1,6 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.core.cpu;
 
-import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.SysFs;
-import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,22 +10,23 @@ import java.util.stream.Collectors;
 /**
  * The host's CPU topology: packages, physical cores and their SMT siblings, L2 and L3 sharing
  * groups, NUMA nodes and distances, hybrid core kinds, and which CPUs are possible, present, online
- * and offline. Read from sysfs ({@code /sys/devices/system/cpu}, {@code /sys/devices/system/node});
- * {@code /proc/cpuinfo} only when sysfs has no CPU topology.
+ * and offline. A value: the host model reads it from sysfs ({@code /sys/devices/system/cpu}, {@code
+ * /sys/devices/system/node}; {@code /proc/cpuinfo} only when sysfs has no CPU topology) when it
+ * probes the host, and {@code HostCpus.topology()} hands it out.
  *
  * <p>Sparse CPU ids and offline CPUs are normal: {@link #known()} holds the online CPUs the kernel
  * describes, and only they have a {@link CpuInfo}. A core is identified by its CPU set ({@code
  * core_cpus_list}), never by {@code core_id}, which is per package and sparse. Masks are sized from
  * {@link #possibleCount()}, not from the online count.
  *
- * <p>Thread safety: immutable; safe to share between threads. {@link #load(Path)} reads files on
- * the calling thread and nothing is read afterwards: load again to see CPU hotplug.
+ * <p>Thread safety: immutable; safe to share between threads. Nothing is read after the probe that
+ * made it: probe again to see CPU hotplug.
  */
 public final class CpuTopology {
-  private static final String SYSFS = "sysfs";
-  private static final String CPUINFO = "/proc/cpuinfo";
-
-  private final CpuPresence presence;
+  private final CpuSet possible;
+  private final CpuSet present;
+  private final CpuSet online;
+  private final CpuSet offline;
   private final CpuSet known;
   private final List<CpuInfo> cpus;
   private final Map<Integer, CpuInfo> byCpu;
@@ -36,14 +35,49 @@ public final class CpuTopology {
   private final List<CpuSet> l3Groups;
   private final List<CpuSet> l2Groups;
   private final SortedMap<Integer, CpuSet> numaNodes;
-  private final NumaNodes numa;
+  private final Map<Integer, Map<Integer, Integer>> distances;
   private final String source;
 
-  private CpuTopology(CpuPresence presence, List<CpuInfo> cpus, NumaNodes numa, String source) {
-    this.presence = presence;
-    this.cpus = List.copyOf(cpus);
-    this.numa = numa;
-    this.source = source;
+  /**
+   * Makes a topology of the CPUs the kernel describes: what {@code HostCpus.probe()} does with what
+   * it reads, and what a test may do with CPUs of its own. Each CPU's group sets (core, package,
+   * L2, L3) are made a partition of the known CPUs first: a set that one CPU reports and another
+   * does not is merged, and CPUs that are not described are dropped from every set.
+   *
+   * <p>Thread safety: may be called from any thread.
+   *
+   * @param source where the description came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}
+   * @param cpus one description per known CPU, in any order (the first of a repeated id wins); at
+   *     least one
+   * @param possible the CPUs that may ever be online (the kernel's {@code possible})
+   * @param present the CPUs physically present ({@code present})
+   * @param online the CPUs online ({@code online})
+   * @param offline the CPUs possible but not online ({@code offline})
+   * @param distances the NUMA distances by node and node ({@code nodeN/distance}); a missing entry
+   *     is unknown
+   * @throws IllegalArgumentException if {@code cpus} is empty
+   * @throws NullPointerException if an argument is null
+   */
+  public CpuTopology(
+      String source,
+      List<CpuInfo> cpus,
+      CpuSet possible,
+      CpuSet present,
+      CpuSet online,
+      CpuSet offline,
+      Map<Integer, ? extends Map<Integer, Integer>> distances) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.cpus = List.copyOf(TopologyPartitions.normalize(cpus));
+    if (this.cpus.isEmpty()) {
+      throw new IllegalArgumentException("cpus: [] (expected: at least one CPU)");
+    }
+    this.possible = Objects.requireNonNull(possible, "possible");
+    this.present = Objects.requireNonNull(present, "present");
+    this.online = Objects.requireNonNull(online, "online");
+    this.offline = Objects.requireNonNull(offline, "offline");
+    Map<Integer, Map<Integer, Integer>> rows = new HashMap<>();
+    distances.forEach((from, row) -> rows.put(from, Map.copyOf(row)));
+    this.distances = Map.copyOf(rows);
     this.byCpu = this.cpus.stream().collect(Collectors.toUnmodifiableMap(CpuInfo::cpu, c -> c));
     this.known = CpuSet.of(this.cpus.stream().mapToInt(CpuInfo::cpu).toArray());
     this.packages = TopologyPartitions.packages(this.cpus, known);
@@ -54,62 +88,12 @@ public final class CpuTopology {
   }
 
   /**
-   * Reads the topology of the Linux system whose root directory is {@code root}: {@code /} for this
-   * host, an unpacked sysfs dump in tests. Blocks on file reads.
-   *
-   * <p>Thread safety: may be called from any thread; each call reads afresh.
-   *
-   * @param root the directory holding the {@code sys/} and {@code proc/} trees; not null
-   * @return the topology read now, with at least one known CPU
-   * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} under the root lists a
-   *     CPU (not a Linux root)
-   */
-  public static CpuTopology load(Path root) {
-    return load(new SysFs(Objects.requireNonNull(root, "root")));
-  }
-
-  /** Reads the topology of the tree {@code fs} reads, as {@link #load(Path)}. */
-  static CpuTopology load(SysFs fs) {
-    Path root = fs.root();
-    CpuPresence presence = CpuPresence.read(fs);
-    NumaNodes numa = NumaNodes.read(fs);
-    List<CpuInfo> cpus = SysfsTopologyReader.read(fs, presence.online(), numa);
-    if (!cpus.isEmpty()) {
-      return new CpuTopology(presence, TopologyPartitions.normalize(cpus), numa, SYSFS);
-    }
-    String cpuinfo = fs.read(CPUINFO).orElse("");
-    cpus = CpuinfoTopologyReader.read(cpuinfo, presence.online(), numa);
-    if (cpus.isEmpty()) {
-      throw new IllegalStateException(
-          "root: "
-              + root
-              + " (expected: a Linux root where sys/devices/system/cpu or proc/cpuinfo lists"
-              + " an online CPU)");
-    }
-    CpuSet processors = CpuSet.of(cpus.stream().mapToInt(CpuInfo::cpu).toArray());
-    return new CpuTopology(
-        presence.withOnline(processors), TopologyPartitions.normalize(cpus), numa, CPUINFO);
-  }
-
-  /**
-   * Reads this host's topology: {@code load(Path.of("/"))}.
-   *
-   * <p>Thread safety: may be called from any thread; each call reads afresh.
-   *
-   * @return this host's topology, read now, with at least one known CPU
-   * @throws IllegalStateException if this host shows no CPU in sysfs nor in {@code /proc/cpuinfo}
-   */
-  public static CpuTopology load() {
-    return load(Path.of("/"));
-  }
-
-  /**
    * Returns the CPUs that may ever be online ({@code possible}). Thread safety: immutable.
    *
    * @return the {@code possible} list, or the {@code cpuN} directories and online CPUs without it
    */
   public CpuSet possible() {
-    return presence.possible();
+    return possible;
   }
 
   /**
@@ -118,7 +102,7 @@ public final class CpuTopology {
    * @return the {@code present} list, or the {@code cpuN} directories and online CPUs without it
    */
   public CpuSet present() {
-    return presence.present();
+    return present;
   }
 
   /**
@@ -128,7 +112,7 @@ public final class CpuTopology {
    *     offline, or the processors of {@code /proc/cpuinfo}
    */
   public CpuSet online() {
-    return presence.online();
+    return online;
   }
 
   /**
@@ -137,7 +121,7 @@ public final class CpuTopology {
    * @return the {@code offline} list, or possible minus online if it is missing; often empty
    */
   public CpuSet offline() {
-    return presence.offline();
+    return offline;
   }
 
   /**
@@ -149,7 +133,9 @@ public final class CpuTopology {
    *     {@code online} or {@link #known()}, plus one
    */
   public int possibleCount() {
-    return presence.maskBits(known);
+    return Math.max(
+            Math.max(possible.last(), present.last()), Math.max(online.last(), known.last()))
+        + 1;
   }
 
   /**
@@ -245,7 +231,7 @@ public final class CpuTopology {
    * @return the kernel's value; -1 if a node, its row or the entry is unknown or not a number
    */
   public int distance(int fromNode, int toNode) {
-    return numa.distance(fromNode, toNode);
+    return distances.getOrDefault(fromNode, Map.of()).getOrDefault(toNode, -1);
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.core.cpu;
 
 /**
  * The kind of core a logical CPU runs on, on hybrid parts (Intel P-cores and E-cores, Arm

@@ -1,6 +1,5 @@
-package io.github.affinitykit.core.host;
+package io.github.affinitykit.core.cpu;
 
-import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.Objects;
 
 /**
@@ -94,21 +93,5 @@ public record CpuInfo(
         newL3,
         coreType,
         kind);
-  }
-
-  CpuInfo withKind(CoreType newType, int newKind) {
-    return new CpuInfo(
-        cpu,
-        packageId,
-        dieId,
-        clusterId,
-        coreId,
-        core,
-        packageCpus,
-        node,
-        l2,
-        l3,
-        newType,
-        newKind);
   }
 }

@@ -1,0 +1,104 @@
+package io.github.affinitykit.core.host;
+
+import io.github.affinitykit.core.cpu.CpuInfo;
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.cpu.CpuTopology;
+import io.github.affinitykit.core.internal.KernelLimits;
+import io.github.affinitykit.core.internal.SysFs;
+import java.nio.file.Path;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Reads a {@link CpuTopology} from the kernel's files: sysfs ({@code /sys/devices/system/cpu},
+ * {@code /sys/devices/system/node}) with {@link SysfsTopologyReader}, {@code /proc/cpuinfo} with
+ * {@link CpuinfoTopologyReader} only when sysfs has no CPU topology, and the CPU population masks
+ * ({@code possible}, {@code present}, {@code online}, {@code offline}). Old kernels lack the masks:
+ * then the {@code cpuN} directories stand for possible and present CPUs, and a CPU is online unless
+ * its {@code cpuN/online} reads {@code 0} (the boot CPU has no such file). {@link HostProbe} is its
+ * one caller in main code; tests read fixture trees with {@link #load(Path)}.
+ *
+ * <p>Thread safety: stateless; each call reads afresh on the calling thread.
+ */
+final class TopologyReader {
+  static final String CPU_DIR = "/sys/devices/system/cpu";
+  private static final String SYSFS = "sysfs";
+  private static final String CPUINFO = "/proc/cpuinfo";
+
+  private TopologyReader() {}
+
+  /**
+   * Reads the topology of the Linux system whose root directory is {@code root}: {@code /} for this
+   * host, an unpacked sysfs dump in tests.
+   *
+   * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} under the root lists a
+   *     CPU (not a Linux root)
+   */
+  static CpuTopology load(Path root) {
+    return load(new SysFs(Objects.requireNonNull(root, "root")));
+  }
+
+  /** Reads the topology of the tree {@code fs} reads, as {@link #load(Path)}. */
+  static CpuTopology load(SysFs fs) {
+    CpuSet dirs = cpuDirectories(fs);
+    CpuSet online = list(fs, "online").orElseGet(() -> onlineByDirectory(fs, dirs));
+    CpuSet possible = list(fs, "possible").orElse(dirs.union(online));
+    CpuSet present = list(fs, "present").orElse(dirs.union(online));
+    CpuSet offline = list(fs, "offline").orElse(possible.minus(online));
+    NumaNodes numa = NumaNodes.read(fs);
+    List<CpuInfo> cpus = SysfsTopologyReader.read(fs, online, numa);
+    if (!cpus.isEmpty()) {
+      return new CpuTopology(SYSFS, cpus, possible, present, online, offline, numa.distances());
+    }
+    cpus = CpuinfoTopologyReader.read(fs.read(CPUINFO).orElse(""), online, numa);
+    if (cpus.isEmpty()) {
+      throw new IllegalStateException(
+          "root: "
+              + fs.root()
+              + " (expected: a Linux root where sys/devices/system/cpu or proc/cpuinfo lists"
+              + " an online CPU)");
+    }
+    // the CPUs /proc/cpuinfo lists are online: they complete masks sysfs left empty
+    CpuSet processors = CpuSet.of(cpus.stream().mapToInt(CpuInfo::cpu).toArray());
+    CpuSet on = online.isEmpty() ? processors : online;
+    CpuSet poss = possible.union(on);
+    return new CpuTopology(
+        CPUINFO,
+        cpus,
+        poss,
+        present.union(on),
+        on,
+        offline.union(poss.minus(on)),
+        numa.distances());
+  }
+
+  /** A cpu-list file of the cpu directory; a malformed one counts as absent. */
+  private static Optional<CpuSet> list(SysFs fs, String name) {
+    return fs.cpuListOrEmpty(CPU_DIR + "/" + name);
+  }
+
+  /** The ids of the {@code cpuN} directories of the cpu directory. */
+  static CpuSet cpuDirectories(SysFs fs) {
+    BitSet ids = new BitSet();
+    for (String name : fs.list(CPU_DIR)) {
+      int id = fs.index(CPU_DIR, name, "cpu", KernelLimits.CPUS);
+      if (id >= 0) {
+        ids.set(id);
+      }
+    }
+    return CpuSet.of(ids);
+  }
+
+  private static CpuSet onlineByDirectory(SysFs fs, CpuSet dirs) {
+    BitSet ids = new BitSet();
+    dirs.forEach(
+        cpu -> {
+          if (!"0".equals(fs.read(CPU_DIR + "/cpu" + cpu + "/online").orElse("1"))) {
+            ids.set(cpu);
+          }
+        });
+    return CpuSet.of(ids);
+  }
+}
