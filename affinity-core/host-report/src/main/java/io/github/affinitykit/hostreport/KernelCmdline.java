@@ -1,7 +1,6 @@
 package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.internal.text.Printable;
