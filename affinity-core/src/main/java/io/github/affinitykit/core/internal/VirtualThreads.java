@@ -7,7 +7,7 @@ import java.lang.reflect.Method;
  * thread has no kernel thread of its own, so a mask set "for" it is its carrier's, and every
  * virtual thread that later runs on that carrier would inherit it.
  *
- * <p>Thread safety: stateless; the method is looked up once, on first use.
+ * <p>Thread safety: stateless; the method is looked up once, when the class loads.
  */
 public final class VirtualThreads {
   /** Why a virtual thread is not pinned: the lease's reason. */
@@ -15,11 +15,13 @@ public final class VirtualThreads {
       "a virtual thread cannot be pinned: its mask would be its carrier's, inherited by every"
           + " virtual thread that runs there; pin platform threads (or the carriers)";
 
+  private static final Method IS_VIRTUAL = find(); // reflection, no I/O
+
   private VirtualThreads() {}
 
   /** {@return whether {@code thread} is virtual; always false before JDK 21} */
   public static boolean isVirtual(Thread thread) {
-    Method isVirtual = Lookup.IS_VIRTUAL;
+    Method isVirtual = IS_VIRTUAL;
     try {
       return isVirtual != null && (boolean) isVirtual.invoke(thread);
     } catch (ReflectiveOperationException e) { // public, and it throws nothing
@@ -27,15 +29,11 @@ public final class VirtualThreads {
     }
   }
 
-  private static final class Lookup {
-    static final Method IS_VIRTUAL = find();
-
-    private static Method find() {
-      try {
-        return Thread.class.getMethod("isVirtual");
-      } catch (NoSuchMethodException e) {
-        return null; // JDK 17-20: there are no virtual threads
-      }
+  private static Method find() {
+    try {
+      return Thread.class.getMethod("isVirtual");
+    } catch (NoSuchMethodException e) {
+      return null; // JDK 17-20: there are no virtual threads
     }
   }
 }
