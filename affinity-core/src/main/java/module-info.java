@@ -1,13 +1,15 @@
 /**
  * Affinity Kit's core: the host model ({@code host}), placement ({@code placement}), cross-process
- * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
- * NUMA memory policy ({@code memory}), and the API that joins them (the root package: {@code
- * AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}).
- * {@code internal} is plumbing shared by the packages, exported only to affinity-isolation. Runtime
- * isolation is its own artifact, affinity-isolation, which core finds with {@link
- * java.util.ServiceLoader} ({@code CpuIsolator}); the doctor application is affinity-cli.
+ * reservations ({@code reservation}), the OS backend ({@code os}), NUMA memory policy ({@code
+ * memory}), and the API that joins them (the root package: {@code AffinityKit}, {@code CpuGroup},
+ * {@code PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing
+ * shared by the packages, exported only to affinity-isolation and affinity-audit. Runtime isolation
+ * is its own artifact, affinity-isolation, which core finds with {@link java.util.ServiceLoader}
+ * ({@code CpuIsolator}); so is the exclusivity audit, affinity-audit ({@code CpuAuditor}); the
+ * doctor application is affinity-cli.
  */
-// "module": affinity-isolation, named by the qualified exports, is built after core
+// "module": affinity-isolation and affinity-audit, named by the qualified exports, are built after
+// core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
@@ -23,18 +25,22 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.placement;
   exports io.github.affinitykit.core.reservation;
   exports io.github.affinitykit.core.os;
-  exports io.github.affinitykit.core.observe;
   exports io.github.affinitykit.core.memory;
 
   // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
-  // as core does; nobody else sees either package
+  // as core does, the audit (affinity-audit) reads the kernel's files; nobody else sees either
+  // package
   exports io.github.affinitykit.core.internal to
-      io.github.affinitykit.isolation;
+      io.github.affinitykit.isolation,
+      io.github.affinitykit.audit;
   exports io.github.affinitykit.core.internal.natives to
       io.github.affinitykit.isolation;
 
   // the isolator of a kit made without one (affinity-isolation's, when on the path)
   uses io.github.affinitykit.core.CpuIsolator;
+
+  // the auditor of every kit (affinity-audit's, when on the path)
+  uses io.github.affinitykit.core.CpuAuditor;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

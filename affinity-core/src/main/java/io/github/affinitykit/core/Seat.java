@@ -2,9 +2,9 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.internal.ThreadFiles;
 import io.github.affinitykit.core.memory.MemoryPolicy;
 import io.github.affinitykit.core.memory.MemoryPolicyStatus;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
@@ -298,7 +298,7 @@ public final class Seat implements AutoCloseable {
   private static int threadId(AffinityBackend backend) {
     return backend.isSupported()
         ? backend.currentThreadId()
-        : TaskReader.live().currentThreadId().orElse(-1);
+        : ThreadFiles.live().currentThreadId().orElse(-1);
   }
 
   /**

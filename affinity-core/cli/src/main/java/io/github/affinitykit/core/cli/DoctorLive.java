@@ -2,9 +2,9 @@ package io.github.affinitykit.core.cli;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
