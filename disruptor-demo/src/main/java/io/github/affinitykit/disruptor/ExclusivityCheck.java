@@ -1,10 +1,11 @@
 package io.github.affinitykit.disruptor;
 
+import io.github.affinitykit.audit.Confinement;
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.CpuTopology;
-import io.github.affinitykit.core.observe.Confinement;
-import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -38,7 +39,7 @@ final class ExclusivityCheck {
 
   /** Confines the rest of the JVM away from the consumers' cores, then audits their CPUs. */
   static ExclusivityCheck run(AffinityKit kit, PipelineAssignments layout, Duration window) {
-    return run(kit, layout, window, kit::audit);
+    return run(kit, layout, window, (c, w) -> CpuAudit.of(kit, c, w));
   }
 
   /** As {@link #run(AffinityKit, PipelineAssignments, Duration)}, auditing with {@code audit}. */
@@ -57,7 +58,7 @@ final class ExclusivityCheck {
     if (cpus.isEmpty() || housekeeping.isEmpty()) {
       return none();
     }
-    Confinement confined = kit.jvmThreads().confineUntilClosed(housekeeping, Set.of());
+    Confinement confined = JvmThreads.of(kit).confineUntilClosed(housekeeping, Set.of());
     CpuAudit report;
     try {
       report = audit.apply(cpus, window);

@@ -68,6 +68,37 @@ public final class CpuAudit implements ExclusivityAudit {
   }
 
   /**
+   * Returns core's answer as a {@code CpuAudit}: itself when this artifact made it (a kit's audit,
+   * a watchdog's {@code lastAudit()}), else its verdicts rebuilt from its sets, each CPU's detail
+   * as its note and no intruder named.
+   *
+   * @param audit an audit as core sees it; not null
+   * @return the same audit with a verdict per CPU
+   */
+  public static CpuAudit of(ExclusivityAudit audit) {
+    if (audit instanceof CpuAudit a) {
+      return a;
+    }
+    List<CpuVerdict> out = new ArrayList<>();
+    audit
+        .audited()
+        .forEach(
+            cpu -> {
+              CpuVerdict.Verdict v =
+                  audit.exclusive().contains(cpu)
+                      ? CpuVerdict.Verdict.EXCLUSIVE
+                      : audit.intruded().contains(cpu)
+                          ? CpuVerdict.Verdict.INTRUDED
+                          : CpuVerdict.Verdict.UNKNOWN;
+              String detail = audit.detail(cpu);
+              out.add(
+                  new CpuVerdict(
+                      cpu, v, List.of(), detail.isEmpty() ? List.of() : List.of(detail)));
+            });
+    return new CpuAudit(audit.window(), out);
+  }
+
+  /**
    * Audits {@code cpus} of this host over {@code window}, owners being this JVM's pinned threads.
    *
    * @param cpus the CPUs to audit; not null

@@ -10,14 +10,17 @@ import io.github.affinitykit.audit.internal.LiveAuditor;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuAuditor;
 import io.github.affinitykit.core.ExclusivityAudit;
+import io.github.affinitykit.core.WatchEvent;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeAudit;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -78,5 +81,30 @@ class LiveAuditorTest {
     assertThat(audit.detail(3)).isEqualTo("45: irq");
     assertThat(audit.detail(4)).isEqualTo("cpu 4 offline; no");
     assertThatThrownBy(() -> audit.detail(5)).hasMessage("cpu: 5 (expected: an audited CPU)");
+  }
+
+  @Test
+  void shouldRebuildTheVerdictsOfAnAuditItDidNotMakeAndKeepItsOwn() {
+    ExclusivityAudit core =
+        new FakeAudit(
+            WINDOW,
+            Map.of(
+                1,
+                WatchEvent.Kind.EXCLUSIVE,
+                2,
+                WatchEvent.Kind.INTRUDED,
+                3,
+                WatchEvent.Kind.UNKNOWN),
+            Map.of(2, "bash (pid 300): ran_there", 3, "no procfs"));
+    CpuAudit audit = CpuAudit.of(core);
+    assertThat(audit.window()).isEqualTo(WINDOW);
+    assertThat(audit.verdicts())
+        .extracting(CpuVerdict::cpu, CpuVerdict::verdict, CpuVerdict::notes)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, Verdict.EXCLUSIVE, List.of()),
+            org.assertj.core.groups.Tuple.tuple(
+                2, Verdict.INTRUDED, List.of("bash (pid 300): ran_there")),
+            org.assertj.core.groups.Tuple.tuple(3, Verdict.UNKNOWN, List.of("no procfs")));
+    assertThat(CpuAudit.of(audit)).isSameAs(audit);
   }
 }
