@@ -15,7 +15,8 @@ import java.util.function.BiFunction;
  * Makes the consumers' CPUs as exclusive as a running JVM can (every other thread of this JVM
  * confined to the CPUs outside the consumers' cores) and audits them before the consumers start:
  * anything seen there is an intruder. {@link #undo()} gives the confined threads their masks back
- * (core's {@link Confinement}, the one undo; an audit that throws undoes it before rethrowing).
+ * (affinity-audit's {@link Confinement}, the one undo; an audit that throws undoes it before
+ * rethrowing).
  *
  * <p>Thread safety: {@link #run} blocks for the audit window; {@link #undo()} may be called once,
  * from any thread.
