@@ -1,16 +1,17 @@
 /**
  * Affinity Kit's core: the host model ({@code host}), placement ({@code placement}), cross-process
- * reservations ({@code reservation}), the OS backend ({@code os}), observation ({@code observe}),
- * and the API that joins them (the root package: {@code AffinityKit}, {@code CpuGroup}, {@code
- * PinnedThreadFactory}, {@code CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by
- * the packages, exported only to affinity-isolation and affinity-host-report (and its native layer
- * to affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core finds
- * with {@link java.util.ServiceLoader} ({@code CpuIsolator}); so is NUMA memory policy,
- * affinity-numa ({@code ThreadMemoryPolicy}); the doctor's whole-host report and the NICs are
- * affinity-host-report; the doctor application is affinity-cli.
+ * reservations ({@code reservation}), the OS backend ({@code os}), and the API that joins them (the
+ * root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code
+ * CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages, exported only to
+ * affinity-isolation, affinity-audit and affinity-host-report (and its native layer to
+ * affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core finds with
+ * {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
+ * affinity-audit ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code
+ * ThreadMemoryPolicy}); the doctor's whole-host report and the NICs are affinity-host-report; the
+ * doctor application is affinity-cli.
  */
-// "module": affinity-isolation, affinity-host-report and affinity-numa, named by the qualified
-// exports, are built after core
+// "module": affinity-isolation, affinity-audit, affinity-host-report and affinity-numa, named by
+// the qualified exports, are built after core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
@@ -24,12 +25,13 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.placement;
   exports io.github.affinitykit.core.reservation;
   exports io.github.affinitykit.core.os;
-  exports io.github.affinitykit.core.observe;
 
   // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
-  // as core does; nobody else sees either package
+  // as core does, the audit (affinity-audit) reads the kernel's files; nobody else sees either
+  // package
   exports io.github.affinitykit.core.internal to
       io.github.affinitykit.isolation,
+      io.github.affinitykit.audit,
       io.github.affinitykit.hostreport;
   // the host report shows kernel text (the command line) as core does
   exports io.github.affinitykit.core.internal.text to
@@ -43,6 +45,9 @@ module io.github.affinitykit.core {
   uses io.github.affinitykit.core.CpuIsolator;
   // the reader of a memory policy's name (affinity-numa's, when on the path)
   uses io.github.affinitykit.core.ThreadMemoryPolicy.Parser;
+
+  // the auditor of every kit (affinity-audit's, when on the path)
+  uses io.github.affinitykit.core.CpuAuditor;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

@@ -5,6 +5,7 @@
  */
 module io.github.affinitykit.disruptor {
   requires transitive io.github.affinitykit.core;
+  requires transitive io.github.affinitykit.audit;
   requires transitive com.lmax.disruptor;
 
   exports io.github.affinitykit.disruptor;

@@ -4,8 +4,6 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -18,8 +16,8 @@ import java.util.stream.Collectors;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
- * registry of the threads this library has pinned (so that {@code observe.JvmThreads} leaves them
- * alone).
+ * registry of the threads this library has pinned (so that an audit counts them as owners and
+ * affinity-audit's {@code JvmThreads} leaves them alone).
  *
  * <pre>{@code
  * AffinityKit kit = AffinityKit.shared();
@@ -38,6 +36,7 @@ public final class AffinityKit {
   private final CpuReservations reservations;
   private final CpuPool pool;
   private final AtomicReference<CpuIsolator> isolator;
+  private final AtomicReference<CpuAuditor> auditor = new AtomicReference<>();
   private final PinnedLeases pinned;
   private final AtomicReference<CpuIsolation> isolation = new AtomicReference<>();
 
@@ -178,17 +177,6 @@ public final class AffinityKit {
   }
 
   /**
-   * Returns the rest of this JVM as this kit sees it: {@link JvmThreads#confine()} moves every
-   * thread not pinned through this kit (GC, JIT, other Java threads) to the pool's housekeeping
-   * CPUs with this kit's backend.
-   *
-   * @return a view of this JVM's threads; each call a new one, all equivalent
-   */
-  public JvmThreads jvmThreads() {
-    return JvmThreads.of(backend, pool.housekeeping(), host.reachable(), this::pinnedThreadIds);
-  }
-
-  /**
    * Returns how many of this kit's leases {@link CpuLease#check()} has found {@link
    * LeaseStatus#MOVED}: a monotonic counter for metrics ({@link PinnedLeases#movedTotal()}).
    *
@@ -247,15 +235,26 @@ public final class AffinityKit {
   }
 
   /**
-   * Audits {@code cpus} over {@code window}, the threads pinned through this kit being their
-   * owners: everything else seen there is an intruder. Blocks for the window.
+   * Audits {@code cpus} over {@code window} with the kit's {@link CpuAuditor} (the artifact {@code
+   * io.github.affinitykit:affinity-audit}, found by {@link java.util.ServiceLoader}), the threads
+   * pinned through this kit being their owners: everything else seen there is an intruder. Blocks
+   * for the window. Without the artifact it returns at once: every CPU UNKNOWN, its detail naming
+   * the missing artifact.
    *
    * @param cpus the CPUs to audit
    * @param window how long to watch them; positive
-   * @return a verdict for each CPU of {@code cpus}
+   * @return an answer for each CPU of {@code cpus}
+   * @throws IllegalArgumentException if the window is not positive
    */
-  public CpuAudit audit(CpuSet cpus, java.time.Duration window) {
-    return CpuAudit.run(java.nio.file.Path.of("/"), host, cpus, window, pinnedOrNone());
+  public ExclusivityAudit audit(CpuSet cpus, java.time.Duration window) {
+    return auditor().audit(host, cpus, window, pinnedOrNone());
+  }
+
+  /**
+   * The auditor ServiceLoader finds, looked up at the first audit; else one saying it is missing.
+   */
+  CpuAuditor auditor() {
+    return auditor.updateAndGet(a -> a != null ? a : NoAudit.find());
   }
 
   private Set<Integer> pinnedOrNone() {

@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The open leases of one {@link AffinityKit}, by thread, and what checks found of them: the one
- * registry that audits ({@code observe.JvmThreads}, {@link AffinityKit#audit}), the watchdog and
- * metrics read. A lease joins when its thread is bound to a CPU and leaves when it is closed.
+ * registry that audits (affinity-audit's {@code JvmThreads}, {@link AffinityKit#audit}), the
+ * watchdog and metrics read. A lease joins when its thread is bound to a CPU and leaves when it is
+ * closed.
  *
  * <p>Thread safety: safe for concurrent use; every accessor returns a snapshot or a counter.
  */

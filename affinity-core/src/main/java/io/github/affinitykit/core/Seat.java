@@ -2,8 +2,8 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.internal.ThreadFiles;
 import io.github.affinitykit.core.internal.VirtualThreads;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
@@ -269,7 +269,7 @@ public final class Seat implements AutoCloseable {
   private static int threadId(AffinityBackend backend) {
     return backend.isSupported()
         ? backend.currentThreadId()
-        : TaskReader.live().currentThreadId().orElse(-1);
+        : ThreadFiles.live().currentThreadId().orElse(-1);
   }
 
   /**

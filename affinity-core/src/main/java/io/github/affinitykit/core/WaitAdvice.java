@@ -17,7 +17,7 @@ import java.util.Objects;
  * another thread of ours with a CPU runs on the same physical core ({@link
  * Reason#NEIGHBOUR_ON_CORE}), or when its CPU is not its own (SHARED, FAILED ...: {@link
  * Reason#NOT_PINNED}); otherwise it spins only on a CPU proven exclusive: its whole core isolated
- * ({@link Reason#ISOLATED_CORE}) or an exclusivity audit ({@code CpuAudit}) found it EXCLUSIVE
+ * ({@link Reason#ISOLATED_CORE}) or an exclusivity audit ({@link CpuAuditor}) found it EXCLUSIVE
  * ({@link Reason#AUDITED_EXCLUSIVE}). Anywhere else a spinning thread takes the CPU from whatever
  * else runs there (the thread it waits for, a kernel thread, another process) until the end of a
  * time slice.

@@ -3,10 +3,8 @@ package io.github.affinitykit.core;
 import io.github.affinitykit.core.WatchEvent.Kind;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.internal.TaskStatus;
 import io.github.affinitykit.core.jfr.PinnedCpuSample;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.TaskSample;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,11 +22,9 @@ import java.util.stream.Collectors;
  * switches at the last check. Thread safety: confined to the watchdog's lock.
  */
 final class WatchPass {
-  private static final int NAMED_INTRUDERS = 5;
-
   private final WatchdogBuilder.Settings config;
   private final int pid = (int) ProcessHandle.current().pid();
-  private final Map<Integer, CpuVerdict.Verdict> verdicts = new HashMap<>();
+  private final Map<Integer, Kind> verdicts = new HashMap<>();
   // the number of the move last told MOVED, and NOT_REPINNED, per lease: a move after a re-pin
   // (this watchdog's, another's or the application's) has a new number and is told again
   private final Map<CpuLease, Integer> moved = new HashMap<>();
@@ -47,7 +43,7 @@ final class WatchPass {
     for (CpuLease l : leases) {
       lease(l, at, events);
     }
-    Optional<CpuAudit> audit = config.audit().flatMap(w -> audit(leases, w, at, events));
+    Optional<ExclusivityAudit> audit = config.audit().flatMap(w -> audit(leases, w, at, events));
     if (Flight.pinnedCpuEnabled()) {
       record(leases, audit);
     }
@@ -85,7 +81,7 @@ final class WatchPass {
   }
 
   /** Audits the pinned CPUs; a CPU's change of verdict is an event named by its first lease. */
-  private Optional<CpuAudit> audit(
+  private Optional<ExclusivityAudit> audit(
       List<CpuLease> leases, Duration window, Instant at, List<WatchEvent> out) {
     Map<Integer, CpuLease> byCpu = new HashMap<>();
     leases.forEach(l -> byCpu.putIfAbsent(l.cpu(), l));
@@ -94,38 +90,49 @@ final class WatchPass {
       return Optional.empty();
     }
     CpuSet cpus = CpuSet.of(byCpu.keySet().stream().mapToInt(Integer::intValue).toArray());
-    CpuAudit audit = config.auditor().audit(cpus, window, config.kit().pinnedThreadIds());
-    for (CpuVerdict v : audit.verdicts()) {
-      CpuVerdict.Verdict prev = verdicts.put(v.cpu(), v.verdict());
-      boolean first = prev == null;
-      if (prev == v.verdict() || (first && v.verdict() != CpuVerdict.Verdict.INTRUDED)) {
-        continue;
-      }
-      Kind kind =
-          switch (v.verdict()) {
-            case EXCLUSIVE -> Kind.EXCLUSIVE;
-            case INTRUDED -> Kind.INTRUDED;
-            case UNKNOWN -> Kind.UNKNOWN;
-          };
-      String detail =
-          v.verdict() == CpuVerdict.Verdict.INTRUDED
-              ? intruders(v)
-              : v.verdict() + (first ? "" : " after " + prev) + notes(v);
-      out.add(WatchEvent.of(kind, at, byCpu.get(v.cpu()), CpuSet.empty(), detail));
-    }
+    ExclusivityAudit audit =
+        config.auditor().audit(config.kit().host(), cpus, window, config.kit().pinnedThreadIds());
+    audit
+        .audited()
+        .forEach(
+            cpu -> {
+              Kind verdict = verdict(audit, cpu);
+              Kind prev = verdicts.put(cpu, verdict);
+              boolean first = prev == null;
+              if (prev == verdict || (first && verdict != Kind.INTRUDED)) {
+                return;
+              }
+              String found = audit.detail(cpu);
+              String detail =
+                  verdict == Kind.INTRUDED
+                      ? found
+                      : verdict
+                          + (first ? "" : " after " + prev)
+                          + (found.isEmpty() ? "" : ": " + found);
+              out.add(WatchEvent.of(verdict, at, byCpu.get(cpu), CpuSet.empty(), detail));
+            });
     return Optional.of(audit);
   }
 
+  /** A CPU's verdict as the event kind of the same name: EXCLUSIVE, INTRUDED or UNKNOWN. */
+  private static Kind verdict(ExclusivityAudit audit, int cpu) {
+    return audit.exclusive().contains(cpu)
+        ? Kind.EXCLUSIVE
+        : audit.intruded().contains(cpu) ? Kind.INTRUDED : Kind.UNKNOWN;
+  }
+
   /** The per-check Flight Recorder event of each pinned thread. */
-  private void record(List<CpuLease> leases, Optional<CpuAudit> audit) {
+  private void record(List<CpuLease> leases, Optional<ExclusivityAudit> audit) {
     long now = System.nanoTime();
     for (CpuLease l : leases) {
-      Optional<CpuVerdict> v =
-          audit.flatMap(a -> a.verdicts().stream().filter(x -> x.cpu() == l.cpu()).findFirst());
+      Optional<Kind> v =
+          audit.filter(a -> a.audited().contains(l.cpu())).map(a -> verdict(a, l.cpu()));
+      String intruders =
+          audit.filter(a -> a.intruded().contains(l.cpu())).map(a -> a.detail(l.cpu())).orElse("");
       long[] was = switches.get(l.tid());
-      Optional<TaskSample> t = config.tasks().read(pid, l.tid());
-      long vol = t.map(TaskSample::voluntarySwitches).orElse(0L);
-      long invol = t.map(TaskSample::involuntarySwitches).orElse(0L);
+      TaskStatus t = config.tasks().status(pid, l.tid());
+      long vol = Math.max(0, t.voluntary());
+      long invol = Math.max(0, t.involuntary());
       switches.put(l.tid(), new long[] {vol, invol, now});
       Flight.pinnedCpu(
           new PinnedCpuSample(
@@ -134,32 +141,11 @@ final class WatchPass {
               l.threadName(),
               l.group(),
               l.status().name(),
-              v.map(x -> x.verdict().name()).orElse(""),
-              v.map(WatchPass::intruders).orElse(""),
+              v.map(Kind::name).orElse(""),
+              intruders,
               was == null ? vol : Math.max(0, vol - was[0]),
               was == null ? invol : Math.max(0, invol - was[1]),
               was == null ? 0 : now - was[2]));
     }
-  }
-
-  /** The intruders of a verdict, the first few named: {@code "bash (pid 300): ran_there, ..."}. */
-  static String intruders(CpuVerdict v) {
-    List<CpuVerdict.Intruder> all = v.intruders();
-    String named =
-        all.stream()
-            .limit(NAMED_INTRUDERS)
-            .map(
-                i ->
-                    i.name()
-                        + (i.pid() >= 0 ? " (pid " + i.pid() + ")" : "")
-                        + ": "
-                        + i.kind().name().toLowerCase(java.util.Locale.ROOT))
-            .collect(Collectors.joining(", "));
-    int more = all.size() - NAMED_INTRUDERS;
-    return named + (more > 0 ? " and " + more + " more" : "");
-  }
-
-  private static String notes(CpuVerdict v) {
-    return v.notes().isEmpty() ? "" : ": " + String.join("; ", v.notes());
   }
 }

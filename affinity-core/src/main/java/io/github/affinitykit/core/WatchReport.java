@@ -1,6 +1,5 @@
 package io.github.affinitykit.core;
 
-import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -19,7 +18,11 @@ import java.util.Optional;
  * @param took how long the check took, the audit's window included
  */
 public record WatchReport(
-    Instant at, int leases, List<WatchEvent> events, Optional<CpuAudit> audit, Duration took) {
+    Instant at,
+    int leases,
+    List<WatchEvent> events,
+    Optional<ExclusivityAudit> audit,
+    Duration took) {
   /**
    * Validates and copies.
    *

@@ -2,7 +2,6 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.WatchEvent.Kind;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.os.AffinityBackend;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -205,7 +204,7 @@ public final class Watchdog implements AutoCloseable {
    *
    * @return the last check's audit; empty if it did not audit (no audit asked, no CPU pinned)
    */
-  public Optional<CpuAudit> lastAudit() {
+  public Optional<ExclusivityAudit> lastAudit() {
     return last.flatMap(WatchReport::audit);
   }
 

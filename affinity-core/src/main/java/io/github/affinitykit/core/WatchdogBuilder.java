@@ -1,15 +1,12 @@
 package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.TaskReader;
-import java.nio.file.Path;
+import io.github.affinitykit.core.internal.ThreadFiles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Configures a {@link Watchdog} of one kit's leases: how often it checks, whether it audits the
@@ -18,12 +15,6 @@ import java.util.Set;
  * <p>Thread safety: not thread-safe; build on one thread.
  */
 public final class WatchdogBuilder {
-  /** Audits the given CPUs over a window, the given threads being their owners. */
-  @FunctionalInterface
-  interface Auditor {
-    CpuAudit audit(CpuSet cpus, Duration window, Set<Integer> owners);
-  }
-
   /** What a watchdog is built from: the builder's settings, the thread's CPUs resolved. */
   record Settings(
       AffinityKit kit,
@@ -32,8 +23,8 @@ public final class WatchdogBuilder {
       RepinPolicy repin,
       List<WatchListener> listeners,
       CpuSet cpus,
-      Auditor auditor,
-      TaskReader tasks) {}
+      CpuAuditor auditor,
+      ThreadFiles tasks) {}
 
   private final AffinityKit kit;
   private Duration period = Duration.ofSeconds(1);
@@ -41,12 +32,11 @@ public final class WatchdogBuilder {
   private RepinPolicy repin = RepinPolicy.REPORT;
   private final List<WatchListener> listeners = new ArrayList<>();
   private Optional<CpuSet> cpus = Optional.empty();
-  private Auditor auditor;
-  private TaskReader tasks = TaskReader.live();
+  private Optional<CpuAuditor> auditor = Optional.empty();
+  private ThreadFiles tasks = ThreadFiles.live();
 
   WatchdogBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
-    this.auditor = (c, window, owners) -> CpuAudit.run(Path.of("/"), kit.host(), c, window, owners);
   }
 
   /**
@@ -67,8 +57,10 @@ public final class WatchdogBuilder {
   /**
    * Audits the pinned CPUs at every check, watching them for {@code window} (off by default: an
    * audit reads every task of the host, a check without one reads one mask per lease). The watchdog
-   * reports a CPU found SHARED, and EXCLUSIVE again; the per-CPU Flight Recorder event carries the
-   * verdict and the intruders.
+   * reports a CPU found INTRUDED, and EXCLUSIVE again; the per-CPU Flight Recorder event carries
+   * the verdict and the intruders. The audit is the artifact {@code
+   * io.github.affinitykit:affinity-audit} (the kit's {@link CpuAuditor}); without it every CPU is
+   * UNKNOWN and the report's audit says which artifact is missing.
    *
    * @param window how long each audit watches; positive, shorter than the period
    * @return this builder
@@ -122,14 +114,14 @@ public final class WatchdogBuilder {
     return this;
   }
 
-  /** Audits with {@code a} instead of the live host's procfs (tests). */
-  WatchdogBuilder auditor(Auditor a) {
-    this.auditor = Objects.requireNonNull(a, "auditor");
+  /** Audits with {@code auditor} instead of the kit's (tests). */
+  WatchdogBuilder auditor(CpuAuditor auditor) {
+    this.auditor = Optional.of(Objects.requireNonNull(auditor, "auditor"));
     return this;
   }
 
   /** Reads the threads' context switches with {@code reader} (tests). */
-  WatchdogBuilder tasks(TaskReader reader) {
+  WatchdogBuilder tasks(ThreadFiles reader) {
     this.tasks = Objects.requireNonNull(reader, "reader");
     return this;
   }
@@ -159,7 +151,14 @@ public final class WatchdogBuilder {
     }
     return new Watchdog(
         new Settings(
-            kit, period, audit, repin, List.copyOf(listeners), housekeeping(), auditor, tasks));
+            kit,
+            period,
+            audit,
+            repin,
+            List.copyOf(listeners),
+            housekeeping(),
+            auditor.orElse((h, c, w, o) -> kit.auditor().audit(h, c, w, o)),
+            tasks));
   }
 
   /**

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.TaskReader;
+import io.github.affinitykit.core.internal.ThreadFiles;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeAudit;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.FakeHostFiles;
 import io.github.affinitykit.core.testkit.KitEvents;
@@ -54,20 +53,15 @@ class WatchdogFlightTest {
     HostCpus host = FakeHost.create(root.resolve("host"), 4, 1).probe();
     AffinityKit kit = AffinityKit.create(host, backend, CpuReservations.inDirectory(locks));
     Path proc = root.resolve("tasks");
-    CpuVerdict.Intruder irq = new CpuVerdict.Intruder(CpuVerdict.Kind.IRQ, -1, -1, "45", "3 irqs");
     Watchdog dog =
         Watchdog.builder(kit)
             .period(Duration.ofSeconds(1))
             .audit(Duration.ofMillis(5))
             .repin(RepinPolicy.REPIN)
             .auditor(
-                (cpus, window, owners) ->
-                    CpuAudit.from(
-                        window,
-                        List.of(
-                            new CpuVerdict(
-                                2, CpuVerdict.Verdict.INTRUDED, List.of(irq), List.of()))))
-            .tasks(TaskReader.at(proc))
+                (h, cpus, window, owners) ->
+                    FakeAudit.of(window, 2, WatchEvent.Kind.INTRUDED, "45: irq"))
+            .tasks(new ThreadFiles(proc))
             .build();
     Path file = root.resolve("events.jfr");
     List<RecordedEvent> events;

@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.affinitykit.core.WatchEvent.Kind;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.CpuVerdict.Verdict;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.core.testkit.FakeAudit;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Files;
@@ -196,21 +194,20 @@ class WatchdogTest {
   @Test
   void shouldReportACpuFoundSharedThenExclusiveAgainAndKeepTheLastAudit() throws Exception {
     kit();
-    List<Verdict> verdicts = new ArrayList<>(List.of(Verdict.INTRUDED, Verdict.EXCLUSIVE));
+    List<Kind> verdicts = new ArrayList<>(List.of(Kind.INTRUDED, Kind.EXCLUSIVE));
     List<CpuSet> audited = new ArrayList<>();
-    CpuVerdict.Intruder bash =
-        new CpuVerdict.Intruder(CpuVerdict.Kind.RAN_THERE, 300, 300, "bash", "2 ms");
     Watchdog dog =
         Watchdog.builder(kit)
             .period(Duration.ofSeconds(1))
             .audit(Duration.ofMillis(10))
             .auditor(
-                (cpus, window, owners) -> {
+                (host, cpus, window, owners) -> {
                   audited.add(cpus);
+                  assertThat(host).isSameAs(kit.host());
                   assertThat(owners).isEqualTo(kit.pinnedThreadIds());
-                  Verdict v = verdicts.isEmpty() ? Verdict.EXCLUSIVE : verdicts.remove(0);
-                  List<CpuVerdict.Intruder> in = v == Verdict.INTRUDED ? List.of(bash) : List.of();
-                  return CpuAudit.from(window, List.of(new CpuVerdict(2, v, in, List.of())));
+                  Kind v = verdicts.isEmpty() ? Kind.EXCLUSIVE : verdicts.remove(0);
+                  String in = v == Kind.INTRUDED ? "bash (pid 300): ran_there" : "";
+                  return FakeAudit.of(window, 2, v, in);
                 })
             .build();
     assertThat(dog.checkNow().audit()).isEmpty(); // nothing pinned, nothing audited
@@ -226,7 +223,7 @@ class WatchdogTest {
             org.assertj.core.groups.Tuple.tuple(Kind.EXCLUSIVE, "EXCLUSIVE after INTRUDED"));
     assertThat(dog.checkNow().events()).isEmpty();
     assertThat(audited).containsOnly(CpuSet.of(2));
-    assertThat(dog.lastAudit().orElseThrow().verdict(2).verdict()).isEqualTo(Verdict.EXCLUSIVE);
+    assertThat(dog.lastAudit().orElseThrow().exclusive()).isEqualTo(CpuSet.of(2));
     assertThat(dog.count(Kind.INTRUDED)).isEqualTo(1);
   }
 
@@ -278,13 +275,12 @@ class WatchdogTest {
             .period(Duration.ofMillis(10))
             .audit(Duration.ofMillis(1))
             .auditor(
-                (cpus, window, owners) -> {
+                (host, cpus, window, owners) -> {
                   if (failedTwice.getCount() > 0) {
                     failedTwice.countDown();
                     throw new IllegalStateException("procfs went away");
                   }
-                  return CpuAudit.from(
-                      window, List.of(new CpuVerdict(4, Verdict.INTRUDED, List.of(), List.of())));
+                  return FakeAudit.of(window, 4, Kind.INTRUDED, "");
                 })
             .listener(
                 e -> {

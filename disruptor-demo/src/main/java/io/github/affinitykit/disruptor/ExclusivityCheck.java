@@ -1,10 +1,11 @@
 package io.github.affinitykit.disruptor;
 
+import io.github.affinitykit.audit.Confinement;
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuTopology;
-import io.github.affinitykit.core.observe.Confinement;
-import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -14,7 +15,8 @@ import java.util.function.BiFunction;
  * Makes the consumers' CPUs as exclusive as a running JVM can (every other thread of this JVM
  * confined to the CPUs outside the consumers' cores) and audits them before the consumers start:
  * anything seen there is an intruder. {@link #undo()} gives the confined threads their masks back
- * (core's {@link Confinement}, the one undo; an audit that throws undoes it before rethrowing).
+ * (affinity-audit's {@link Confinement}, the one undo; an audit that throws undoes it before
+ * rethrowing).
  *
  * <p>Thread safety: {@link #run} blocks for the audit window; {@link #undo()} may be called once,
  * from any thread.
@@ -38,7 +40,7 @@ final class ExclusivityCheck {
 
   /** Confines the rest of the JVM away from the consumers' cores, then audits their CPUs. */
   static ExclusivityCheck run(AffinityKit kit, PipelineAssignments layout, Duration window) {
-    return run(kit, layout, window, kit::audit);
+    return run(kit, layout, window, (c, w) -> CpuAudit.of(kit, c, w));
   }
 
   /** As {@link #run(AffinityKit, PipelineAssignments, Duration)}, auditing with {@code audit}. */
@@ -57,7 +59,7 @@ final class ExclusivityCheck {
     if (cpus.isEmpty() || housekeeping.isEmpty()) {
       return none();
     }
-    Confinement confined = kit.jvmThreads().confineUntilClosed(housekeeping, Set.of());
+    Confinement confined = JvmThreads.of(kit).confineUntilClosed(housekeeping, Set.of());
     CpuAudit report;
     try {
       report = audit.apply(cpus, window);

@@ -2,12 +2,12 @@ package io.github.affinitykit.disruptor;
 
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
+import io.github.affinitykit.audit.CpuAudit;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.Assignment;
 import io.github.affinitykit.core.CpuIsolation;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.observe.CpuAudit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

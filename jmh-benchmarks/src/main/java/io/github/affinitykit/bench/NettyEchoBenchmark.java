@@ -1,5 +1,6 @@
 package io.github.affinitykit.bench;
 
+import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
@@ -105,7 +106,7 @@ public class NettyEchoBenchmark {
             tagged("client", new DefaultThreadFactory("echo-client"), backend, clientCpus),
             NioIoHandler.newFactory());
     if (pin.equals("exclusive") && !clientCpus.equals(all)) {
-      kit.jvmThreads().confine(clientCpus, confinedNothing);
+      JvmThreads.of(kit).confine(clientCpus, confinedNothing);
     }
     connect();
   }

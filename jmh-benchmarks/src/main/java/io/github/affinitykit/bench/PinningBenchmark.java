@@ -1,10 +1,10 @@
 package io.github.affinitykit.bench;
 
+import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.JvmThreads;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.isolation.Isolation;
@@ -96,7 +96,7 @@ public class PinningBenchmark {
     if (mode.equals("exclusive") && !others.isEmpty()) {
       moved =
           Set.copyOf(
-              kit.jvmThreads().confine(others, Set.of()).moved().stream()
+              JvmThreads.of(kit).confine(others, Set.of()).moved().stream()
                   .map(e -> e.tid())
                   .toList());
     }

@@ -1,7 +1,7 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.observe.TaskReader;
-import io.github.affinitykit.core.observe.TaskSample;
+import io.github.affinitykit.audit.TaskReader;
+import io.github.affinitykit.audit.TaskSample;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

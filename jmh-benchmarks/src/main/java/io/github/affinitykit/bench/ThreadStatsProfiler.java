@@ -1,8 +1,8 @@
 package io.github.affinitykit.bench;
 
-import io.github.affinitykit.core.observe.Pressure;
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.audit.Pressure;
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -2,10 +2,9 @@ package io.github.affinitykit.netty;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuIsolation;
+import io.github.affinitykit.core.ExclusivityAudit;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.CpuVerdict;
 import io.github.affinitykit.hostreport.NicPlacement;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Future;
@@ -146,18 +145,17 @@ public final class PinnedServerGroups implements AutoCloseable {
    * Decides the workers' wait policy again with {@code audit}'s verdicts: under {@link
    * WaitPolicy#AUTO} a worker alone on its core spins (then blocks) only where the audit found its
    * CPU EXCLUSIVE (or its whole core is isolated). Run the audit once the loops have started and
-   * the rest of the JVM is confined elsewhere ({@code JvmThreads.confine}); the audit counts this
-   * kit's pinned loops as owners. Other policies keep their mode; their reasons are updated.
+   * the rest of the JVM is confined elsewhere (affinity-audit's {@code JvmThreads.confine}); the
+   * audit ({@code kit.audit}, made by the artifact affinity-audit) counts this kit's pinned loops
+   * as owners; without that artifact every CPU is UNKNOWN and no worker spins for it. Other
+   * policies keep their mode; their reasons are updated.
    *
    * @param audit this host's CPU verdicts, taken once the loops have started; not null
    * @return the strategies, with the decision now in force
    */
-  public WaitSelectStrategyFactory applyAudit(CpuAudit audit) {
+  public WaitSelectStrategyFactory applyAudit(ExclusivityAudit audit) {
     Objects.requireNonNull(audit, "audit");
-    int[] all = audit.verdicts().stream().mapToInt(CpuVerdict::cpu).toArray();
-    int[] ok =
-        audit.verdicts().stream().filter(CpuVerdict::exclusive).mapToInt(CpuVerdict::cpu).toArray();
-    return decideIdle(CpuSet.of(ok), CpuSet.of(all));
+    return decideIdle(audit.exclusive(), audit.audited());
   }
 
   private synchronized WaitSelectStrategyFactory decideIdle(

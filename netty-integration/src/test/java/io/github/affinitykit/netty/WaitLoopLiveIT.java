@@ -3,11 +3,11 @@ package io.github.affinitykit.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;

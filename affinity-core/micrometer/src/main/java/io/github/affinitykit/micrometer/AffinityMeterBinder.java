@@ -1,11 +1,11 @@
 package io.github.affinitykit.micrometer;
 
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.CpuVerdict;
+import io.github.affinitykit.audit.TaskReader;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.Watchdog;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.IdentityHashMap;
@@ -204,7 +204,7 @@ public final class AffinityMeterBinder implements MeterBinder {
     public Builder watchdog(Watchdog dog) {
       Objects.requireNonNull(dog, "dog");
       this.watchdog = Optional.of(dog);
-      this.audits = dog::lastAudit;
+      this.audits = () -> dog.lastAudit().map(CpuAudit::of);
       return this;
     }
 

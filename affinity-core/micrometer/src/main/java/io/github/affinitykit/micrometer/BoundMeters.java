@@ -8,12 +8,12 @@ import static io.github.affinitykit.micrometer.AffinityMeterBinder.THREADS;
 import static io.github.affinitykit.micrometer.AffinityMeterBinder.THREAD_CONTEXT_SWITCHES;
 import static io.github.affinitykit.micrometer.AffinityMeterBinder.THREAD_CPU_TIME;
 
+import io.github.affinitykit.audit.CpuVerdict;
+import io.github.affinitykit.audit.CpuVerdict.Verdict;
+import io.github.affinitykit.audit.TaskReader;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.PinnedLeases;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.CpuVerdict.Verdict;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.micrometer;
 
-import io.github.affinitykit.core.observe.TaskReader;
-import io.github.affinitykit.core.observe.TaskSample;
+import io.github.affinitykit.audit.TaskReader;
+import io.github.affinitykit.audit.TaskSample;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;

@@ -4,12 +4,12 @@ import static io.github.affinitykit.micrometer.TaskFiles.PID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.TaskReader;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.testkit.FixtureKits;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;

@@ -3,7 +3,7 @@ package io.github.affinitykit.micrometer;
 import static io.github.affinitykit.micrometer.TaskFiles.PID;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.observe.TaskReader;
+import io.github.affinitykit.audit.TaskReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;

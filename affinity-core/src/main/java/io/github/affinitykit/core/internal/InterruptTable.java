@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * The numbered rows of {@code /proc/interrupts}: per IRQ, its count on each CPU of the header and
- * the name of its handler. The audit reads the counts ({@code observe.Interrupts}), the host model
- * the names (a NIC's queue vectors).
+ * the name of its handler. The audit reads the counts (affinity-audit's {@code Interrupts}), the
+ * host model the names (a NIC's queue vectors).
  *
  * <p>Thread safety: immutable.
  */

@@ -3,7 +3,9 @@ package io.github.affinitykit.core.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.internal.ThreadFiles;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,7 +21,14 @@ public final class ThreadMasks {
   /** {@return each live thread's allowed CPUs now, by kernel thread id} */
   public static Map<Integer, CpuSet> now() {
     Map<Integer, CpuSet> m = new HashMap<>();
-    ThreadStats.snapshot().threads().forEach(t -> m.put(t.tid(), t.allowed()));
+    int pid = (int) ProcessHandle.current().pid();
+    ThreadFiles files = ThreadFiles.live();
+    for (String name : new SysFs(Path.of("/")).list("/proc/" + pid + "/task")) {
+      int tid = ThreadFiles.id(name);
+      if (tid >= 0) {
+        m.put(tid, files.status(pid, tid).allowedOrEmpty()); // empty: it ended meanwhile
+      }
+    }
     return m;
   }
 

@@ -1,6 +1,6 @@
 package io.github.affinitykit.bench.load;
 
-import io.github.affinitykit.core.observe.TaskReader;
+import io.github.affinitykit.audit.TaskReader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

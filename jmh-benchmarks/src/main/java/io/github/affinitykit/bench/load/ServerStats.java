@@ -1,10 +1,10 @@
 package io.github.affinitykit.bench.load;
 
+import io.github.affinitykit.audit.CpuTimes;
+import io.github.affinitykit.audit.TaskReader;
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.bench.ThreadStatsProfiler;
-import io.github.affinitykit.core.observe.CpuTimes;
-import io.github.affinitykit.core.observe.TaskReader;
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
 import java.nio.file.Path;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.affinitykit.bench.load;
 
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;

@@ -1,12 +1,13 @@
 package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.affinitykit.audit.ConfineReport;
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.CpuVerdict;
+import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.ConfineReport;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.JvmThreads;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -49,7 +50,7 @@ final class AuditSection {
       int cpu = lease[0].cpu();
       data.put("cpu", cpu).put("leaseStatus", lease[0].status().name());
       CpuSet target = CpuSet.of(cpu);
-      verdict(data.putObject("alone"), kit.audit(target, WINDOW).verdict(cpu), log);
+      verdict(data.putObject("alone"), CpuAudit.of(kit, target, WINDOW).verdict(cpu), log);
 
       CountDownLatch forced = new CountDownLatch(1);
       intruder =
@@ -63,13 +64,13 @@ final class AuditSection {
       intruder.setDaemon(true);
       intruder.start();
       forced.await(60, TimeUnit.SECONDS);
-      verdict(data.putObject("intruded"), kit.audit(target, WINDOW).verdict(cpu), log);
+      verdict(data.putObject("intruded"), CpuAudit.of(kit, target, WINDOW).verdict(cpu), log);
 
-      ConfineReport report = kit.jvmThreads().confine();
+      ConfineReport report = JvmThreads.of(kit).confine();
       data.put("confine", report.summary());
       var moved = data.putArray("moved");
       report.moved().forEach(e -> moved.add(e.name()));
-      verdict(data.putObject("confined"), kit.audit(target, WINDOW).verdict(cpu), log);
+      verdict(data.putObject("confined"), CpuAudit.of(kit, target, WINDOW).verdict(cpu), log);
     } finally {
       stop.set(true);
       owner.join(TimeUnit.SECONDS.toMillis(30));

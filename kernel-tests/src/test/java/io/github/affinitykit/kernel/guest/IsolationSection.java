@@ -1,11 +1,11 @@
 package io.github.affinitykit.kernel.guest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.affinitykit.audit.CpuAudit;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cli.AffinityKitCli;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.isolation.Isolator;
 import io.github.affinitykit.isolation.OwnerState;

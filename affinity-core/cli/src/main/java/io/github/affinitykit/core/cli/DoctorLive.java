@@ -1,10 +1,10 @@
 package io.github.affinitykit.core.cli;
 
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ final class DoctorLive {
     if (window.isZero() || cpus.isEmpty()) {
       out.append("\nAudit      skipped").append(cpus.isEmpty() ? " (empty pool)" : "").append('\n');
     } else {
-      CpuAudit audit = kit.audit(cpus, window);
+      CpuAudit audit = CpuAudit.of(kit, cpus, window);
       out.append("\nAudit      ")
           .append(window.toMillis())
           .append(" ms over pool ")

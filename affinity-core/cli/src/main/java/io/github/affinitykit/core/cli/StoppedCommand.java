@@ -1,7 +1,7 @@
 package io.github.affinitykit.core.cli;
 
+import io.github.affinitykit.audit.TaskReader;
 import io.github.affinitykit.core.internal.natives.ThreadCalls;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.isolation.Change;
 import java.io.IOException;
 import java.io.PrintWriter;

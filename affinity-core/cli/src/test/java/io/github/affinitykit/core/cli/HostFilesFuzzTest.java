@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.affinitykit.audit.CpuTimes;
+import io.github.affinitykit.audit.Pressure;
+import io.github.affinitykit.audit.TaskReader;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.core.cpu.CpuSetFormatException;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.CpuTimes;
-import io.github.affinitykit.core.observe.Pressure;
-import io.github.affinitykit.core.observe.TaskReader;
-import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.hostreport.HostReport;
 import java.io.IOException;

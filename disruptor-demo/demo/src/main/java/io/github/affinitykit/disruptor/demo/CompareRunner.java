@@ -1,7 +1,7 @@
 package io.github.affinitykit.disruptor.demo;
 
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.disruptor.Pinning;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,9 @@
 package io.github.affinitykit.disruptor.demo;
 
+import io.github.affinitykit.audit.Pressure;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.observe.Pressure;
 import io.github.affinitykit.disruptor.Pinning;
 import io.github.affinitykit.disruptor.WaitKind;
 import java.io.PrintStream;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.disruptor.demo;
 
-import io.github.affinitykit.core.observe.CpuTimes;
+import io.github.affinitykit.audit.CpuTimes;
 
 /**
  * The whole machine's busy CPU time from {@code /proc/stat} (all CPUs, every process and the

@@ -2,8 +2,8 @@ package io.github.affinitykit.disruptor.demo;
 
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.EventHandlerGroup;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.observe.ThreadStats;
 import io.github.affinitykit.disruptor.PinnedDisruptor;
 import io.github.affinitykit.disruptor.PinnedDisruptorBuilder;
 import io.github.affinitykit.disruptor.Pinning;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.disruptor.demo;
 
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import java.util.Collection;
 
 /**

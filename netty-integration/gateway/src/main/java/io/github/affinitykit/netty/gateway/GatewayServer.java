@@ -1,12 +1,13 @@
 package io.github.affinitykit.netty.gateway;
 
+import io.github.affinitykit.audit.ConfineReport;
+import io.github.affinitykit.audit.Confinement;
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.ConfineReport;
-import io.github.affinitykit.core.observe.Confinement;
-import io.github.affinitykit.core.observe.CpuAudit;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.micrometer.AffinityMeterBinder;
@@ -96,7 +97,7 @@ public final class GatewayServer implements AutoCloseable {
   }
 
   static GatewayServer start(GatewayConfig config, AffinityKit kit, GatewayEvents events) {
-    return start(config, kit, events, kit::audit);
+    return start(config, kit, events, (c, w) -> CpuAudit.of(kit, c, w));
   }
 
   /**
@@ -190,7 +191,7 @@ public final class GatewayServer implements AutoCloseable {
     if (!config.pin().confines()) {
       return new GatewayServer(groups, g, server, metricsServer, Optional.empty(), dog);
     }
-    Confinement confined = kit.jvmThreads().confineUntilClosed(SWEEP_PERIOD);
+    Confinement confined = JvmThreads.of(kit).confineUntilClosed(SWEEP_PERIOD);
     try {
       if (config.waitPolicy() == WaitPolicy.AUTO) { // spin only where the audit proves it safe
         CpuAudit found = audit.apply(pinnedWorkerCpus(groups), AUDIT_WINDOW);

@@ -1,7 +1,7 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.observe.TaskSample;
-import io.github.affinitykit.core.observe.ThreadStats;
+import io.github.affinitykit.audit.TaskSample;
+import io.github.affinitykit.audit.ThreadStats;
 import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.audit.CpuAudit;
+import io.github.affinitykit.audit.CpuVerdict;
+import io.github.affinitykit.audit.CpuVerdict.Verdict;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.observe.CpuAudit;
-import io.github.affinitykit.core.observe.CpuVerdict;
-import io.github.affinitykit.core.observe.CpuVerdict.Verdict;
 import io.github.affinitykit.core.testkit.ThreadMasks;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -2,10 +2,10 @@ package io.github.affinitykit.netty.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.audit.TaskReader;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.observe.TaskReader;
 import io.github.affinitykit.core.testkit.FixtureKits;
 import io.github.affinitykit.micrometer.AffinityMeterBinder;
 import io.github.affinitykit.netty.AssignmentReport;

@@ -1,0 +1,16 @@
+/**
+ * Affinity Kit's exclusivity audit ({@code io.github.affinitykit.audit}): who else ran or may run
+ * on pinned CPUs during a window, read from every task of the host; the rest of the JVM confined
+ * away; thread and host CPU counters and pressure. A user who pins threads needs none of it, so it
+ * is an artifact of its own; affinity-core finds it through {@link
+ * io.github.affinitykit.core.CpuAuditor} ({@code AffinityKit.audit}, the watchdog's audit), and the
+ * applications (the doctor, the gateway, the load test, the Micrometer binder) use it directly.
+ */
+module io.github.affinitykit.audit {
+  requires transitive io.github.affinitykit.core;
+
+  exports io.github.affinitykit.audit;
+
+  provides io.github.affinitykit.core.CpuAuditor with
+      io.github.affinitykit.audit.internal.LiveAuditor;
+}

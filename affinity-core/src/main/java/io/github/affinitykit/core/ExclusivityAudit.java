@@ -1,0 +1,61 @@
+package io.github.affinitykit.core;
+
+import io.github.affinitykit.core.cpu.CpuSet;
+import java.time.Duration;
+
+/**
+ * What a {@link CpuAuditor} found, as core reads it: which audited CPUs were EXCLUSIVE to their
+ * owners, which INTRUDED (another task ran or may run there, an IRQ landed there, the SMT sibling
+ * was busy), and UNKNOWN the rest. The artifact affinity-audit's {@code CpuAudit} implements it
+ * with each CPU's intruders and notes as values.
+ *
+ * <p>Thread safety: implementations are immutable.
+ */
+public interface ExclusivityAudit {
+  /**
+   * Returns the window observed.
+   *
+   * @return the window asked for; positive
+   */
+  Duration window();
+
+  /**
+   * Returns the CPUs audited.
+   *
+   * @return every CPU the audit answers for
+   */
+  CpuSet audited();
+
+  /**
+   * Returns the CPUs found EXCLUSIVE: only their owners ran or may run there.
+   *
+   * @return a subset of {@link #audited()}
+   */
+  CpuSet exclusive();
+
+  /**
+   * Returns the CPUs found INTRUDED: something else ran or may run there.
+   *
+   * @return a subset of {@link #audited()}, disjoint from {@link #exclusive()}; the CPUs in neither
+   *     are UNKNOWN
+   */
+  CpuSet intruded();
+
+  /**
+   * Returns what was found on {@code cpu}, in one line: the intruders of an INTRUDED CPU ({@code
+   * "bash (pid 300): ran_there"}), the notes of the others (why UNKNOWN, unmovable kernel threads).
+   *
+   * @param cpu one of {@link #audited()}
+   * @return the detail; empty when there is nothing to add
+   * @throws IllegalArgumentException if {@code cpu} was not audited
+   */
+  String detail(int cpu);
+
+  /**
+   * Returns one line per audited CPU: its verdict and what was found.
+   *
+   * @return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}; empty if no
+   *     CPU was audited
+   */
+  String summary();
+}
