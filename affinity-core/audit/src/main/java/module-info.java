@@ -8,6 +8,9 @@
  */
 module io.github.affinitykit.audit {
   requires transitive io.github.affinitykit.core;
+  // only for the tests patched into this module (ThreadStatsIT measures its CPU time through
+  // ThreadMXBean); core, which brought it through jdk.management, no longer requires it
+  requires static java.management;
 
   exports io.github.affinitykit.audit;
 
