@@ -5,9 +5,9 @@ import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.ReservationResult;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -159,38 +159,67 @@ public final class AffinityKit {
   }
 
   /**
-   * Returns the open leases of the threads pinned through this kit, and what checks found of them.
+   * Returns the open leases of the threads pinned through this kit: the one registry that audits,
+   * the watchdog, the wait rule and metrics read. A lease joins when its thread is bound to a CPU
+   * and leaves when it is closed.
    *
-   * @return the kit's registry; the same instance on every call
+   * @return an immutable snapshot, by CPU then thread id
    */
-  public PinnedLeases leases() {
-    return pinned;
+  public List<CpuLease> leases() {
+    return pinned.all();
   }
 
   /**
-   * Returns the kernel thread ids of the threads currently pinned through this kit.
+   * Returns the open lease of thread {@code tid}.
    *
-   * @return an immutable copy ({@link PinnedLeases#threadIds()})
+   * @param tid a kernel thread id ({@code gettid})
+   * @return its lease until it is closed; empty if the kit holds none for it
    */
+  public Optional<CpuLease> lease(int tid) {
+    return pinned.of(tid);
+  }
+
+  /**
+   * Returns the open lease of the calling thread: what an idle strategy or a wait policy asks to
+   * learn where it runs.
+   *
+   * @return the calling thread's lease; empty if it holds none, or the platform cannot tell its id
+   */
+  public Optional<CpuLease> currentLease() {
+    return pinned.current();
+  }
+
+  /** {@return the kernel thread ids of the threads pinned through this kit now: a copy} */
   public Set<Integer> pinnedThreadIds() {
     return pinned.threadIds();
   }
 
   /**
-   * Returns how many of this kit's leases {@link CpuLease#check()} has found {@link
-   * LeaseStatus#MOVED}: a monotonic counter for metrics ({@link PinnedLeases#movedTotal()}).
-   *
-   * @return the number of moves found since the kit was made; never decreases
+   * {@return how many of this kit's leases {@link CpuLease#check()} has found {@link
+   * LeaseStatus#MOVED}} A monotonic counter for metrics, since the kit was made.
    */
   public long movedTotal() {
     return pinned.movedTotal();
   }
 
   /**
+   * {@return how many of this kit's leases {@link CpuLease#verify()} has found {@link
+   * LeaseStatus#LOST}} A monotonic counter for metrics, since the kit was made.
+   */
+  public long lostTotal() {
+    return pinned.lostTotal();
+  }
+
+  /** The registry itself, for the seats and leases that join, leave and count. */
+  PinnedLeases pinned() {
+    return pinned;
+  }
+
+  /**
    * Reserves the first free CPU of the pool and binds the calling thread to it: the first member of
    * a fresh {@link CpuGroup} of this kit's pool, so the pool's order applies (CPUs on cores wholly
-   * inside the pool first: {@link Planner#order(CpuTopology, CpuSet)}). Never throws for a platform
-   * or kernel refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask
+   * inside the pool first: {@link CpuPool#order(CpuTopology)}). Never throws for a platform or
+   * kernel refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask
    * left as it is, when no CPU is free).
    *
    * @return the lease to close when done, which frees the CPU; never null

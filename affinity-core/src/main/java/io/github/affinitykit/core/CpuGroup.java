@@ -3,7 +3,6 @@ package io.github.affinitykit.core;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.placement.Placement;
-import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.placement.RunOutPolicy;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;

@@ -141,7 +141,7 @@ public final class CpuLease implements AutoCloseable {
 
   /**
    * Checks the reservation (its files: no lock held); true when this call found it lost: the
-   * transition that tells a lease's loss ({@link PinnedLeases#lostTotal()}, Flight Recorder) once,
+   * transition that tells a lease's loss ({@link AffinityKit#lostTotal()}, Flight Recorder) once,
    * whatever its status shows (a moved lease's too).
    */
   boolean verifyLoss() {
@@ -153,7 +153,7 @@ public final class CpuLease implements AutoCloseable {
         || seat.change(s -> s.lost(id)).isEmpty()) {
       return false;
     }
-    kit.ifPresent(k -> k.leases().countLost());
+    kit.ifPresent(k -> k.pinned().countLost());
     Flight.lost(cpu, tid, seat.state().reason());
     return true;
   }
@@ -224,7 +224,7 @@ public final class CpuLease implements AutoCloseable {
         || seat.change(s -> s.moved(seen.get(), why, now)).isEmpty()) {
       return false;
     }
-    kit.orElseThrow().leases().countMoved();
+    kit.orElseThrow().pinned().countMoved();
     Flight.moved(cpu, tid, now.toString());
     return true;
   }
@@ -284,7 +284,7 @@ public final class CpuLease implements AutoCloseable {
     // closed meanwhile, so its restore may have preceded our set: restore again, unless the
     // thread has bound a new lease since (its pin is not ours to undo)
     if (seat.state().open(id).isEmpty()
-        && kit.orElseThrow().leases().of(tid).map(l -> l == this).orElse(true)) {
+        && kit.orElseThrow().lease(tid).map(l -> l == this).orElse(true)) {
       restore(backend);
     }
     return "closed, re-pinned or moved again meanwhile";
@@ -343,7 +343,7 @@ public final class CpuLease implements AutoCloseable {
     } catch (AffinityException e) {
       // ESRCH: the thread ended; nothing to restore.
     } finally {
-      kit.ifPresent(k -> k.leases().remove(this));
+      kit.ifPresent(k -> k.pinned().remove(this));
       seat.unbound(id);
       onClose.run();
       if (cpu >= 0) {

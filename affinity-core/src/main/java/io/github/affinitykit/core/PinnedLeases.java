@@ -13,12 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The open leases of one {@link AffinityKit}, by thread, and what checks found of them: the one
  * registry that audits (affinity-audit's {@code JvmThreads}, {@link AffinityKit#audit}), the
- * watchdog and metrics read. A lease joins when its thread is bound to a CPU and leaves when it is
- * closed.
+ * watchdog and metrics read through the kit ({@link AffinityKit#leases()} and its neighbours). A
+ * lease joins when its thread is bound to a CPU and leaves when it is closed.
  *
  * <p>Thread safety: safe for concurrent use; every accessor returns a snapshot or a counter.
  */
-public final class PinnedLeases {
+final class PinnedLeases {
   private final AffinityBackend backend;
   private final Map<Integer, CpuLease> open = new ConcurrentHashMap<>();
   private final AtomicLong moved = new AtomicLong();
@@ -33,7 +33,7 @@ public final class PinnedLeases {
    *
    * @return an immutable snapshot
    */
-  public List<CpuLease> all() {
+  List<CpuLease> all() {
     return open.values().stream()
         .sorted(Comparator.comparingInt(CpuLease::cpu).thenComparingInt(CpuLease::tid))
         .toList();
@@ -44,7 +44,7 @@ public final class PinnedLeases {
    *
    * @return an immutable copy
    */
-  public Set<Integer> threadIds() {
+  Set<Integer> threadIds() {
     return Set.copyOf(open.keySet());
   }
 
@@ -54,7 +54,7 @@ public final class PinnedLeases {
    * @param tid a kernel thread id ({@code gettid})
    * @return its lease until it is closed; empty if the kit holds none for it
    */
-  public Optional<CpuLease> of(int tid) {
+  Optional<CpuLease> of(int tid) {
     return Optional.ofNullable(open.get(tid));
   }
 
@@ -64,7 +64,7 @@ public final class PinnedLeases {
    *
    * @return the calling thread's lease; empty if it holds none, or the platform cannot tell its id
    */
-  public Optional<CpuLease> current() {
+  Optional<CpuLease> current() {
     if (open.isEmpty() || !backend.isSupported()) {
       return Optional.empty();
     }
@@ -76,7 +76,7 @@ public final class PinnedLeases {
    *
    * @return a monotonic count since the kit was made
    */
-  public long movedTotal() {
+  long movedTotal() {
     return moved.get();
   }
 
@@ -85,7 +85,7 @@ public final class PinnedLeases {
    *
    * @return a monotonic count since the kit was made
    */
-  public long lostTotal() {
+  long lostTotal() {
     return lost.get();
   }
 

@@ -297,7 +297,7 @@ public final class Seat implements AutoCloseable {
       return undo(kit, id, self, before, memory); // the seat closed since the thread entered
     }
     CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
-    kit.leases().add(lease);
+    kit.pinned().add(lease);
     Flight.pinned(
         group.name(),
         member,

@@ -38,7 +38,7 @@ final class WatchPass {
   WatchReport check() {
     long start = System.nanoTime();
     Instant at = Instant.now();
-    List<CpuLease> leases = config.kit().leases().all();
+    List<CpuLease> leases = config.kit().leases();
     List<WatchEvent> events = new ArrayList<>();
     for (CpuLease l : leases) {
       lease(l, at, events);

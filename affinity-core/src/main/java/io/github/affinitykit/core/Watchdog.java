@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Checks a kit's pinned threads periodically, so that pinning that breaks in production (a CPU
@@ -131,9 +132,9 @@ public final class Watchdog implements AutoCloseable {
       r.events().forEach(e -> counts.incrementAndGet(e.kind().ordinal()));
       last = Optional.of(r);
       for (WatchEvent e : r.events()) {
-        for (WatchListener l : config.listeners()) {
+        for (Consumer<WatchEvent> l : config.listeners()) {
           try {
-            l.onEvent(e);
+            l.accept(e);
           } catch (RuntimeException | Error ex) {
             failed(listenerFailures, "watchdog listener failed (further failures are counted)", ex);
           }

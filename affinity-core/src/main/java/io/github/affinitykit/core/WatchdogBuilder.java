@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Configures a {@link Watchdog} of one kit's leases: how often it checks, whether it audits the
@@ -21,7 +22,7 @@ public final class WatchdogBuilder {
       Duration period,
       Optional<Duration> audit,
       RepinPolicy repin,
-      List<WatchListener> listeners,
+      List<Consumer<WatchEvent>> listeners,
       CpuSet cpus,
       CpuAuditor auditor,
       ThreadFiles tasks) {}
@@ -30,7 +31,7 @@ public final class WatchdogBuilder {
   private Duration period = Duration.ofSeconds(1);
   private Optional<Duration> audit = Optional.empty();
   private RepinPolicy repin = RepinPolicy.REPORT;
-  private final List<WatchListener> listeners = new ArrayList<>();
+  private final List<Consumer<WatchEvent>> listeners = new ArrayList<>();
   private Optional<CpuSet> cpus = Optional.empty();
   private Optional<CpuAuditor> auditor = Optional.empty();
   private ThreadFiles tasks = ThreadFiles.live();
@@ -86,12 +87,16 @@ public final class WatchdogBuilder {
   }
 
   /**
-   * Adds a listener, told of every change in the order found.
+   * Adds a listener, told of every change in the order found: on the watchdog's thread (or the
+   * thread calling {@link Watchdog#checkNow()}), one event at a time, while that check holds the
+   * watchdog's lock, so keep it short. An exception or error it throws (the JVM's own errors aside)
+   * is counted ({@link Watchdog#listenerFailures()}) and stops neither the watchdog nor the other
+   * listeners.
    *
-   * @param listener the listener
+   * @param listener takes each event; never given null
    * @return this builder
    */
-  public WatchdogBuilder listener(WatchListener listener) {
+  public WatchdogBuilder listener(Consumer<WatchEvent> listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
     return this;
   }

@@ -59,7 +59,7 @@ class PinRaceTest {
     assertThat(lease.status()).isEqualTo(LeaseStatus.RELEASED);
     assertThat(lease.cpu()).isEqualTo(-1);
     assertThat(sim.maskOf(self)).as("not left on a CPU the close freed").isEqualTo(before);
-    assertThat(kit.leases().of(self)).as("not among the pinned threads").isEmpty();
+    assertThat(kit.lease(self)).as("not among the pinned threads").isEmpty();
     assertThat(seat.isBound()).isFalse();
     assertThat(group.held().isEmpty()).isTrue();
     lease.close();

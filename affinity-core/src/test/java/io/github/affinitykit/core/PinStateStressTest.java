@@ -19,6 +19,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import jdk.jfr.Recording;
@@ -91,7 +92,7 @@ class PinStateStressTest {
   void shouldTellEachTransitionOnceWhenClosesChecksRepinsAndABindRace() throws Exception {
     AffinityKit kit = kit();
     Map<Integer, AtomicInteger> lostByTid = new ConcurrentHashMap<>();
-    WatchListener count =
+    Consumer<WatchEvent> count =
         e -> {
           if (e.kind() == Kind.LOST) {
             lostByTid.computeIfAbsent(e.tid(), k -> new AtomicInteger()).incrementAndGet();
@@ -191,7 +192,7 @@ class PinStateStressTest {
     assertThat(byTid.getOrDefault("LeaseMoved", Map.of()).values()).containsOnly(1L);
     assertThat(byTid.getOrDefault("LeaseLost", Map.of()).values()).containsOnly(1L);
     assertThat(sum(byTid, "LeaseMoved")).isEqualTo(kit.movedTotal());
-    assertThat(sum(byTid, "LeaseLost")).isEqualTo(kit.leases().lostTotal());
+    assertThat(sum(byTid, "LeaseLost")).isEqualTo(kit.lostTotal());
     long repinnedEvents =
         events.stream()
             .filter(e -> e.getEventType().getName().endsWith("LeaseRepinned"))
@@ -212,7 +213,7 @@ class PinStateStressTest {
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < ITERATIONS; i++) {
       long moved = kit.movedTotal();
-      long lost = kit.leases().lostTotal();
+      long lost = kit.lostTotal();
       try (CpuGroup group = kit.group("m" + i).cpus(CPU).build()) {
         CpuLease lease = bound(group.joinAll(1).get(0)::bind, end, threads);
         backend.setAffinity(lease.tid(), CpuSet.range(0, CPU));
@@ -230,7 +231,7 @@ class PinStateStressTest {
         lease.verify();
 
         assertThat(kit.movedTotal() - moved).as("iteration %d", i).isOne();
-        assertThat(kit.leases().lostTotal() - lost).as("iteration %d", i).isOne();
+        assertThat(kit.lostTotal() - lost).as("iteration %d", i).isOne();
         assertThat(lease.status()).isEqualTo(LeaseStatus.MOVED); // a move shows over a loss
         assertThat(lease.isIntact()).isFalse();
         lease.close();

@@ -31,7 +31,7 @@ class PinnedLeasesTest {
   @Test
   void shouldFindEachOpenLeaseByThreadAndTheCallersOwn() throws Exception {
     AffinityKit kit = kit();
-    assertThat(kit.leases().current()).isEmpty();
+    assertThat(kit.currentLease()).isEmpty();
     CountDownLatch bound = new CountDownLatch(1);
     CountDownLatch done = new CountDownLatch(1);
     CompletableFuture<CpuLease> theirs = new CompletableFuture<>();
@@ -52,10 +52,10 @@ class PinnedLeasesTest {
       assertThat(bound.await(10, TimeUnit.SECONDS)).isTrue();
       CpuLease other = theirs.get();
 
-      assertThat(kit.leases().current()).containsSame(mine);
-      assertThat(kit.leases().of(other.tid())).containsSame(other);
-      assertThat(kit.leases().all()).containsExactly(other, mine); // by CPU: 0 before 3
-      assertThat(kit.leases().threadIds()).containsExactlyInAnyOrder(mine.tid(), other.tid());
+      assertThat(kit.currentLease()).containsSame(mine);
+      assertThat(kit.lease(other.tid())).containsSame(other);
+      assertThat(kit.leases()).containsExactly(other, mine); // by CPU: 0 before 3
+      assertThat(kit.pinnedThreadIds()).containsExactlyInAnyOrder(mine.tid(), other.tid());
       assertThat(other.group()).isEqualTo("other");
       assertThat(other.member()).isEqualTo("other-0");
       assertThat(other.threadName()).isEqualTo("other-thread");
@@ -63,8 +63,8 @@ class PinnedLeasesTest {
       done.countDown();
       t.join(10_000);
     }
-    assertThat(kit.leases().all()).isEmpty();
-    assertThat(kit.leases().current()).isEmpty();
+    assertThat(kit.leases()).isEmpty();
+    assertThat(kit.currentLease()).isEmpty();
   }
 
   @Test
@@ -72,14 +72,14 @@ class PinnedLeasesTest {
     AffinityKit kit = kit();
     try (CpuLease lease = kit.pinCurrentThread(1)) {
       assertThat(lease.verify()).isEqualTo(LeaseStatus.PINNED);
-      assertThat(kit.leases().lostTotal()).isZero();
+      assertThat(kit.lostTotal()).isZero();
 
       Files.delete(kit.reservations().lockFile(1));
 
       assertThat(lease.verify()).isEqualTo(LeaseStatus.LOST);
       assertThat(lease.verify()).isEqualTo(LeaseStatus.LOST);
-      assertThat(kit.leases().lostTotal()).isEqualTo(1);
-      assertThat(kit.leases()).hasToString("PinnedLeases[1 open, moved 0, lost 1]");
+      assertThat(kit.lostTotal()).isEqualTo(1);
+      assertThat(kit.pinned()).hasToString("PinnedLeases[1 open, moved 0, lost 1]");
     }
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
@@ -32,6 +31,6 @@ class PoolOrderTest {
     try (CpuLease first = kit.pinCurrentThread()) {
       assertThat(first.cpu()).isEqualTo(2);
     }
-    assertThat(Planner.order(host.topology(), kit.pool().cpus())).containsExactly(2, 3, 6, 7, 1);
+    assertThat(kit.pool().order(host.topology())).containsExactly(2, 3, 6, 7, 1);
   }
 }

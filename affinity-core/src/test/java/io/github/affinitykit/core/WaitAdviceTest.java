@@ -137,10 +137,10 @@ class WaitAdviceTest {
             CpuReservations.inDirectory(tmp.resolve("locks")));
 
     try (CpuLease lease = kit.pinCurrentThread(1)) {
-      WaitAdvice alone = WaitAdvice.decide(host, lease, kit.leases().all());
+      WaitAdvice alone = WaitAdvice.decide(host, lease, kit.leases());
       kit.backend().setAffinity(lease.tid(), CpuSet.range(0, 3)); // a cpuset widened
       assertThat(lease.check()).isEqualTo(LeaseStatus.MOVED);
-      WaitAdvice moved = WaitAdvice.decide(host, lease, kit.leases().all());
+      WaitAdvice moved = WaitAdvice.decide(host, lease, kit.leases());
 
       assertThat(alone.reason()).isEqualTo(Reason.ISOLATED_CORE);
       assertThat(alone.thread()).isEqualTo(Thread.currentThread().getName());

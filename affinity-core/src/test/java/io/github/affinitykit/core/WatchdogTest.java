@@ -126,7 +126,7 @@ class WatchdogTest {
     assertThat(dog.count(Kind.REPINNED)).isEqualTo(2);
     assertThat(dog.count(Kind.NOT_REPINNED)).isEqualTo(1);
     assertThat(dog.checks()).isEqualTo(4);
-    assertThat(kit.leases().movedTotal()).isEqualTo(2);
+    assertThat(kit.movedTotal()).isEqualTo(2);
   }
 
   @Test
@@ -145,7 +145,7 @@ class WatchdogTest {
     Files.delete(kit.reservations().lockFile(3)); // and then its lock file goes too
     assertThat(dog.checkNow().events()).extracting(WatchEvent::kind).containsExactly(Kind.LOST);
     assertThat(lease.status()).isEqualTo(LeaseStatus.MOVED); // the move shows first
-    assertThat(kit.leases().lostTotal()).isEqualTo(1);
+    assertThat(kit.lostTotal()).isEqualTo(1);
   }
 
   @Test
@@ -160,7 +160,7 @@ class WatchdogTest {
         .extracting(WatchEvent::kind)
         .containsExactly(Kind.MOVED, Kind.REPINNED);
     assertThat(dog.checkNow().events()).isEmpty();
-    assertThat(kit.leases().movedTotal()).isEqualTo(1); // one move, counted where it was found
+    assertThat(kit.movedTotal()).isEqualTo(1); // one move, counted where it was found
   }
 
   @Test

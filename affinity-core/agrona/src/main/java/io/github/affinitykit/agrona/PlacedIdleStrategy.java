@@ -27,13 +27,13 @@ import org.agrona.concurrent.IdleStrategy;
  * MediaDriver.Context}, Agrona's {@code AgentRunner}), while a pinned thread factory's thread binds
  * its CPU only when it starts. So the strategy decides on its own thread, once, at its first call
  * ({@link #idle(int)}, {@link #idle()} or {@link #reset()}): it asks the rule with the calling
- * thread's lease in {@code kit.leases().current()} (none: not pinned) and the kit's other open
- * leases as its neighbours. No audit is used: an audit needs the threads running, and the choice is
- * made before; so only a thread whose whole core is isolated spins. Where it spins, it backs off
- * while its lease is not intact ({@link CpuLease#isIntact()}: a {@code Watchdog}'s or the
- * application's check found it MOVED or its reservation LOST, or it was closed), asking the rule
- * why, and spins again once it is (re-pinned). Otherwise a choice stands: threads pinned later do
- * not change it; build a new strategy for a new agent.
+ * thread's lease in {@code kit.currentLease()} (none: not pinned) and the kit's other open leases
+ * as its neighbours. No audit is used: an audit needs the threads running, and the choice is made
+ * before; so only a thread whose whole core is isolated spins. Where it spins, it backs off while
+ * its lease is not intact ({@link CpuLease#isIntact()}: a {@code Watchdog}'s or the application's
+ * check found it MOVED or its reservation LOST, or it was closed), asking the rule why, and spins
+ * again once it is (re-pinned). Otherwise a choice stands: threads pinned later do not change it;
+ * build a new strategy for a new agent.
  *
  * <p>Thread safety: an idle strategy belongs to one agent thread: {@link #idle(int)}, {@link
  * #idle()} and {@link #reset()} may be called only from that thread (the first call decides for
@@ -135,10 +135,10 @@ public final class PlacedIdleStrategy implements IdleStrategy {
   }
 
   private IdleStrategy decide() {
-    Optional<CpuLease> lease = kit.leases().current();
+    Optional<CpuLease> lease = kit.currentLease();
     WaitAdvice c =
         lease
-            .map(l -> WaitAdvice.decide(kit.host(), l, kit.leases().all()))
+            .map(l -> WaitAdvice.decide(kit.host(), l, kit.leases()))
             .orElseGet(
                 () ->
                     WaitAdvice.decide(

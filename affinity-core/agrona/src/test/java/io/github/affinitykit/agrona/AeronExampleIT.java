@@ -106,7 +106,7 @@ class AeronExampleIT {
           .isEqualTo(Math.min(2, kit.pool().cpus().size()));
       assertThat(c.threadName()).isEqualTo("driver-conductor");
     }
-    assertThat(kit.leases().all()).as("the agents' CPUs freed when the driver closed").isEmpty();
+    assertThat(kit.leases()).as("the agents' CPUs freed when the driver closed").isEmpty();
   }
 
   @Test
@@ -158,13 +158,11 @@ class AeronExampleIT {
       return a;
     }
     assertThat(cpusAllowed(a.tid())).as("kernel mask of %s", a).isEqualTo(CpuSet.of(a.cpu()));
-    assertThat(kit.leases().of(a.tid()).map(CpuLease::group)).contains(group);
+    assertThat(kit.lease(a.tid()).map(CpuLease::group)).contains(group);
     assertThat(choice.cpu()).isEqualTo(a.cpu());
     CpuSet core = kit.host().topology().cpu(a.cpu()).core();
     Optional<CpuLease> mate =
-        kit.leases().all().stream()
-            .filter(l -> l.tid() != a.tid() && core.contains(l.cpu()))
-            .findFirst();
+        kit.leases().stream().filter(l -> l.tid() != a.tid() && core.contains(l.cpu())).findFirst();
     if (mate.isPresent()) { // core-mates on an SMT host
       assertThat(choice.reason()).isEqualTo(WaitAdvice.Reason.NEIGHBOUR_ON_CORE);
       assertThat(choice.text()).startsWith("core " + core + " also runs ");
@@ -186,7 +184,7 @@ class AeronExampleIT {
     assertThat(a.status()).isEqualTo(LeaseStatus.UNPINNED);
     assertThat(a.reason()).contains("housekeeping");
     assertThat(choice.thread()).isEqualTo(a.threadName());
-    assertThat(kit.leases().of(a.tid())).isEmpty();
+    assertThat(kit.lease(a.tid())).isEmpty();
     CpuSet general = kit.host().reachable().minus(kit.host().isolatedCpus());
     assertThat(cpusAllowed(a.tid()))
         .isEqualTo(general.isEmpty() ? kit.host().reachable() : general);

@@ -138,7 +138,7 @@ public final class AffinityMeterBinder implements MeterBinder {
         registry,
         r -> {
           watchdog.ifPresent(dog -> WatchdogMeters.register(r, dog));
-          return new BoundMeters(r, kit.leases());
+          return new BoundMeters(r, kit);
         });
     refresh();
   }
@@ -150,7 +150,7 @@ public final class AffinityMeterBinder implements MeterBinder {
    * the audit source once; reads one thread's task files for each new lease.
    */
   public synchronized void refresh() {
-    List<CpuLease> open = kit.leases().all();
+    List<CpuLease> open = kit.leases();
     List<CpuVerdict> verdicts = audits.get().map(CpuAudit::verdicts).orElse(List.of());
     for (BoundMeters m : bound.values()) {
       m.syncThreads(open, reader, pid);
@@ -160,7 +160,7 @@ public final class AffinityMeterBinder implements MeterBinder {
 
   @Override
   public String toString() {
-    return "AffinityMeterBinder[" + kit.leases() + ", pid " + pid + "]";
+    return "AffinityMeterBinder[" + kit.leases().size() + " leases open, pid " + pid + "]";
   }
 
   /**

@@ -11,9 +11,9 @@ import static io.github.affinitykit.micrometer.AffinityMeterBinder.THREAD_CPU_TI
 import io.github.affinitykit.audit.CpuVerdict;
 import io.github.affinitykit.audit.CpuVerdict.Verdict;
 import io.github.affinitykit.audit.TaskReader;
+import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.PinnedLeases;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -50,19 +50,19 @@ final class BoundMeters {
   private final Map<CpuLease, ThreadMeters> threads = new IdentityHashMap<>();
   private final Map<Integer, CpuMeters> cpus = new TreeMap<>();
 
-  BoundMeters(MeterRegistry registry, PinnedLeases leases) {
+  BoundMeters(MeterRegistry registry, AffinityKit kit) {
     this.registry = registry;
     for (LeaseStatus s : OPEN_STATUSES) {
-      Gauge.builder(THREADS, leases, l -> count(l, s))
+      Gauge.builder(THREADS, kit, k -> count(k, s))
           .tag("status", lower(s))
           .description("Threads the kit holds a lease for, by the lease's status.")
           .baseUnit(BaseUnits.THREADS)
           .register(registry);
     }
-    FunctionCounter.builder(LEASES_MOVED, leases, PinnedLeases::movedTotal)
+    FunctionCounter.builder(LEASES_MOVED, kit, AffinityKit::movedTotal)
         .description("Leases whose thread a check found moved off its CPU.")
         .register(registry);
-    FunctionCounter.builder(LEASES_LOST, leases, PinnedLeases::lostTotal)
+    FunctionCounter.builder(LEASES_LOST, kit, AffinityKit::lostTotal)
         .description("Leases whose CPU reservation a check found lost.")
         .register(registry);
   }
@@ -142,8 +142,8 @@ final class BoundMeters {
         .register(registry);
   }
 
-  private static double count(PinnedLeases leases, LeaseStatus status) {
-    return leases.all().stream().filter(l -> l.status() == status).count();
+  private static double count(AffinityKit kit, LeaseStatus status) {
+    return kit.leases().stream().filter(l -> l.status() == status).count();
   }
 
   static String lower(Enum<?> e) {

@@ -2,6 +2,8 @@ package io.github.affinitykit.core.host;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuTopology;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,11 +11,9 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable.
  *
- * @param cpus the CPUs pinned threads may be given; {@link
- *     io.github.affinitykit.core.placement.Planner} takes CPUs on cores wholly inside the pool
- *     first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose sibling does
- *     general work) last: {@link io.github.affinitykit.core.placement.Planner#order(CpuTopology,
- *     CpuSet)}
+ * @param cpus the CPUs pinned threads may be given; a group takes CPUs on cores wholly inside the
+ *     pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose sibling
+ *     does general work) last: {@link #order(CpuTopology)}
  * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads; none of the pool's
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on
@@ -49,6 +49,26 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
       throw new IllegalArgumentException(
           "housekeeping: " + housekeeping + " (expected: no CPU of the pool " + cpus + ")");
     }
+  }
+
+  /**
+   * Returns the pool's CPUs in a group's order of preference: CPUs on cores wholly inside the pool
+   * first, then CPUs whose core-mates are outside it, each ascending. A group's first member takes
+   * the first free one; later members follow their placements and prefer a free core, so a group of
+   * several threads may take the CPUs in another order (the doctor prints this one as the pool's
+   * order).
+   *
+   * @param topology the host's topology; it must know every CPU of the pool
+   * @return each CPU of the pool once, immutable: whole-core ones ascending, then the rest
+   */
+  public List<Integer> order(CpuTopology topology) {
+    List<Integer> whole = new ArrayList<>();
+    List<Integer> shared = new ArrayList<>();
+    for (int c = cpus.first(); c >= 0; c = cpus.next(c + 1)) {
+      (cpus.containsAll(topology.cpu(c).core()) ? whole : shared).add(c);
+    }
+    whole.addAll(shared);
+    return List.copyOf(whole);
   }
 
   /**

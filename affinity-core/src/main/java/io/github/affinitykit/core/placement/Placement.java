@@ -37,9 +37,15 @@ public enum Placement {
 
   /**
    * Returns whether {@code candidate} satisfies this placement after {@code previous}, given the
-   * CPUs already assigned by the plan.
+   * CPUs already assigned by the plan: the test a group's planner applies to each free CPU.
+   *
+   * @param t the host's topology; it must know both CPUs
+   * @param candidate the CPU tried for the next member
+   * @param previous the CPU of the member placed before it
+   * @param assigned the CPUs the group holds now
+   * @return whether the candidate is where this placement puts the next member
    */
-  boolean matches(CpuTopology t, int candidate, int previous, CpuSet assigned) {
+  public boolean matches(CpuTopology t, int candidate, int previous, CpuSet assigned) {
     CpuInfo c = t.cpu(candidate);
     CpuInfo p = t.cpu(previous);
     return switch (this) {

@@ -11,7 +11,6 @@ import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.placement.Planner;
 import io.github.affinitykit.hostreport.HostReport;
 import io.github.affinitykit.hostreport.HostWarning;
 import io.github.affinitykit.hostreport.IrqAffinity;
@@ -156,7 +155,7 @@ final class DoctorJson {
       CpuPool p = h.pool();
       m.put("cpus", p.cpus().toString()).put("housekeeping", p.housekeeping().toString());
       ArrayNode order = m.putArray("order");
-      Planner.order(h.topology(), p.cpus()).forEach(order::add);
+      p.order(h.topology()).forEach(order::add);
       m.put("source", p.source().name()).put("reason", p.reason());
     } catch (IllegalArgumentException e) {
       m.removeAll().put("error", e.getMessage());

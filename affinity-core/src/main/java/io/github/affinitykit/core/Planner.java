@@ -1,8 +1,8 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuTopology;
-import java.util.ArrayList;
+import io.github.affinitykit.core.placement.Placement;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,10 +19,10 @@ import java.util.Objects;
  * matching free CPU by the same preference. When no placement matches, {@link #next} answers no CPU
  * (-1) and {@link #reason()} why: the group's run-out policy decides what happens.
  *
- * <p>Thread safety: not thread-safe; its group calls it under the group's lock. {@link #order} is
- * static and may be called from any thread.
+ * <p>Thread safety: not thread-safe; its group calls it under the group's lock. The pool's order of
+ * preference alone is {@link io.github.affinitykit.core.host.CpuPool#order}.
  */
-public final class Planner {
+final class Planner {
   private final CpuTopology topology;
   private final CpuSet pool;
   private final List<Placement> placements;
@@ -38,7 +38,7 @@ public final class Planner {
    *     Placement#ANY}
    * @throws IllegalArgumentException if a pool CPU is not in the topology
    */
-  public Planner(CpuTopology topology, CpuSet pool, List<Placement> placements) {
+  Planner(CpuTopology topology, CpuSet pool, List<Placement> placements) {
     this.topology = Objects.requireNonNull(topology, "topology");
     this.pool = Objects.requireNonNull(pool, "pool");
     if (!topology.known().containsAll(pool)) {
@@ -64,7 +64,7 @@ public final class Planner {
    * @param refused the CPUs refused to this member so far
    * @return the CPU, or -1 when no free CPU fits
    */
-  public int next(CpuSet held, CpuSet refused) {
+  int next(CpuSet held, CpuSet refused) {
     CpuSet free = pool.minus(refused).minus(held);
     CpuSet used = refused.union(held);
     if (free.isEmpty()) {
@@ -99,7 +99,7 @@ public final class Planner {
    *
    * @return one line for people
    */
-  public String reason() {
+  String reason() {
     return reason;
   }
 
@@ -108,7 +108,7 @@ public final class Planner {
    *
    * @param cpu the CPU the member got; the next member is placed relative to it
    */
-  public void placed(int cpu) {
+  void placed(int cpu) {
     previous = cpu;
   }
 
@@ -128,26 +128,5 @@ public final class Planner {
       }
     }
     return untouched >= 0 ? untouched : candidates.first();
-  }
-
-  /**
-   * Returns {@code pool}'s CPUs in the planner's order of preference: CPUs on cores wholly inside
-   * the pool first, then CPUs whose core-mates are outside it, each ascending. A group's first
-   * member takes the first free one; later members follow their placements and prefer a free core,
-   * so a group of several threads may take the CPUs in another order (the doctor prints this one as
-   * the pool's order).
-   *
-   * @param topology the host's topology; it must know every CPU of {@code pool}
-   * @param pool the CPUs to order
-   * @return each CPU of {@code pool} once, immutable: whole-core ones ascending, then the rest
-   */
-  public static List<Integer> order(CpuTopology topology, CpuSet pool) {
-    List<Integer> whole = new ArrayList<>();
-    List<Integer> shared = new ArrayList<>();
-    for (int c = pool.first(); c >= 0; c = pool.next(c + 1)) {
-      (pool.containsAll(topology.cpu(c).core()) ? whole : shared).add(c);
-    }
-    whole.addAll(shared);
-    return List.copyOf(whole);
   }
 }

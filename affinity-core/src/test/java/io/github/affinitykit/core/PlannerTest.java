@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.placement;
+package io.github.affinitykit.core;
 
 import static io.github.affinitykit.core.placement.Placement.ANY;
 import static io.github.affinitykit.core.placement.Placement.DIFFERENT_CORE;
@@ -13,7 +13,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuTopology;
+import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.testkit.Fixtures;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -57,6 +59,11 @@ class PlannerTest {
 
   private static CpuSet cpus(List<Choice> plan) {
     return CpuSet.of(plan.stream().filter(Choice::found).mapToInt(Choice::cpu).toArray());
+  }
+
+  /** The order a pool of {@code cpus} hands them out on the E5 ({@link CpuPool#order}). */
+  private static List<Integer> poolOrder(CpuSet cpus) {
+    return new CpuPool(cpus, CpuSet.empty(), CpuPool.Source.OVERRIDE, "test").order(E5);
   }
 
   @Test
@@ -165,14 +172,13 @@ class PlannerTest {
 
     assertThat(plan(E5, 2, pool, DIFFERENT_CORE)).extracting(Choice::cpu).containsExactly(4, 3);
     assertThat(plan(E5, 1, pool, ANY).get(0).cpu()).isEqualTo(4);
-    assertThat(Planner.order(E5, pool)).containsExactly(4, 16, 3);
+    assertThat(poolOrder(pool)).containsExactly(4, 16, 3);
   }
 
   @Test
   void shouldPutEveryHalfIsolatedCpuOfTheSeedLastButKeepItsOrder() {
     // isolcpus=19-23 on the E5: every isolated CPU is a hyper-thread of a busy core
-    assertThat(Planner.order(E5, CpuSet.parse("19-23"))).containsExactly(19, 20, 21, 22, 23);
-    assertThat(Planner.order(E5, CpuSet.parse("8,19-23,21")))
-        .containsExactly(8, 20, 19, 21, 22, 23);
+    assertThat(poolOrder(CpuSet.parse("19-23"))).containsExactly(19, 20, 21, 22, 23);
+    assertThat(poolOrder(CpuSet.parse("8,19-23,21"))).containsExactly(8, 20, 19, 21, 22, 23);
   }
 }
