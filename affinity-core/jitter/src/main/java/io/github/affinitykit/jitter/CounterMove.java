@@ -1,0 +1,33 @@
+package io.github.affinitykit.jitter;
+
+import java.util.Objects;
+
+/**
+ * How much one per-CPU counter of the kernel moved on one CPU between two readings.
+ *
+ * <p>Sources are named after their file and row: {@code irq LOC} (the local timer), {@code irq
+ * RES}, {@code irq 45} ({@code /proc/interrupts}), {@code softirq TIMER} ({@code /proc/softirqs}),
+ * and {@code sched switch-in} (tasks switched in on the CPU, {@code /proc/schedstat}: another
+ * task ran there).
+ *
+ * <p>Thread safety: immutable.
+ *
+ * @param source the counter, as above; not null
+ * @param delta how much it moved, positive
+ */
+public record CounterMove(String source, long delta) {
+  /**
+   * Validates.
+   *
+   * @param source the counter; not null
+   * @param delta how much it moved
+   */
+  public CounterMove {
+    Objects.requireNonNull(source, "source");
+  }
+
+  @Override
+  public String toString() {
+    return source + " +" + delta;
+  }
+}
