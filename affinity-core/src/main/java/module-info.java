@@ -3,7 +3,7 @@
  * reservations ({@code reservation}), the OS backend ({@code os}), and the API that joins them (the
  * root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code
  * CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages, exported only to
- * affinity-isolation, affinity-audit and affinity-host-report (and its native layer to
+ * affinity-isolation, affinity-audit, affinity-host-report and affinity-jitter (and its native layer to
  * affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core finds with
  * {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
  * affinity-audit ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code

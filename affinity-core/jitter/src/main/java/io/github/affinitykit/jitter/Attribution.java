@@ -7,8 +7,9 @@ import java.util.stream.Collectors;
  * What moved on a gap's CPU while it happened: the counters read before the gap started and after
  * it ended that differ. The two readings bracket the gap; the bracket ({@link #bracketNs()}) is
  * longer than the gap, so a counter that moves steadily (the local timer, {@code irq LOC}, at the
- * kernel's tick rate) can move in the bracket without having caused the gap: read the bracket
- * beside the gap's length. A gap whose bracket shows no move is {@code unexplained}: a cause the
+ * kernel's tick rate) can move in the bracket without having caused the gap: each move says what
+ * its rate over the window would have given in the bracket ({@link CounterMove#expected()}), and
+ * the bracket is there to read beside the gap's length. A gap whose bracket shows no move is {@code unexplained}: a cause the
  * counters do not see (an SMI, a hypervisor's steal, a cache or TLB miss storm, a frequency
  * change).
  *

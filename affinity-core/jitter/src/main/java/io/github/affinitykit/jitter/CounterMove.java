@@ -14,13 +14,17 @@ import java.util.Objects;
  *
  * @param source the counter, as above; not null
  * @param delta how much it moved, positive
+ * @param expected how much it would have moved in the same time at its steady rate over the whole
+ *     window: a move near this is the counter's routine (the tick's), not the gap's cause; for the
+ *     window's own moves, the move itself
  */
-public record CounterMove(String source, long delta) {
+public record CounterMove(String source, long delta, double expected) {
   /**
    * Validates.
    *
    * @param source the counter; not null
    * @param delta how much it moved
+   * @param expected how much it moves in that time at its rate over the window
    */
   public CounterMove {
     Objects.requireNonNull(source, "source");

@@ -137,19 +137,27 @@ final class Counters {
   }
 
   /**
-   * What moved on {@code cpu} between two readings, largest move first.
+   * What moved on {@code cpu} between two readings, largest move first, each with what it would
+   * have moved in that time at its rate between {@code first} and {@code last}.
    *
    * @return the moves; empty if either reading lacks the CPU
    */
-  static List<CounterMove> moves(Reading before, Reading after, int cpu) {
+  static List<CounterMove> moves(
+      Reading before, Reading after, int cpu, Reading first, Reading last) {
     Map<String, Long> then = before.byCpu().getOrDefault(cpu, Map.of());
     Map<String, Long> now = after.byCpu().getOrDefault(cpu, Map.of());
+    Map<String, Long> start = first.byCpu().getOrDefault(cpu, Map.of());
+    Map<String, Long> end = last.byCpu().getOrDefault(cpu, Map.of());
+    double share =
+        (double) (after.endNanos() - before.beginNanos())
+            / Math.max(1, last.endNanos() - first.beginNanos());
     List<CounterMove> out = new ArrayList<>();
     now.forEach(
         (source, count) -> {
           Long was = then.get(source);
           if (was != null && count > was) {
-            out.add(new CounterMove(source, count - was));
+            long whole = end.getOrDefault(source, 0L) - start.getOrDefault(source, 0L);
+            out.add(new CounterMove(source, count - was, Math.max(0, whole) * share));
           }
         });
     out.sort(
@@ -162,7 +170,7 @@ final class Counters {
 
   /**
    * Attributes a gap on {@code cpu}: the moves between the last reading that ended before it began
-   * and the first that began after it ended.
+   * and the first that began after it ended; the first and last readings are the window's.
    */
   static Attribution attribute(List<Reading> readings, int cpu, long startNanos, long gapNs) {
     Reading before = null;
@@ -182,7 +190,9 @@ final class Counters {
     if (!counted) {
       return Attribution.NOT_COUNTED;
     }
+    Reading first = readings.get(0);
+    Reading last = readings.get(readings.size() - 1);
     return new Attribution(
-        moves(before, after, cpu), before.beginNanos(), after.endNanos(), true);
+        moves(before, after, cpu, first, last), before.beginNanos(), after.endNanos(), true);
   }
 }

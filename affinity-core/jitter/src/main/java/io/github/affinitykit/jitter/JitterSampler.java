@@ -1,10 +1,12 @@
 package io.github.affinitykit.jitter;
 
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.cpu.CpuSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Measures the jitter a thread pinned to a CPU sees, and what caused it: one sampling thread per
@@ -68,6 +70,7 @@ public final class JitterSampler {
    * @param rereads how many times the counters may be read again
    * @param root where the kernel's files are read
    * @param audit whether the audit runs beside
+   * @param group how the sampling group is built beyond its CPUs
    */
   record Settings(
       Duration window,
@@ -76,7 +79,41 @@ public final class JitterSampler {
       int largest,
       int rereads,
       Path root,
-      boolean audit) {}
+      boolean audit,
+      UnaryOperator<CpuGroupBuilder> group) {
+    Settings window(Duration w) {
+      return new Settings(w, floorNs, thresholdNs, largest, rereads, root, audit, group);
+    }
+
+    Settings floor(long ns) {
+      long t = Math.max(ns, thresholdNs);
+      return new Settings(window, ns, t, largest, rereads, root, audit, group);
+    }
+
+    Settings threshold(long ns) {
+      return new Settings(window, floorNs, ns, largest, rereads, root, audit, group);
+    }
+
+    Settings largest(int n) {
+      return new Settings(window, floorNs, thresholdNs, n, rereads, root, audit, group);
+    }
+
+    Settings rereads(int n) {
+      return new Settings(window, floorNs, thresholdNs, largest, n, root, audit, group);
+    }
+
+    Settings root(Path r) {
+      return new Settings(window, floorNs, thresholdNs, largest, rereads, r, audit, group);
+    }
+
+    Settings audit(boolean a) {
+      return new Settings(window, floorNs, thresholdNs, largest, rereads, root, a, group);
+    }
+
+    Settings group(UnaryOperator<CpuGroupBuilder> g) {
+      return new Settings(window, floorNs, thresholdNs, largest, rereads, root, audit, g);
+    }
+  }
 
   private JitterSampler(AffinityKit kit, CpuSet cpus, Settings settings) {
     this.kit = kit;
@@ -119,7 +156,8 @@ public final class JitterSampler {
             10,
             16,
             Path.of("/"),
-            true);
+            true,
+            UnaryOperator.identity());
     return new JitterSampler(kit, cpus, s);
   }
 
@@ -131,13 +169,11 @@ public final class JitterSampler {
    * @throws IllegalArgumentException for another window
    */
   public JitterSampler window(Duration window) {
+    Objects.requireNonNull(window, "window");
     if (window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(MAX_WINDOW) > 0) {
       throw new IllegalArgumentException("window: " + window + " (expected: 1 ms to 24 h)");
     }
-    Settings s = settings;
-    return with(
-        new Settings(
-            window, s.floorNs(), s.thresholdNs(), s.largest(), s.rereads(), s.root(), s.audit()));
+    return with(settings.window(window));
   }
 
   private JitterSampler with(Settings s) {
@@ -153,39 +189,30 @@ public final class JitterSampler {
    * @throws IllegalArgumentException for another floor
    */
   public JitterSampler floor(Duration floor) {
-    long ns = floor.toNanos();
-    if (ns < MIN_FLOOR_NS || ns > MAX_FLOOR_NS) {
+    Objects.requireNonNull(floor, "floor");
+    if (floor.compareTo(Duration.ofNanos(MIN_FLOOR_NS)) < 0
+        || floor.compareTo(Duration.ofNanos(MAX_FLOOR_NS)) > 0) {
       throw new IllegalArgumentException("floor: " + floor + " (expected: 100 ns to 1 ms)");
     }
-    Settings s = settings;
-    return with(
-        new Settings(
-            s.window(),
-            ns,
-            Math.max(ns, s.thresholdNs()),
-            s.largest(),
-            s.rereads(),
-            s.root(),
-            s.audit()));
+    return with(settings.floor(floor.toNanos()));
   }
 
   /**
    * Sets the threshold: the length from which a gap is logged, makes the counters be read again,
    * is attributed and is sent to Flight Recorder.
    *
-   * @param threshold at least the floor
+   * @param threshold from the floor to 24 h
    * @return a sampler with that threshold
-   * @throws IllegalArgumentException if it is below the floor
+   * @throws IllegalArgumentException for another threshold
    */
   public JitterSampler threshold(Duration threshold) {
-    long ns = threshold.toNanos();
-    Settings s = settings;
-    if (ns < s.floorNs()) {
+    Objects.requireNonNull(threshold, "threshold");
+    long floorNs = settings.floorNs();
+    if (threshold.compareTo(Duration.ofNanos(floorNs)) < 0 || threshold.compareTo(MAX_WINDOW) > 0) {
       throw new IllegalArgumentException(
-          "threshold: " + threshold + " (expected: >= the floor, " + s.floorNs() + " ns)");
+          "threshold: " + threshold + " (expected: the floor, " + floorNs + " ns, to 24 h)");
     }
-    return with(
-        new Settings(s.window(), s.floorNs(), ns, s.largest(), s.rereads(), s.root(), s.audit()));
+    return with(settings.threshold(threshold.toNanos()));
   }
 
   /**
@@ -199,10 +226,7 @@ public final class JitterSampler {
     if (largest < 1 || largest > MAX_LARGEST) {
       throw new IllegalArgumentException("largest: " + largest + " (expected: 1 to 1000)");
     }
-    Settings s = settings;
-    return with(
-        new Settings(
-            s.window(), s.floorNs(), s.thresholdNs(), largest, s.rereads(), s.root(), s.audit()));
+    return with(settings.largest(largest));
   }
 
   /**
@@ -217,10 +241,7 @@ public final class JitterSampler {
     if (rereads < 0 || rereads > MAX_REREADS) {
       throw new IllegalArgumentException("rereads: " + rereads + " (expected: 0 to 1000)");
     }
-    Settings s = settings;
-    return with(
-        new Settings(
-            s.window(), s.floorNs(), s.thresholdNs(), s.largest(), rereads, s.root(), s.audit()));
+    return with(settings.rereads(rereads));
   }
 
   /**
@@ -231,11 +252,7 @@ public final class JitterSampler {
    * @return a sampler reading there
    */
   public JitterSampler root(Path root) {
-    Objects.requireNonNull(root, "root");
-    Settings s = settings;
-    return with(
-        new Settings(
-            s.window(), s.floorNs(), s.thresholdNs(), s.largest(), s.rereads(), root, s.audit()));
+    return with(settings.root(Objects.requireNonNull(root, "root")));
   }
 
   /**
@@ -245,10 +262,21 @@ public final class JitterSampler {
    * @return a sampler with that choice
    */
   public JitterSampler audit(boolean audit) {
-    Settings s = settings;
-    return with(
-        new Settings(
-            s.window(), s.floorNs(), s.thresholdNs(), s.largest(), s.rereads(), s.root(), audit));
+    return with(settings.audit(audit));
+  }
+
+  /**
+   * Sets how the sampling threads' group is built beyond its CPUs, which the sampler sets first
+   * ({@code kit.group("jitter").cpus(...)}): {@code b -> b.isolate(true)} for CPUs isolated at
+   * runtime while they are sampled, {@code b -> b.unpinned("unpinned arm")} for threads the
+   * scheduler places (their gaps are no one CPU's, and are not attributed). It must not change the
+   * CPUs.
+   *
+   * @param group applied to the builder, returns it; not null
+   * @return a sampler building its group so
+   */
+  public JitterSampler group(UnaryOperator<CpuGroupBuilder> group) {
+    return with(settings.group(Objects.requireNonNull(group, "group")));
   }
 
   /**

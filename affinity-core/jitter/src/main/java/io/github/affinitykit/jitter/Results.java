@@ -39,10 +39,10 @@ final class Results {
     for (int i = 0; i < spinner.logged(); i++) {
       over.add(gap(on, spinner.logStart(i), spinner.logDuration(i)));
     }
+    Counters.Reading first = readings.get(0);
+    Counters.Reading last = readings.get(readings.size() - 1);
     List<CounterMove> window =
-        on < 0 || readings.size() < 2
-            ? List.of()
-            : Counters.moves(readings.get(0), readings.get(readings.size() - 1), on);
+        on < 0 || readings.size() < 2 ? List.of() : Counters.moves(first, last, on, first, last);
     Optional<CpuVerdict> verdict =
         audit.flatMap(a -> a.verdicts().stream().filter(v -> v.cpu() == cpu).findFirst());
     return new CpuJitter(

@@ -2,6 +2,7 @@ package io.github.affinitykit.jitter;
 
 import io.github.affinitykit.audit.CpuAudit;
 import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuGroupBuilder;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.Seat;
@@ -50,7 +51,8 @@ final class SamplingRun {
   }
 
   JitterReport run() {
-    try (CpuGroup group = sampler.kit().group("jitter").cpus(cpus).build()) {
+    CpuGroupBuilder builder = settings.group().apply(sampler.kit().group("jitter").cpus(cpus));
+    try (CpuGroup group = builder.build()) {
       List<Seat> seats = group.joinAll(cpus.length);
       List<Thread> threads = new ArrayList<>();
       for (int i = 0; i < cpus.length; i++) {

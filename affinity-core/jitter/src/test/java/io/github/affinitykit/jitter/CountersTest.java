@@ -1,6 +1,7 @@
 package io.github.affinitykit.jitter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.testkit.FakeHostFiles;
@@ -92,7 +93,7 @@ class CountersTest {
     assertThat(a.counted()).isTrue();
     assertThat(a.explained()).isTrue();
     assertThat(a.moved())
-        .containsExactly(new CounterMove("irq 45", 2), new CounterMove("irq LOC", 1));
+        .containsExactly(new CounterMove("irq 45", 2, 2.0), new CounterMove("irq LOC", 1, 1.0));
     assertThat(a.cause()).isEqualTo("irq 45 +2, irq LOC +1");
     assertThat(a.fromNanos()).isEqualTo(before.beginNanos());
     assertThat(a.bracketNs()).isEqualTo(after.endNanos() - before.beginNanos());
@@ -100,24 +101,30 @@ class CountersTest {
 
   @Test
   void shouldCallAGapWhoseBracketShowsNoMoveUnexplained() {
-    Map<String, Long> same = Map.of("irq LOC", 5000L, "softirq TIMER", 70L);
-    Counters.Reading r0 = new Counters.Reading(0, 10, Map.of(1, same));
-    Counters.Reading r1 =
-        new Counters.Reading(500, 510, Map.of(1, Map.of("irq LOC", 5001L, "softirq TIMER", 70L)));
-    Counters.Reading r2 = new Counters.Reading(900, 910, Map.of(1, same));
-    Counters.Reading r3 = new Counters.Reading(2000, 2010, Map.of(1, same));
+    Counters.Reading r0 = reading(0, 5000);
+    Counters.Reading r1 = reading(500, 5001);
+    Counters.Reading r2 = reading(900, 5001);
+    Counters.Reading r3 = reading(2000, 5004);
+    List<Counters.Reading> readings = List.of(r0, r1, r2, r3);
     // the gap [600, 700) lies between r1 and r2: nothing moved there, whatever moved before
-    Attribution quiet = Counters.attribute(List.of(r0, r1, r2, r3), 1, 600, 100);
+    Attribution quiet = Counters.attribute(readings, 1, 600, 100);
     assertThat(quiet.counted()).isTrue();
     assertThat(quiet.explained()).isFalse();
     assertThat(quiet.cause()).isEqualTo("unexplained");
     assertThat(quiet.fromNanos()).isEqualTo(500);
     assertThat(quiet.toNanos()).isEqualTo(910);
-    // the gap [20, 400) lies between r0 and r1, where the timer ticked
-    assertThat(Counters.attribute(List.of(r0, r1, r2, r3), 1, 20, 380).cause())
-        .isEqualTo("irq LOC +1");
+    // the gap [20, 400) lies between r0 and r1, where the timer ticked: about as often as its
+    // rate over the window (4 ticks in 2010 ns) gives for the bracket of 510 ns
+    Attribution tick = Counters.attribute(readings, 1, 20, 380);
+    assertThat(tick.cause()).isEqualTo("irq LOC +1");
+    assertThat(tick.moved().get(0).expected()).isCloseTo(4 * 510 / 2010.0, within(1e-9));
     // a CPU the readings do not hold is not counted
-    assertThat(Counters.attribute(List.of(r0, r1), 0, 20, 380).cause()).isEqualTo("not counted");
+    assertThat(Counters.attribute(readings, 0, 20, 380).cause()).isEqualTo("not counted");
+  }
+
+  private static Counters.Reading reading(long at, long loc) {
+    return new Counters.Reading(
+        at, at + 10, Map.of(1, Map.of("irq LOC", loc, "softirq TIMER", 70L)));
   }
 
   @Test

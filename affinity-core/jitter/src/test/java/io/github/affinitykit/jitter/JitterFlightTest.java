@@ -24,7 +24,7 @@ class JitterFlightTest {
   @Test
   void shouldRecordOneEventPerGapWithItsCpuStartLengthAndCause() throws Exception {
     Instant start = Instant.parse("2026-11-28T09:00:00.123Z");
-    Attribution timer = new Attribution(List.of(new CounterMove("irq LOC", 1)), 10, 90, true);
+    Attribution timer = new Attribution(List.of(new CounterMove("irq LOC", 1, 0.5)), 10, 90, true);
     Attribution none = new Attribution(List.of(), 10, 90, true);
     List<Gap> gaps =
         List.of(new Gap(1, 50, start, 42_000, timer), new Gap(1, 70, start.plusMillis(5), 15_000, none));

@@ -40,10 +40,16 @@ class JitterSamplerSettingsTest {
     assertThatThrownBy(() -> sampler.floor(Duration.ofNanos(50)))
         .hasMessage("floor: PT0.00000005S (expected: 100 ns to 1 ms)");
     assertThatThrownBy(() -> sampler.threshold(Duration.ofNanos(500)))
-        .hasMessage("threshold: PT0.0000005S (expected: >= the floor, 1000 ns)");
+        .hasMessage("threshold: PT0.0000005S (expected: the floor, 1000 ns, to 24 h)");
+    assertThatThrownBy(() -> sampler.threshold(Duration.ofSeconds(Long.MAX_VALUE)))
+        .hasMessageStartingWith("threshold: PT")
+        .hasMessageEndingWith(" (expected: the floor, 1000 ns, to 24 h)");
+    assertThatThrownBy(() -> sampler.floor(Duration.ofSeconds(Long.MAX_VALUE)))
+        .hasMessageEndingWith(" (expected: 100 ns to 1 ms)");
     assertThatThrownBy(() -> sampler.largest(0)).hasMessage("largest: 0 (expected: 1 to 1000)");
     assertThatThrownBy(() -> sampler.rereads(-1)).hasMessage("rereads: -1 (expected: 0 to 1000)");
     assertThatThrownBy(() -> sampler.root(null)).hasMessage("root");
+    assertThatThrownBy(() -> sampler.group(null)).hasMessage("group");
   }
 
   @Test

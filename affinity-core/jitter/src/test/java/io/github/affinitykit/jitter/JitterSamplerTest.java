@@ -117,4 +117,26 @@ class JitterSamplerTest {
       assertThat(c.window()).extracting(CounterMove::source).contains("irq LOC");
     }
   }
+
+  @Test
+  void shouldSampleAnUnpinnedThreadWithoutAttributingItsGapsToACpu() {
+    JitterReport report =
+        JitterSampler.on(kit, CpuSet.of(cpu))
+            .window(Duration.ofMillis(20))
+            .threshold(Duration.ofNanos(1_000))
+            .audit(false)
+            .group(b -> b.unpinned("an unpinned arm"))
+            .run();
+    CpuJitter c = report.cpu(cpu);
+    assertThat(c.status()).isEqualTo(LeaseStatus.UNPINNED);
+    assertThat(c.reason()).contains("an unpinned arm");
+    assertThat(c.window()).isEmpty();
+    assertThat(c.overThreshold())
+        .allSatisfy(
+            g -> {
+              assertThat(g.cpu()).isEqualTo(-1);
+              assertThat(g.attribution().cause()).isEqualTo("not counted");
+            });
+    assertThat(c.samples()).isGreaterThan(1);
+  }
 }
