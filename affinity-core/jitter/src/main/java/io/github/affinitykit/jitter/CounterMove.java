@@ -7,8 +7,9 @@ import java.util.Objects;
  *
  * <p>Sources are named after their file and row: {@code irq LOC} (the local timer), {@code irq
  * RES}, {@code irq 45} ({@code /proc/interrupts}), {@code softirq TIMER} ({@code /proc/softirqs}),
- * and {@code sched switch-in} (tasks switched in on the CPU, {@code /proc/schedstat}: another
- * task ran there).
+ * {@code sched switch-in} (tasks switched in on the CPU, {@code /proc/schedstat}: another task ran
+ * there) and {@code steal ticks} (time a hypervisor ran something else on the virtual CPU, in
+ * USER_HZ ticks of 10 ms, {@code /proc/stat}: it moves only once a tick's worth accumulated).
  *
  * <p>Thread safety: immutable.
  *

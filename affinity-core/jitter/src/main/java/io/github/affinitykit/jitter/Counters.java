@@ -14,8 +14,8 @@ import java.util.TreeMap;
 /**
  * Reads the per-CPU counters that explain gaps, for the sampled CPUs only: {@code
  * /proc/interrupts} (every row with a count per CPU, numbered IRQs and the architecture's rows such
- * as {@code LOC}, the local timer), {@code /proc/softirqs} (each type) and {@code /proc/schedstat}
- * (tasks switched in). Each file is read through core's bounded reader ({@link SysFs}): a file
+ * as {@code LOC}, the local timer), {@code /proc/softirqs} (each type), {@code /proc/schedstat}
+ * (tasks switched in) and {@code /proc/stat} (steal time: the hypervisor ran something else). Each file is read through core's bounded reader ({@link SysFs}): a file
  * larger than what a kernel of 8192 CPUs prints, a FIFO or a device is not read but refused, and
  * reads as absent; a file whose header is not {@code CPU<n>} columns is left out with a note.
  *
@@ -27,6 +27,9 @@ final class Counters {
 
   /** The field of a {@code /proc/schedstat} cpu line that counts tasks switched in. */
   private static final int PCOUNT = 9;
+
+  /** The field of a {@code /proc/stat} cpu line that counts steal time, in USER_HZ ticks. */
+  private static final int STEAL = 8;
 
   private final SysFs fs;
   private final Set<Integer> cpus;
@@ -46,7 +49,7 @@ final class Counters {
     this.cpus = Set.copyOf(cpus);
   }
 
-  /** Reads the three files now. */
+  /** Reads the four files now. */
   Reading read() {
     long begin = System.nanoTime();
     Map<Integer, Map<String, Long>> byCpu = new HashMap<>();
@@ -54,6 +57,7 @@ final class Counters {
     table("/proc/interrupts", "irq ", byCpu);
     table("/proc/softirqs", "softirq ", byCpu);
     schedstat(byCpu);
+    steal(byCpu);
     return new Reading(begin, System.nanoTime(), byCpu);
   }
 
@@ -128,6 +132,19 @@ final class Counters {
       long pcount = counts == null ? -1 : ProcNumbers.counter(f[PCOUNT]);
       if (pcount >= 0) {
         counts.put("sched switch-in", pcount);
+      }
+    }
+  }
+
+  /** {@code cpu<n>} lines of {@code /proc/stat}: their steal time, in ticks of 10 ms. */
+  private void steal(Map<Integer, Map<String, Long>> byCpu) {
+    for (String line : fs.lines("/proc/stat")) {
+      String[] f = line.startsWith("cpu") ? line.trim().split("\\s+") : new String[0];
+      int cpu = f.length > STEAL ? SysFs.index(f[0], "cpu") : -1;
+      Map<String, Long> counts = cpu < 0 ? null : byCpu.get(cpu);
+      long ticks = counts == null ? -1 : ProcNumbers.counter(f[STEAL]);
+      if (ticks >= 0) {
+        counts.put("steal ticks", ticks);
       }
     }
   }

@@ -20,7 +20,8 @@ import java.util.function.UnaryOperator;
  *
  * <p>Beside the samplers, the calling thread reads per-CPU counters: interrupts by source ({@code
  * /proc/interrupts}, the local timer {@code LOC} included), softirqs by type ({@code
- * /proc/softirqs}) and tasks switched in ({@code /proc/schedstat}), at the window's start and end,
+ * /proc/softirqs}), tasks switched in ({@code /proc/schedstat}) and a hypervisor's steal time
+ * ({@code /proc/stat}), at the window's start and end,
  * and again each time a gap over the threshold (10 µs by default) has ended, at most {@link
  * #rereads(int)} times a window; each gap over the threshold is attributed to the counters that
  * moved between the readings around it ({@link Attribution}), else "unexplained". With {@link
@@ -32,7 +33,7 @@ import java.util.function.UnaryOperator;
  * <p><b>Cost.</b> A sampling thread is a busy CPU for the whole window: it spins at 100% and takes
  * that CPU from anything else that could run there (pick CPUs nothing needs during the window).
  * The calling thread blocks for the window and wakes every millisecond to check for gaps; each
- * reading of the counters reads three kernel files (tens of µs to a few ms, growing with the CPUs
+ * reading of the counters reads four kernel files (tens of µs to a few ms, growing with the CPUs
  * and IRQs of the host), and the audit reads every task of the host up to 20 times. These run on
  * whatever CPU the caller and the audit thread may use: where that includes a sampled CPU, their
  * own runs show as gaps there, attributed to the task switches they cause. Nothing is allocated by
@@ -231,7 +232,7 @@ public final class JitterSampler {
 
   /**
    * Sets how many times a window the counters are read again after a gap over the threshold:
-   * more give tighter brackets around later gaps, each costs a reading of three kernel files.
+   * more give tighter brackets around later gaps, each costs a reading of four kernel files.
    *
    * @param rereads from 0 (start and end only) to 1000
    * @return a sampler with that bound

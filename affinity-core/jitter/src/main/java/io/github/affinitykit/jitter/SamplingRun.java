@@ -123,6 +123,9 @@ final class SamplingRun {
     readings.add(counters.read());
     if (auditor != null) {
       join(List.of(auditor));
+      if (auditor.isAlive()) {
+        notes.add("audit: still running " + JOIN_MS + " ms after the window (expected: done)");
+      }
     }
     List<CpuJitter> out = new ArrayList<>();
     List<Gap> flight = new ArrayList<>();

@@ -10,6 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Nothing is allocated while spinning, and a gap costs a few array writes: the loop itself is
  * two clock reads apart (about 20-40 ns on x86-64 with a TSC clock source), far below the floor.
+ * Its first thousands of turns run in the interpreter, slower but still below the floor, until the
+ * JIT compiles the loop on another thread (on-stack replacement).
  *
  * <p>Thread safety: one thread spins and records; another may read {@link #logged()} at any time
  * (to know that a gap over the threshold ended); everything else is read after that thread is

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The counters that explain gaps, read from fixture {@code /proc} files: interrupts by source (the
- * local timer included), softirqs by type, tasks switched in; a gap attributed to the counters that
+ * local timer included), softirqs by type, tasks switched in, steal time; a gap attributed to the counters that
  * moved between the readings around it, or unexplained; hostile and garbled files refused with a
  * note that names the file and the rule.
  */
@@ -60,7 +60,13 @@ class CountersTest {
     new FakeHostFiles(root)
         .file("proc/interrupts", interrupts(loc1, irq45))
         .file("proc/softirqs", softirqs(timer1))
-        .file("proc/schedstat", schedstat(pcount1));
+        .file("proc/schedstat", schedstat(pcount1))
+        .file(
+            "proc/stat",
+            "cpu  10 0 10 100 0 0 0 7 0 0\n"
+                + "cpu0 5 0 5 50 0 0 0 2 0 0\n"
+                + "cpu1 5 0 5 50 0 0 0 5 0 0\n"
+                + "intr 100 0 0\nctxt 4000\n");
   }
 
   @Test
@@ -76,6 +82,7 @@ class CountersTest {
         .containsEntry("softirq TIMER", 70L)
         .containsEntry("softirq NET_RX", 4L)
         .containsEntry("sched switch-in", 12L)
+        .containsEntry("steal ticks", 5L)
         .doesNotContainKeys("irq ERR", "irq MIS");
     assertThat(r.endNanos()).isGreaterThanOrEqualTo(r.beginNanos());
   }
@@ -134,7 +141,7 @@ class CountersTest {
     HostileFiles.sized(root.resolve("proc/softirqs"), 2 << 20);
     Counters counters = new Counters(new SysFs(root), Set.of(1));
     Counters.Reading r = counters.read();
-    assertThat(r.byCpu().get(1)).containsOnlyKeys("sched switch-in");
+    assertThat(r.byCpu().get(1)).containsOnlyKeys("sched switch-in", "steal ticks");
     assertThat(counters.notes())
         .anySatisfy(
             n ->
