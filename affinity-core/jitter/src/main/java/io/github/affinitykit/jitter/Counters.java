@@ -125,26 +125,24 @@ final class Counters {
               + " or later)");
       return;
     }
-    for (String line : lines) {
-      String[] f = line.trim().split("\\s+");
-      int cpu = f.length > PCOUNT ? SysFs.index(f[0], "cpu") : -1;
-      Map<String, Long> counts = cpu < 0 ? null : byCpu.get(cpu);
-      long pcount = counts == null ? -1 : ProcNumbers.counter(f[PCOUNT]);
-      if (pcount >= 0) {
-        counts.put("sched switch-in", pcount);
-      }
-    }
+    cpuColumn(lines, PCOUNT, "sched switch-in", byCpu);
   }
 
   /** {@code cpu<n>} lines of {@code /proc/stat}: their steal time, in ticks of 10 ms. */
   private void steal(Map<Integer, Map<String, Long>> byCpu) {
-    for (String line : fs.lines("/proc/stat")) {
+    cpuColumn(fs.lines("/proc/stat"), STEAL, "steal ticks", byCpu);
+  }
+
+  /** Field {@code field} of each {@code cpu<n>} line of a sampled CPU, as {@code source}. */
+  private static void cpuColumn(
+      List<String> lines, int field, String source, Map<Integer, Map<String, Long>> byCpu) {
+    for (String line : lines) {
       String[] f = line.startsWith("cpu") ? line.trim().split("\\s+") : new String[0];
-      int cpu = f.length > STEAL ? SysFs.index(f[0], "cpu") : -1;
+      int cpu = f.length > field ? SysFs.index(f[0], "cpu") : -1;
       Map<String, Long> counts = cpu < 0 ? null : byCpu.get(cpu);
-      long ticks = counts == null ? -1 : ProcNumbers.counter(f[STEAL]);
-      if (ticks >= 0) {
-        counts.put("steal ticks", ticks);
+      long count = counts == null ? -1 : ProcNumbers.counter(f[field]);
+      if (count >= 0) {
+        counts.put(source, count);
       }
     }
   }
