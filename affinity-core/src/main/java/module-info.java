@@ -3,9 +3,9 @@
  * reservations ({@code reservation}), the OS backend ({@code os}), and the API that joins them (the
  * root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code
  * CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages, exported only to
- * affinity-isolation, affinity-audit, affinity-host-report and affinity-jitter (and its native layer to
- * affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core finds with
- * {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
+ * affinity-isolation, affinity-audit, affinity-host-report and affinity-jitter (and its native
+ * layer to affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core
+ * finds with {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
  * affinity-audit ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code
  * ThreadMemoryPolicy}); the doctor's whole-host report and the NICs are affinity-host-report; the
  * doctor application is affinity-cli.

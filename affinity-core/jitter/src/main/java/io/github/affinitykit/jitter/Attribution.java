@@ -9,17 +9,17 @@ import java.util.stream.Collectors;
  * longer than the gap, so a counter that moves steadily (the local timer, {@code irq LOC}, at the
  * kernel's tick rate) can move in the bracket without having caused the gap: each move says what
  * its rate over the window would have given in the bracket ({@link CounterMove#expected()}), and
- * the bracket is there to read beside the gap's length. A gap whose bracket shows no move is {@code unexplained}: a cause the
- * counters do not see (an SMI, a hypervisor's steal, a cache or TLB miss storm, a frequency
- * change).
+ * the bracket is there to read beside the gap's length. A gap whose bracket shows no move is {@code
+ * unexplained}: a cause the counters do not see (an SMI, a hypervisor's steal, a cache or TLB miss
+ * storm, a frequency change).
  *
  * <p>Thread safety: immutable.
  *
  * @param moved the counters that moved in the bracket, largest move first; empty if none did
  * @param fromNanos {@link System#nanoTime()} when the reading before the gap began
  * @param toNanos {@link System#nanoTime()} when the reading after the gap ended
- * @param counted whether both readings had counters for the CPU; false where the files could not
- *     be read (another OS, a refusal) or the thread had no CPU of its own
+ * @param counted whether both readings had counters for the CPU; false where the files could not be
+ *     read (another OS, a refusal) or the thread had no CPU of its own
  */
 public record Attribution(List<CounterMove> moved, long fromNanos, long toNanos, boolean counted) {
   /** What a gap without readings is attributed to. */

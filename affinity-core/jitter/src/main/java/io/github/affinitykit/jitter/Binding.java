@@ -3,8 +3,7 @@ package io.github.affinitykit.jitter;
 import io.github.affinitykit.core.LeaseStatus;
 
 /**
- * What a sampling thread's lease said when it bound (its status once closed is {@code
- * RELEASED}).
+ * What a sampling thread's lease said when it bound (its status once closed is {@code RELEASED}).
  *
  * <p>Thread safety: immutable.
  *

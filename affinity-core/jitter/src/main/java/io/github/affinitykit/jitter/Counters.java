@@ -12,12 +12,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Reads the per-CPU counters that explain gaps, for the sampled CPUs only: {@code
- * /proc/interrupts} (every row with a count per CPU, numbered IRQs and the architecture's rows such
- * as {@code LOC}, the local timer), {@code /proc/softirqs} (each type), {@code /proc/schedstat}
- * (tasks switched in) and {@code /proc/stat} (steal time: the hypervisor ran something else). Each file is read through core's bounded reader ({@link SysFs}): a file
- * larger than what a kernel of 8192 CPUs prints, a FIFO or a device is not read but refused, and
- * reads as absent; a file whose header is not {@code CPU<n>} columns is left out with a note.
+ * Reads the per-CPU counters that explain gaps, for the sampled CPUs only: {@code /proc/interrupts}
+ * (every row with a count per CPU, numbered IRQs and the architecture's rows such as {@code LOC},
+ * the local timer), {@code /proc/softirqs} (each type), {@code /proc/schedstat} (tasks switched in)
+ * and {@code /proc/stat} (steal time: the hypervisor ran something else). Each file is read through
+ * core's bounded reader ({@link SysFs}): a file larger than what a kernel of 8192 CPUs prints, a
+ * FIFO or a device is not read but refused, and reads as absent; a file whose header is not {@code
+ * CPU<n>} columns is left out with a note.
  *
  * <p>Thread safety: one thread reads; the notes are kept in a synchronised set.
  */
@@ -76,7 +77,9 @@ final class Counters {
     }
   }
 
-  /** A {@code CPU0 CPU1 ...} table: a row's count for each sampled CPU, by {@code prefix + label}. */
+  /**
+   * A {@code CPU0 CPU1 ...} table: a row's count for each sampled CPU, by {@code prefix + label}.
+   */
   private void table(String file, String prefix, Map<Integer, Map<String, Long>> byCpu) {
     List<String> lines = fs.lines(file);
     if (lines.isEmpty()) {
@@ -115,7 +118,8 @@ final class Counters {
       return;
     }
     String[] version = lines.get(0).trim().split("\\s+");
-    long v = version.length == 2 && version[0].equals("version") ? ProcNumbers.counter(version[1]) : -1;
+    long v =
+        version.length == 2 && version[0].equals("version") ? ProcNumbers.counter(version[1]) : -1;
     if (v < SCHEDSTAT_VERSION) {
       note(
           "/proc/schedstat: first line '"

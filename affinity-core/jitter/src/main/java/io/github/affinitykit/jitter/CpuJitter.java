@@ -91,8 +91,8 @@ public record CpuJitter(
   /**
    * Returns one line: the CPU, its lease, the gaps, the longest with its cause.
    *
-   * @return e.g. {@code "cpu 1 PINNED: 2,000,000 reads, 812 gaps, 0.013% lost, max 41.2 µs
-   *     (irq LOC +1)"}
+   * @return e.g. {@code "cpu 1 PINNED: 2,000,000 reads, 812 gaps, 0.013% lost, max 41.2 µs (irq LOC
+   *     +1)"}
    */
   public String summary() {
     return String.format(

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
  *
  * @param window the window asked for
  * @param floorNs the shortest gap counted, ns
- * @param thresholdNs the length from which a gap is logged, attributed and sent to Flight
- *     Recorder, ns
+ * @param thresholdNs the length from which a gap is logged, attributed and sent to Flight Recorder,
+ *     ns
  * @param cpus one result per CPU, ascending
  * @param readings how many times the counters were read: at the start, at the end, and after gaps
  *     over the threshold (at most the sampler's bound)

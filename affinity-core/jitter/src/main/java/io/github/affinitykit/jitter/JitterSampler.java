@@ -13,34 +13,34 @@ import java.util.function.UnaryOperator;
  * CPU of a set, each pinned through the kit's normal protocol (a group with those CPUs, one seat
  * each, leases closed when the window ends), spins reading {@link System#nanoTime()} back to back
  * for the window and records every gap between two consecutive reads at or above a floor (1 µs by
- * default): their histogram ({@link GapHistogram}), the longest with when they began (monotonic
- * and wall-clock), the time lost and its share of the window ({@link CpuJitter}). The clock is
- * read continuously, never on a schedule, so every gap is seen and none is counted for the
- * sampler: there is no coordinated omission.
+ * default): their histogram ({@link GapHistogram}), the longest with when they began (monotonic and
+ * wall-clock), the time lost and its share of the window ({@link CpuJitter}). The clock is read
+ * continuously, never on a schedule, so every gap is seen and none is counted for the sampler:
+ * there is no coordinated omission.
  *
  * <p>Beside the samplers, the calling thread reads per-CPU counters: interrupts by source ({@code
  * /proc/interrupts}, the local timer {@code LOC} included), softirqs by type ({@code
  * /proc/softirqs}), tasks switched in ({@code /proc/schedstat}) and a hypervisor's steal time
- * ({@code /proc/stat}), at the window's start and end,
- * and again each time a gap over the threshold (10 µs by default) has ended, at most {@link
- * #rereads(int)} times a window; each gap over the threshold is attributed to the counters that
- * moved between the readings around it ({@link Attribution}), else "unexplained". With {@link
- * #audit(boolean)} (the default) affinity-audit's {@code CpuAudit} watches the same CPUs over the
- * same window on one more thread: who else ran or may run there, by name. When the window ends,
- * each gap over the threshold is committed as a {@code io.github.affinitykit.JitterGap} Flight
- * Recorder event (where the runtime has {@code jdk.jfr} and a recording enabled it).
+ * ({@code /proc/stat}), at the window's start and end, and again each time a gap over the threshold
+ * (10 µs by default) has ended, at most {@link #rereads(int)} times a window; each gap over the
+ * threshold is attributed to the counters that moved between the readings around it ({@link
+ * Attribution}), else "unexplained". With {@link #audit(boolean)} (the default) affinity-audit's
+ * {@code CpuAudit} watches the same CPUs over the same window on one more thread: who else ran or
+ * may run there, by name. When the window ends, each gap over the threshold is committed as a
+ * {@code io.github.affinitykit.JitterGap} Flight Recorder event (where the runtime has {@code
+ * jdk.jfr} and a recording enabled it).
  *
  * <p><b>Cost.</b> A sampling thread is a busy CPU for the whole window: it spins at 100% and takes
- * that CPU from anything else that could run there (pick CPUs nothing needs during the window).
- * The calling thread blocks for the window and wakes every millisecond to check for gaps; each
- * reading of the counters reads four kernel files (tens of µs to a few ms, growing with the CPUs
- * and IRQs of the host), and the audit reads every task of the host up to 20 times. These run on
- * whatever CPU the caller and the audit thread may use: where that includes a sampled CPU, their
- * own runs show as gaps there, attributed to the task switches they cause. Nothing is allocated by
- * a sampling thread while it spins.
+ * that CPU from anything else that could run there (pick CPUs nothing needs during the window). The
+ * calling thread blocks for the window and wakes every millisecond to check for gaps; each reading
+ * of the counters reads four kernel files (tens of µs to a few ms, growing with the CPUs and IRQs
+ * of the host), and the audit reads every task of the host up to 20 times. These run on whatever
+ * CPU the caller and the audit thread may use: where that includes a sampled CPU, their own runs
+ * show as gaps there, attributed to the task switches they cause. Nothing is allocated by a
+ * sampling thread while it spins.
  *
- * <p>Thread safety: immutable; each setter returns a new sampler. {@link #run()} may be called
- * from any thread, several times and at once on disjoint CPUs; it blocks for the window.
+ * <p>Thread safety: immutable; each setter returns a new sampler. {@link #run()} may be called from
+ * any thread, several times and at once on disjoint CPUs; it blocks for the window.
  */
 public final class JitterSampler {
   /** The floor by default: 1 µs. */
@@ -54,6 +54,7 @@ public final class JitterSampler {
   static final Duration MAX_WINDOW = Duration.ofHours(24);
   static final int MAX_LARGEST = 1_000;
   static final int MAX_REREADS = 1_000;
+
   /** The most gaps over the threshold kept per CPU, in time order. */
   static final int LOG_CAPACITY = 1_000;
 
@@ -199,8 +200,8 @@ public final class JitterSampler {
   }
 
   /**
-   * Sets the threshold: the length from which a gap is logged, makes the counters be read again,
-   * is attributed and is sent to Flight Recorder.
+   * Sets the threshold: the length from which a gap is logged, makes the counters be read again, is
+   * attributed and is sent to Flight Recorder.
    *
    * @param threshold from the floor to 24 h
    * @return a sampler with that threshold
@@ -231,8 +232,8 @@ public final class JitterSampler {
   }
 
   /**
-   * Sets how many times a window the counters are read again after a gap over the threshold:
-   * more give tighter brackets around later gaps, each costs a reading of four kernel files.
+   * Sets how many times a window the counters are read again after a gap over the threshold: more
+   * give tighter brackets around later gaps, each costs a reading of four kernel files.
    *
    * @param rereads from 0 (start and end only) to 1000
    * @return a sampler with that bound
@@ -246,8 +247,8 @@ public final class JitterSampler {
   }
 
   /**
-   * Sets where the kernel's files are read: {@code /} (the default) or a tree that holds a
-   * host's {@code proc/} (a fixture in tests).
+   * Sets where the kernel's files are read: {@code /} (the default) or a tree that holds a host's
+   * {@code proc/} (a fixture in tests).
    *
    * @param root the directory holding {@code proc/}; not null
    * @return a sampler reading there

@@ -24,8 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * One {@link JitterSampler#run()}: seats and pins the sampling threads, starts them together, reads
  * the counters while they spin (on the calling thread), joins them, and builds the report.
  *
- * <p>Thread safety: used once, by the thread that calls {@link #run()}; the sampling threads and the
- * audit thread hand their results over through latches and joins.
+ * <p>Thread safety: used once, by the thread that calls {@link #run()}; the sampling threads and
+ * the audit thread hand their results over through latches and joins.
  */
 final class SamplingRun {
   private static final long POLL_NS = 1_000_000;
@@ -58,7 +58,10 @@ final class SamplingRun {
       for (int i = 0; i < cpus.length; i++) {
         spinners[i] =
             new Spinner(
-                settings.floorNs(), settings.thresholdNs(), settings.largest(), JitterSampler.LOG_CAPACITY);
+                settings.floorNs(),
+                settings.thresholdNs(),
+                settings.largest(),
+                JitterSampler.LOG_CAPACITY);
         threads.add(thread(i, seats.get(i)));
       }
       threads.forEach(Thread::start);
@@ -76,8 +79,7 @@ final class SamplingRun {
             () -> {
               boolean counted = false;
               try (CpuLease lease = seat.bind()) {
-                bindings[i] =
-                    new Binding(lease.cpu(), lease.tid(), lease.status(), lease.reason());
+                bindings[i] = new Binding(lease.cpu(), lease.tid(), lease.status(), lease.reason());
                 bound.countDown();
                 counted = true;
                 if (go.await(START_TIMEOUT_S, TimeUnit.SECONDS)) {
@@ -184,7 +186,9 @@ final class SamplingRun {
     try {
       if (!latch.await(START_TIMEOUT_S, TimeUnit.SECONDS)) {
         throw new IllegalStateException(
-            "sampling threads: not bound after " + START_TIMEOUT_S + " s (expected: bound at once)");
+            "sampling threads: not bound after "
+                + START_TIMEOUT_S
+                + " s (expected: bound at once)");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

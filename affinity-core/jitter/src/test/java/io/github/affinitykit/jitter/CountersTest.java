@@ -16,9 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The counters that explain gaps, read from fixture {@code /proc} files: interrupts by source (the
- * local timer included), softirqs by type, tasks switched in, steal time; a gap attributed to the counters that
- * moved between the readings around it, or unexplained; hostile and garbled files refused with a
- * note that names the file and the rule.
+ * local timer included), softirqs by type, tasks switched in, steal time; a gap attributed to the
+ * counters that moved between the readings around it, or unexplained; hostile and garbled files
+ * refused with a note that names the file and the rule.
  */
 @Timeout(30)
 class CountersTest {
@@ -149,7 +149,8 @@ class CountersTest {
                     .endsWith(
                         "proc/interrupts: a FIFO (expected: a regular file; not opened, it could"
                             + " block)"))
-        .anySatisfy(n -> assertThat(n).contains("proc/softirqs: more than ").contains("(expected: "));
+        .anySatisfy(
+            n -> assertThat(n).contains("proc/softirqs: more than ").contains("(expected: "));
   }
 
   @Test

@@ -27,7 +27,9 @@ class JitterFlightTest {
     Attribution timer = new Attribution(List.of(new CounterMove("irq LOC", 1, 0.5)), 10, 90, true);
     Attribution none = new Attribution(List.of(), 10, 90, true);
     List<Gap> gaps =
-        List.of(new Gap(1, 50, start, 42_000, timer), new Gap(1, 70, start.plusMillis(5), 15_000, none));
+        List.of(
+            new Gap(1, 50, start, 42_000, timer),
+            new Gap(1, 70, start.plusMillis(5), 15_000, none));
     List<RecordedEvent> events;
     try (Recording r = new Recording()) {
       r.enable("io.github.affinitykit.JitterGap");
@@ -46,11 +48,11 @@ class JitterFlightTest {
   }
 
   @Test
-  void shouldCommitNothingWhenNoRecordingEnabledTheEvent() throws Exception {
+  void shouldCommitNothingWhenTheRecordingDisabledTheEvent() throws Exception {
     Gap gap = new Gap(1, 0, Instant.EPOCH, 20_000, Attribution.NOT_COUNTED);
     List<RecordedEvent> events;
     try (Recording r = new Recording()) {
-      r.enable("io.github.affinitykit.ThreadPinned");
+      r.disable("io.github.affinitykit.JitterGap");
       r.start();
       GapFlight.gaps(List.of(gap));
       events = KitEvents.stopAndRead(r, dir.resolve("none.jfr"));

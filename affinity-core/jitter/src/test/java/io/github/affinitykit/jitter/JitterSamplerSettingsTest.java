@@ -64,12 +64,14 @@ class JitterSamplerSettingsTest {
     JitterSampler s = sampler.floor(Duration.ofMillis(1));
     assertThat(s.settings().floorNs()).isEqualTo(1_000_000);
     assertThat(s.settings().thresholdNs()).isEqualTo(1_000_000);
-    assertThat(sampler.settings().thresholdNs()).isEqualTo(JitterSampler.DEFAULT_THRESHOLD.toNanos());
+    assertThat(sampler.settings().thresholdNs())
+        .isEqualTo(JitterSampler.DEFAULT_THRESHOLD.toNanos());
     JitterSampler t = sampler.window(Duration.ofMillis(5)).largest(3).rereads(0).audit(false);
     assertThat(t.settings().window()).isEqualTo(Duration.ofMillis(5));
     assertThat(t.settings().largest()).isEqualTo(3);
     assertThat(t.settings().rereads()).isZero();
     assertThat(t.settings().audit()).isFalse();
-    assertThat(t.toString()).isEqualTo("JitterSampler[cpus=2, window=PT0.005S, floor=1000 ns, threshold=10000 ns]");
+    assertThat(t.toString())
+        .isEqualTo("JitterSampler[cpus=2, window=PT0.005S, floor=1000 ns, threshold=10000 ns]");
   }
 }

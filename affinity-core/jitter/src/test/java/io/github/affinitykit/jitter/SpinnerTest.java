@@ -27,7 +27,9 @@ class SpinnerTest {
     assertThat(h.count(3)).isEqualTo(1); // 12000: [8, 16) µs
     assertThat(h.count(5)).isEqualTo(1); // 40000: [32, 64) µs
     assertThat(h.totalCount()).isEqualTo(gaps.length).isEqualTo(s.gaps());
-    assertThat(h.buckets()).extracting(GapHistogram.Bucket::count).containsExactly(3L, 1L, 1L, 1L, 1L);
+    assertThat(h.buckets())
+        .extracting(GapHistogram.Bucket::count)
+        .containsExactly(3L, 1L, 1L, 1L, 1L);
     assertThat(h.buckets().get(0).fromNs()).isEqualTo(1_000);
     assertThat(h.buckets().get(0).toNs()).isEqualTo(2_000);
     assertThat(s.lostNs()).isEqualTo(sum);
@@ -71,8 +73,7 @@ class SpinnerTest {
     assertThat(h.upperBoundNs(1)).isEqualTo(128_000);
     assertThat(new Spinner(1_000, 1_000, 1, 1).histogram().upperBoundNs(0.5)).isZero();
     assertThat(h.toString()).startsWith("1.0 µs+: 99");
-    assertThatThrownBy(() -> h.upperBoundNs(1.5))
-        .hasMessage("fraction: 1.5 (expected: in [0, 1])");
+    assertThatThrownBy(() -> h.upperBoundNs(1.5)).hasMessage("fraction: 1.5 (expected: in [0, 1])");
   }
 
   @Test

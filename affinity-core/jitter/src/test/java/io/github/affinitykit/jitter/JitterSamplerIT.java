@@ -6,10 +6,10 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.ReservationResult;
-import io.github.affinitykit.core.internal.SysFs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(60)
-class JitterSamplerTest {
+class JitterSamplerIT {
   @TempDir Path locks;
   private AffinityKit kit;
   private int cpu;
@@ -78,7 +78,8 @@ class JitterSamplerTest {
       assertThat(c.lostNs()).isGreaterThan(logged);
     }
     assertThat(c.largest()).hasSizeLessThanOrEqualTo(5);
-    assertThat(c.largest()).isSortedAccordingTo((a, b) -> Long.compare(b.durationNs(), a.durationNs()));
+    assertThat(c.largest())
+        .isSortedAccordingTo((a, b) -> Long.compare(b.durationNs(), a.durationNs()));
     assertThat(c.largest())
         .allSatisfy(
             g -> {
