@@ -22,6 +22,9 @@ import java.util.stream.Collectors;
  *     read (another OS, a refusal) or the thread had no CPU of its own
  */
 public record Attribution(List<CounterMove> moved, long fromNanos, long toNanos, boolean counted) {
+  /** The most moves {@link #cause()} names. */
+  private static final int NAMED = 5;
+
   /** What a gap without readings is attributed to. */
   static final Attribution NOT_COUNTED = new Attribution(List.of(), 0, 0, false);
 
@@ -56,8 +59,9 @@ public record Attribution(List<CounterMove> moved, long fromNanos, long toNanos,
   }
 
   /**
-   * Returns the cause in a few words: the moves ({@code "irq LOC +1, softirq TIMER +1"}), {@code
-   * "unexplained"} when nothing moved, {@code "not counted"} without readings.
+   * Returns the cause in a few words: the largest five moves ({@code "irq LOC +1, softirq TIMER
+   * +1"}, then {@code " and 3 more"}), {@code "unexplained"} when nothing moved, {@code "not
+   * counted"} without readings.
    *
    * @return the cause, never empty
    */
@@ -65,8 +69,11 @@ public record Attribution(List<CounterMove> moved, long fromNanos, long toNanos,
     if (!counted) {
       return "not counted";
     }
-    return moved.isEmpty()
-        ? "unexplained"
-        : moved.stream().map(CounterMove::toString).collect(Collectors.joining(", "));
+    if (moved.isEmpty()) {
+      return "unexplained";
+    }
+    String named =
+        moved.stream().limit(NAMED).map(CounterMove::toString).collect(Collectors.joining(", "));
+    return moved.size() > NAMED ? named + " and " + (moved.size() - NAMED) + " more" : named;
   }
 }

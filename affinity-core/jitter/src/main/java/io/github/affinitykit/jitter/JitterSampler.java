@@ -22,13 +22,13 @@ import java.util.function.UnaryOperator;
  * /proc/interrupts}, the local timer {@code LOC} included), softirqs by type ({@code
  * /proc/softirqs}), tasks switched in ({@code /proc/schedstat}) and a hypervisor's steal time
  * ({@code /proc/stat}), at the window's start and end, and again each time a gap over the threshold
- * (10 µs by default) has ended, at most {@link #rereads(int)} times a window; each gap over the
- * threshold is attributed to the counters that moved between the readings around it ({@link
- * Attribution}), else "unexplained". With {@link #audit(boolean)} (the default) affinity-audit's
- * {@code CpuAudit} watches the same CPUs over the same window on one more thread: who else ran or
- * may run there, by name. When the window ends, each gap over the threshold is committed as a
- * {@code io.github.affinitykit.JitterGap} Flight Recorder event (where the runtime has {@code
- * jdk.jfr} and a recording enabled it).
+ * (10 µs by default) has ended, at most {@link #rereads(int)} times a window and spread over it;
+ * each gap over the threshold is attributed to the counters that moved between the readings around
+ * it ({@link Attribution}), else "unexplained". With {@link #audit(boolean)} (the default)
+ * affinity-audit's {@code CpuAudit} watches the same CPUs over the same window on one more thread:
+ * who else ran or may run there, by name. When the window ends, each gap over the threshold is
+ * committed as a {@code io.github.affinitykit.JitterGap} Flight Recorder event (where the runtime
+ * has {@code jdk.jfr} and a recording enabled it).
  *
  * <p><b>Cost.</b> A sampling thread is a busy CPU for the whole window: it spins at 100% and takes
  * that CPU from anything else that could run there (pick CPUs nothing needs during the window). The
@@ -232,8 +232,9 @@ public final class JitterSampler {
   }
 
   /**
-   * Sets how many times a window the counters are read again after a gap over the threshold: more
-   * give tighter brackets around later gaps, each costs a reading of four kernel files.
+   * Sets how many times a window the counters are read again after a gap over the threshold, spread
+   * over the window (no sooner than {@code window / (rereads + 1)} after the last reading): more
+   * give tighter brackets around the gaps, each costs a reading of four kernel files.
    *
    * @param rereads from 0 (start and end only) to 1000
    * @return a sampler with that bound

@@ -144,20 +144,29 @@ final class SamplingRun {
         settings.window(), settings.floorNs(), settings.thresholdNs(), out, readings.size(), notes);
   }
 
-  /** Until the window ends: re-reads the counters once a gap over the threshold has ended. */
+  /**
+   * Until the window ends: re-reads the counters once a gap over the threshold has ended, at most
+   * {@code rereads} times and no sooner than {@code window / (rereads + 1)} after the last reading,
+   * so that the re-reads spread over the window instead of being spent in its first burst of gaps
+   * (the brackets of later gaps would then span the rest of the window).
+   */
   private void watch(Counters counters, List<Counters.Reading> readings) {
     int seen = 0;
     int left = settings.rereads();
-    for (long now = System.nanoTime(); now < endNanos; now = System.nanoTime()) {
+    long spacingNs = settings.window().toNanos() / (left + 1);
+    long last = System.nanoTime();
+    for (long now = last; now < endNanos; now = System.nanoTime()) {
       LockSupport.parkNanos(Math.min(POLL_NS, endNanos - now));
       int logged = 0;
       for (Spinner s : spinners) {
         logged += s.logged();
       }
-      if (logged > seen && left > 0 && System.nanoTime() < endNanos) {
+      long t = System.nanoTime();
+      if (logged > seen && left > 0 && t - last >= spacingNs && t < endNanos) {
         readings.add(counters.read());
         left--;
         seen = logged;
+        last = t;
       }
     }
   }

@@ -135,6 +135,16 @@ class CountersTest {
   }
 
   @Test
+  void shouldNameTheFiveLargestMovesInTheCause() {
+    List<CounterMove> moves = new java.util.ArrayList<>();
+    for (int i = 7; i >= 1; i--) {
+      moves.add(new CounterMove("irq " + i, i, 0));
+    }
+    assertThat(new Attribution(moves, 0, 10, true).cause())
+        .isEqualTo("irq 7 +7, irq 6 +6, irq 5 +5, irq 4 +4, irq 3 +3 and 2 more");
+  }
+
+  @Test
   void shouldRefuseAFifoAndAnOversizedFileAndSaySo() {
     host(5000, 9, 70, 12);
     HostileFiles.fifo(root.resolve("proc/interrupts"));
