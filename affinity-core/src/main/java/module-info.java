@@ -3,15 +3,15 @@
  * reservations ({@code reservation}), the OS backend ({@code os}), and the API that joins them (the
  * root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code
  * CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages, exported only to
- * affinity-isolation, affinity-audit and affinity-host-report (and its native layer to
- * affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core finds with
- * {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
+ * affinity-isolation, affinity-audit, affinity-host-report and affinity-jitter (and its native
+ * layer to affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core
+ * finds with {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
  * affinity-audit ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code
  * ThreadMemoryPolicy}); the doctor's whole-host report and the NICs are affinity-host-report; the
  * doctor application is affinity-cli.
  */
-// "module": affinity-isolation, affinity-audit, affinity-host-report and affinity-numa, named by
-// the qualified exports, are built after core
+// "module": affinity-isolation, affinity-audit, affinity-host-report, affinity-numa and
+// affinity-jitter, named by the qualified exports, are built after core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
@@ -27,12 +27,13 @@ module io.github.affinitykit.core {
   exports io.github.affinitykit.core.os;
 
   // runtime isolation (affinity-isolation) reads the kernel's files and calls the native layer
-  // as core does, the audit (affinity-audit) reads the kernel's files; nobody else sees either
-  // package
+  // as core does, the audit (affinity-audit) and the jitter sampler (affinity-jitter) read the
+  // kernel's files; nobody else sees either package
   exports io.github.affinitykit.core.internal to
       io.github.affinitykit.isolation,
       io.github.affinitykit.audit,
-      io.github.affinitykit.hostreport;
+      io.github.affinitykit.hostreport,
+      io.github.affinitykit.jitter;
   // the host report shows kernel text (the command line) as core does
   exports io.github.affinitykit.core.internal.text to
       io.github.affinitykit.hostreport;
