@@ -68,6 +68,26 @@ final class Trials {
         t.capacity());
   }
 
+  /** The same trial, with this capacity ramp's result. */
+  static Trial capacity(Trial t, CapacityRamp.Result capacity) {
+    return new Trial(
+        t.scenario(),
+        t.repeat(),
+        t.warmup(),
+        t.load(),
+        t.serverCpuPercent(),
+        t.cpuUsPerMessage(),
+        t.voluntaryPerSecond(),
+        t.involuntaryPerSecond(),
+        t.switchesPerMessage(),
+        t.migrationsPerSecond(),
+        t.pressurePercent(),
+        t.othersCpuPercent(),
+        t.contaminated(),
+        t.idleCpuPercent(),
+        capacity);
+  }
+
   /** 1,000 echoes in one second, 98 of 100 at 200 µs and the rest at {@code p99Us}. */
   static LoadResult load(long p99Us) {
     Histogram h = new Histogram(3);
