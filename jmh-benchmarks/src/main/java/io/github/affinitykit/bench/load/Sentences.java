@@ -43,20 +43,14 @@ final class Sentences {
       return v.clause();
     }
     long lowest = s.trials().stream().mapToLong(t -> t.capacity().lowest()).min().orElse(0);
-    if (below == s.trials().size()
-        && s.trials().stream().allMatch(t -> t.capacity().outOfReach())) {
-      return String.format(
-          Locale.ROOT,
-          "p99 stayed over the SLO down to the ramp's floor (%,d msg/s) in every trial, where"
-              + " unpinned's median capacity was %s msg/s",
-          lowest,
-          fmt(base.stats(Trial::capacityRate)[0]));
-    }
     if (below == s.trials().size()) {
+      boolean floor = s.trials().stream().allMatch(t -> t.capacity().outOfReach());
       return String.format(
           Locale.ROOT,
-          "its capacity was below the lowest rate probed (%,d msg/s) in every trial, where"
-              + " unpinned's median was %s msg/s",
+          "%s (%,d msg/s) in every trial, where unpinned's median capacity was %s msg/s",
+          floor
+              ? "p99 stayed over the SLO down to the ramp's floor"
+              : "its capacity was below the lowest rate probed",
           lowest,
           fmt(base.stats(Trial::capacityRate)[0]));
     }

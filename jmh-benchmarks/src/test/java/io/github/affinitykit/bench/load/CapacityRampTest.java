@@ -20,6 +20,16 @@ class CapacityRampTest {
     return rate -> P99_US.applyAsDouble(rate) <= sloUs;
   }
 
+  /**
+   * A server whose p99 meets the SLO at {@code rate} msg/s and below; records what it is offered.
+   */
+  private static CapacityRamp.Probe meetsAtOrBelow(long rate, List<Long> probed) {
+    return r -> {
+      probed.add(r);
+      return r <= rate;
+    };
+  }
+
   @Test
   void shouldRampUpThenBisectToTheHighestSustainedRate() throws InterruptedException {
     CapacityRamp ramp = new CapacityRamp(1.4, 4);
@@ -61,11 +71,7 @@ class CapacityRampTest {
     // quiet run 2: p99 10-35 ms at the operating point (58,500 msg/s); here it meets 5 ms only
     // at or below 12,000 msg/s, a fifth of the operating point
     List<Long> probed = new ArrayList<>();
-    CapacityRamp.Probe probe =
-        rate -> {
-          probed.add(rate);
-          return rate <= 12_000;
-        };
+    CapacityRamp.Probe probe = meetsAtOrBelow(12_000, probed);
 
     CapacityRamp.Result r =
         new CapacityRamp(1.3, 2).search(new CapacityRamp.Step(58_500, false), 0, probe, () -> true);
@@ -82,11 +88,7 @@ class CapacityRampTest {
   @Test
   void shouldStartTheDescentWhereAnEarlierTrialMetTheSlo() throws InterruptedException {
     List<Long> probed = new ArrayList<>();
-    CapacityRamp.Probe probe =
-        rate -> {
-          probed.add(rate);
-          return rate <= 12_000;
-        };
+    CapacityRamp.Probe probe = meetsAtOrBelow(12_000, probed);
 
     CapacityRamp.Result r =
         new CapacityRamp(1.3, 2)
@@ -103,14 +105,7 @@ class CapacityRampTest {
 
     CapacityRamp.Result r =
         new CapacityRamp(1.3, 2)
-            .search(
-                new CapacityRamp.Step(58_500, false),
-                0,
-                rate -> {
-                  probed.add(rate);
-                  return false;
-                },
-                () -> true);
+            .search(new CapacityRamp.Step(58_500, false), 0, meetsAtOrBelow(0, probed), () -> true);
 
     assertThat(probed).containsExactly(29_250L, 14_625L, 7_312L, 3_656L, 1_828L);
     assertThat(r.rate()).isZero();

@@ -30,50 +30,32 @@ final class Trials {
 
   /** The same trial, disturbed by other processes. */
   static Trial disturbed(Trial t) {
-    return new Trial(
-        t.scenario(),
-        t.repeat(),
-        t.warmup(),
-        t.load(),
-        t.serverCpuPercent(),
-        t.cpuUsPerMessage(),
-        t.voluntaryPerSecond(),
-        t.involuntaryPerSecond(),
-        t.switchesPerMessage(),
-        t.migrationsPerSecond(),
-        40,
-        35,
-        true,
-        t.idleCpuPercent(),
-        t.capacity());
+    return with(t, t.warmup(), 40, 35, true, t.capacity());
   }
 
   /** The same trial, its warm-up not steady after 15 s. */
   static Trial cold(Trial t) {
-    return new Trial(
-        t.scenario(),
-        t.repeat(),
-        new Warmup(15_000_000_000L, false, 15, 30, 1000, List.of(12.0, 10.0, 9.0)),
-        t.load(),
-        t.serverCpuPercent(),
-        t.cpuUsPerMessage(),
-        t.voluntaryPerSecond(),
-        t.involuntaryPerSecond(),
-        t.switchesPerMessage(),
-        t.migrationsPerSecond(),
-        t.pressurePercent(),
-        t.othersCpuPercent(),
-        t.contaminated(),
-        t.idleCpuPercent(),
-        t.capacity());
+    Warmup w = new Warmup(15_000_000_000L, false, 15, 30, 1000, List.of(12.0, 10.0, 9.0));
+    return with(t, w, t.pressurePercent(), t.othersCpuPercent(), t.contaminated(), t.capacity());
   }
 
   /** The same trial, with this capacity ramp's result. */
   static Trial capacity(Trial t, CapacityRamp.Result capacity) {
+    return with(
+        t, t.warmup(), t.pressurePercent(), t.othersCpuPercent(), t.contaminated(), capacity);
+  }
+
+  private static Trial with(
+      Trial t,
+      Warmup warmup,
+      double pressure,
+      double others,
+      boolean contaminated,
+      CapacityRamp.Result capacity) {
     return new Trial(
         t.scenario(),
         t.repeat(),
-        t.warmup(),
+        warmup,
         t.load(),
         t.serverCpuPercent(),
         t.cpuUsPerMessage(),
@@ -81,9 +63,9 @@ final class Trials {
         t.involuntaryPerSecond(),
         t.switchesPerMessage(),
         t.migrationsPerSecond(),
-        t.pressurePercent(),
-        t.othersCpuPercent(),
-        t.contaminated(),
+        pressure,
+        others,
+        contaminated,
         t.idleCpuPercent(),
         capacity);
   }
