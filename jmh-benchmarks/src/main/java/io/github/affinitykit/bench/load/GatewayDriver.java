@@ -105,7 +105,13 @@ final class GatewayDriver implements AutoCloseable {
     Warmup w = m.warmup();
     boolean kept = keptUp(m.load(), rate) && w.messagesPerSecond() >= KEPT_UP * rate;
     return new Calibration.Point(
-        rate, kept ? m.cpuPercent() : Double.POSITIVE_INFINITY, w.steady(), w.tookNs());
+        rate,
+        kept ? m.cpuPercent() : Double.POSITIVE_INFINITY,
+        w.steady(),
+        w.tookNs(),
+        m.othersCpuPercent(),
+        m.clientCpuPercent(),
+        m.switchesPerMessage());
   }
 
   static boolean keptUp(LoadResult r, long rate) {

@@ -25,6 +25,7 @@ final class Trials {
         1,
         false,
         0.5,
+        90,
         new CapacityRamp.Result(capacity, false, List.of(new CapacityRamp.Step(37_500, true))));
   }
 
@@ -67,6 +68,7 @@ final class Trials {
         others,
         contaminated,
         t.idleCpuPercent(),
+        t.clientCpuPercent(),
         capacity);
   }
 
