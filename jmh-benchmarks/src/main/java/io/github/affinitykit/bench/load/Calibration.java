@@ -50,8 +50,24 @@ record Calibration(
    *     did not keep up
    * @param steady whether its warm-up met the steady-state criterion
    * @param warmupNs how long the warm-up took
+   * @param othersCpuPercent CPU other processes used over the window, 100 = one CPU (as a trial's;
+   *     recorded, not judged: NaN where not measured)
+   * @param clientCpuPercent CPU the load test's own JVM used over the window (NaN: not measured)
+   * @param switchesPerMessage the server's context switches per echoed message (NaN: not measured)
    */
-  record Point(long rate, double cpuPercent, boolean steady, long warmupNs) {
+  record Point(
+      long rate,
+      double cpuPercent,
+      boolean steady,
+      long warmupNs,
+      double othersCpuPercent,
+      double clientCpuPercent,
+      double switchesPerMessage) {
+    /** A probe without what was measured around the server. */
+    Point(long rate, double cpuPercent, boolean steady, long warmupNs) {
+      this(rate, cpuPercent, steady, warmupNs, Double.NaN, Double.NaN, Double.NaN);
+    }
+
     boolean keptUp() {
       return Double.isFinite(cpuPercent);
     }

@@ -35,8 +35,8 @@ final class CalibrationProgress {
   Calibration.Point probed(Calibration.Point p, boolean refining) {
     out.printf(
         Locale.ROOT,
-        "calibrating %d/%d%s: %,d msg/s -> unpinned server %s, %s (target %.0f%% \u00b1 %.0f)"
-            + "  (%s)%n",
+        "calibrating %d/%d%s: %,d msg/s -> unpinned server %s, %s (target %.0f%% \u00b1 %.0f);"
+            + " %.2f switches/msg, client JVM %.0f%%, others %.0f%% CPU  (%s)%n",
         ++n,
         most,
         refining ? " (fit, fresh JVM)" : "",
@@ -49,6 +49,9 @@ final class CalibrationProgress {
             : String.format(Locale.ROOT, "NOT steady after %.1f s", p.warmupNs() / 1e9),
         c.targetPercent(),
         c.tolerancePercent(),
+        p.switchesPerMessage(),
+        p.clientCpuPercent(),
+        p.othersCpuPercent(),
         left.get());
     return p;
   }

@@ -67,9 +67,11 @@ final class GatewayDriver implements AutoCloseable {
   /**
    * Runs a trial: warm-up to steady state, the measured load at {@code rate}, its idle window, then
    * the capacity ramp, whose probes stop where the next would end after {@code deadlineNs} (the
-   * run's budget; {@link System#nanoTime()}).
+   * run's budget; {@link System#nanoTime()}); where p99 at {@code rate} is over the SLO, its
+   * descent starts at {@code capacityFrom} if that is lower (0: at half the rate).
    */
-  Trial trial(Scenario s, int attempt, long rate, long deadlineNs) throws InterruptedException {
+  Trial trial(Scenario s, int attempt, long rate, long capacityFrom, long deadlineNs)
+      throws InterruptedException {
     LoadConfig c = o.load();
     Measurement m = offer(rate, true, c.warmup(), c.duration(), o.search().idleWindow());
     CapacityRamp.Result capacity;
@@ -82,6 +84,7 @@ final class GatewayDriver implements AutoCloseable {
           new CapacityRamp(LoadSearch.RAMP_FACTOR, o.search().capacityProbes())
               .search(
                   new CapacityRamp.Step(rate, sustained(m.load())),
+                  capacityFrom,
                   this::sustains,
                   () -> System.nanoTime() + probeNs <= deadlineNs);
     }
@@ -102,7 +105,13 @@ final class GatewayDriver implements AutoCloseable {
     Warmup w = m.warmup();
     boolean kept = keptUp(m.load(), rate) && w.messagesPerSecond() >= KEPT_UP * rate;
     return new Calibration.Point(
-        rate, kept ? m.cpuPercent() : Double.POSITIVE_INFINITY, w.steady(), w.tookNs());
+        rate,
+        kept ? m.cpuPercent() : Double.POSITIVE_INFINITY,
+        w.steady(),
+        w.tookNs(),
+        m.othersCpuPercent(),
+        m.clientCpuPercent(),
+        m.switchesPerMessage());
   }
 
   static boolean keptUp(LoadResult r, long rate) {

@@ -100,6 +100,32 @@ final class HtmlReport {
         LoadTest.human(o.search().budget()));
   }
 
+  /**
+   * What the capacity chart says beside an arm's bar, or in its empty slot: where no probed rate
+   * met the SLO ("out of reach" where the ramp went down to its floor), or no trial was usable.
+   */
+  static String capacityRemark(ScenarioSummary s) {
+    List<CapacityRamp.Result> r = s.trials().stream().map(Trial::capacity).toList();
+    if (r.isEmpty()) {
+      return "no usable\ntrial";
+    }
+    long below = r.stream().filter(c -> c.rate() == 0).count();
+    String lowest =
+        String.format(
+            Locale.ROOT,
+            "< %,d",
+            r.stream()
+                .filter(c -> c.rate() == 0)
+                .mapToLong(CapacityRamp.Result::lowest)
+                .min()
+                .orElse(0));
+    if (below == r.size()) {
+      return (r.stream().allMatch(CapacityRamp.Result::outOfReach) ? "out of reach\n" : "none\n")
+          + lowest;
+    }
+    return below == 0 ? "" : below + " of " + r.size() + "\n" + lowest;
+  }
+
   private static void charts(StringBuilder h, LoadTestOptions o, List<ScenarioSummary> s) {
     h.append(SvgCharts.latencyChart(s));
     h.append(
@@ -110,12 +136,10 @@ final class HtmlReport {
     h.append(
         SvgCharts.bars(
             s,
-            "capacity (p99 under "
-                + o.search().slo().toMillis()
-                + " ms; none: below the lowest"
-                + " rate probed)",
+            "capacity: the highest rate with p99 under " + o.search().slo().toMillis() + " ms",
             "msg/s",
-            t -> t.capacity().rate() == 0 ? Double.NaN : t.capacityRate()));
+            t -> t.capacity().rate() == 0 ? Double.NaN : t.capacityRate(),
+            HtmlReport::capacityRemark));
     h.append(
         SvgCharts.bars(
             s, "server context switches", "switches per message", Trial::switchesPerMessage));

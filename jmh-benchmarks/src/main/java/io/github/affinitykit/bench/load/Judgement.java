@@ -79,15 +79,24 @@ record Judgement(
     if (controls.allowClaims() && !mute.isEmpty()) {
       lines.add(Sentences.cannotSay(mute, base.get()));
     }
+    addIfAny(lines, Sentences.sloOutOfReach(o.search().slo(), outcome.rate(), summaries));
     lines.add(controls.sentence());
     lines.add(point.sentence());
     lines.add(Sentences.trials(o, outcome, summaries));
-    lines.add(
-        Verdict.METHOD
-            + "; capacity: the highest rate sustained with p99 under "
-            + o.search().slo().toMillis()
-            + " ms.");
+    lines.add(method(o));
     return new Judgement(lines, verdicts, controls, point);
+  }
+
+  /** The last line: how the comparisons and the capacity were made. */
+  private static String method(LoadTestOptions o) {
+    return Verdict.METHOD
+        + "; capacity: the highest rate sustained with p99 under "
+        + o.search().slo().toMillis()
+        + " ms (up from the operating point by \u00d7"
+        + LoadSearch.RAMP_FACTOR
+        + " while it holds; where it does not, down by halves to 1/"
+        + CapacityRamp.FLOOR_DIVISOR
+        + " of it; then bisected; probes measured alike, within the budget).";
   }
 
   private static Controls controls(List<ScenarioSummary> all, ScenarioSummary base, Handicap cost) {

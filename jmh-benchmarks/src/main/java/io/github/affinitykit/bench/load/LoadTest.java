@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import picocli.CommandLine;
@@ -108,6 +110,9 @@ public final class LoadTest {
       LoadTestOptions o, Run r, List<Trial> trials, PrintStream progress)
       throws IOException, InterruptedException {
     TrialSchedule schedule = r.schedule();
+    // where an arm's capacity ramp descends from, once a trial of it found p99 over the SLO at the
+    // operating point: its next trials need not walk down again (per arm: no arm steers another)
+    Map<Scenario, Long> capacityFrom = new EnumMap<>(Scenario.class);
     for (Optional<Scenario> next = schedule.next(); ; next = schedule.next()) {
       if (next.isEmpty() && o.search().extend() && r.clock().fitsRound(schedule.arms())) {
         progress.printf(
@@ -136,8 +141,11 @@ public final class LoadTest {
       Trial t;
       try (GatewayDriver gw =
           GatewayDriver.start(o, s, s.label() + " " + attempt, r.log(), r.handicap())) {
-        t = gw.trial(s, attempt, r.rate(), r.clock().deadlineNs());
+        t =
+            gw.trial(
+                s, attempt, r.rate(), capacityFrom.getOrDefault(s, 0L), r.clock().deadlineNs());
       }
+      capacityFrom.put(s, t.capacity().descentFrom(capacityFrom.getOrDefault(s, 0L)));
       r.clock().trialTook(System.nanoTime() - t0);
       schedule.done(s, t.usable());
       trials.add(t);

@@ -31,6 +31,35 @@ record Measurement(
     return percentOfOneCpu(from, to);
   }
 
+  /**
+   * CPU other processes used over the recorded window, 100 = one CPU: the machine's busy time less
+   * the server's, this (the client's) JVM's and the kernel threads' (which carry the test's own
+   * loopback traffic).
+   */
+  double othersCpuPercent() {
+    long others =
+        (to.machineBusyNs() - from.machineBusyNs())
+            - (to.cpuNs() - from.cpuNs())
+            - (to.selfCpuNs() - from.selfCpuNs())
+            - (to.kernelThreadsCpuNs() - from.kernelThreadsCpuNs());
+    return Math.max(0, others) / 1e7 / seconds();
+  }
+
+  /** CPU this (the client's) JVM used over the recorded window, all its threads, 100 = one CPU. */
+  double clientCpuPercent() {
+    return (to.selfCpuNs() - from.selfCpuNs()) / 1e7 / seconds();
+  }
+
+  /** The server's context switches (both kinds) per echoed message over the recorded window. */
+  double switchesPerMessage() {
+    long switches = to.voluntary() - from.voluntary() + to.involuntary() - from.involuntary();
+    return (double) switches / Math.max(1, load.received());
+  }
+
+  private double seconds() {
+    return Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;
+  }
+
   /** CPU between two snapshots of a process, 100 = one CPU. */
   static double percentOfOneCpu(ServerStats from, ServerStats to) {
     double seconds = Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;

@@ -1,8 +1,10 @@
 package io.github.affinitykit.bench.load;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.LongSummaryStatistics;
 import java.util.stream.Collectors;
 
 /**
@@ -42,10 +44,13 @@ final class Sentences {
     }
     long lowest = s.trials().stream().mapToLong(t -> t.capacity().lowest()).min().orElse(0);
     if (below == s.trials().size()) {
+      boolean floor = s.trials().stream().allMatch(t -> t.capacity().outOfReach());
       return String.format(
           Locale.ROOT,
-          "its capacity was below the lowest rate probed (%,d msg/s) in every trial, where"
-              + " unpinned's median was %s msg/s",
+          "%s (%,d msg/s) in every trial, where unpinned's median capacity was %s msg/s",
+          floor
+              ? "p99 stayed over the SLO down to the ramp's floor"
+              : "its capacity was below the lowest rate probed",
           lowest,
           fmt(base.stats(Trial::capacityRate)[0]));
     }
@@ -55,6 +60,48 @@ final class Sentences {
         v.clause(),
         below,
         lowest);
+  }
+
+  /**
+   * Where some usable trials' capacity ramps went down to their floor with p99 still over the SLO,
+   * one sentence saying so and at what rate the others met it: The p99 SLO (5 ms) is out of reach
+   * on this machine in 9 of 21 usable trials: p99 stayed over it from the operating point (58,500
+   * msg/s) down to 1,828 msg/s; where it was met, the highest rate that met it was 3,656–14,625
+   * msg/s. Empty if no trial's ramp reached its floor.
+   */
+  static String sloOutOfReach(Duration slo, long rate, List<ScenarioSummary> summaries) {
+    List<Trial> all = summaries.stream().flatMap(s -> s.trials().stream()).toList();
+    List<Trial> out = all.stream().filter(t -> t.capacity().outOfReach()).toList();
+    if (out.isEmpty()) {
+      return "";
+    }
+    long floor = out.stream().mapToLong(t -> t.capacity().lowest()).max().orElse(0);
+    LongSummaryStatistics met =
+        all.stream()
+            .filter(t -> t.capacity().rate() > 0)
+            .mapToLong(t -> t.capacity().rate())
+            .summaryStatistics();
+    return String.format(
+        Locale.ROOT,
+        "The p99 SLO (%d ms) is out of reach on this machine in %d of %d usable trials: p99 stayed"
+            + " over it from the operating point (%,d msg/s) down to %,d msg/s; %s.",
+        slo.toMillis(),
+        out.size(),
+        all.size(),
+        rate,
+        floor,
+        met.getCount() == 0
+            ? "no trial met it at any rate probed"
+            : met.getMin() == met.getMax()
+                ? String.format(
+                    Locale.ROOT,
+                    "where it was met, the highest rate that met it was %,d msg/s",
+                    met.getMax())
+                : String.format(
+                    Locale.ROOT,
+                    "where it was met, the highest rate that met it was %,d\u2013%,d msg/s",
+                    met.getMin(),
+                    met.getMax()));
   }
 
   /** The scenarios without a claim, in one sentence: {@code Cannot say for taskset (2 ...}. */

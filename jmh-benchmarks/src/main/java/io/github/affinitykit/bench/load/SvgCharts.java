@@ -2,6 +2,7 @@ package io.github.affinitykit.bench.load;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -26,7 +27,7 @@ final class SvgCharts {
     for (ScenarioSummary x : s) {
       max = Math.max(max, x.latencyNs().getValueAtPercentile(99.999) / 1e3);
     }
-    double top = Math.pow(10, Math.ceil(Math.log10(max)));
+    double top = Math.max(10, Math.pow(10, Math.ceil(Math.log10(max))));
     StringBuilder g = svgStart("latency by percentile", "latency (µs, log scale)", "percentile");
     for (int d = 0; Math.pow(10, d) <= top; d++) {
       double y = ly(Math.pow(10, d), top);
@@ -39,6 +40,10 @@ final class SvgCharts {
       g.append(text(x, H - PAD + 16, ticks[i] + (i == 0 ? "" : "%"), "middle"));
     }
     for (int i = 0; i < s.size(); i++) {
+      if (s.get(i).latencyNs().getTotalCount() == 0) { // no usable trial: said, not drawn at 1 µs
+        g.append(legend(i, s.get(i), " (no usable trial)"));
+        continue;
+      }
       StringBuilder pts = new StringBuilder();
       for (double p : ScenarioSummary.percentiles()) {
         double v = Math.max(1, s.get(i).latencyNs().getValueAtPercentile(p) / 1e3);
@@ -51,18 +56,35 @@ final class SvgCharts {
           .append("\" points=\"")
           .append(pts)
           .append("\"/>");
-      g.append(legend(i, s.get(i)));
+      g.append(legend(i, s.get(i), ""));
     }
     return g.append("</svg>").toString();
   }
 
+  /**
+   * Bars of {@code metric} per arm (median, a whisker over the trials' range, the median's value
+   * above); an arm without a value is an empty, labelled slot, never a bar.
+   */
   static String bars(
       List<ScenarioSummary> s, String title, String yAxis, ToDoubleFunction<Trial> metric) {
+    return bars(s, title, yAxis, metric, x -> x.trials().isEmpty() ? "no usable\ntrial" : "");
+  }
+
+  /**
+   * As {@link #bars(List, String, String, ToDoubleFunction)}, with {@code remark} for each arm: the
+   * empty slot's text where the arm has no value, else lines above its value ("" for none); lines
+   * split at {@code \n}.
+   */
+  static String bars(
+      List<ScenarioSummary> s,
+      String title,
+      String yAxis,
+      ToDoubleFunction<Trial> metric,
+      Function<ScenarioSummary, String> remark) {
     double max = 0;
     for (ScenarioSummary x : s) {
       double top = x.stats(metric)[2];
-      if (Double.isFinite(
-          top)) { // an arm with no value must not blank the scale (Math.max(_, NaN))
+      if (Double.isFinite(top)) { // an arm with no value must not blank the scale
         max = Math.max(max, top);
       }
     }
@@ -70,36 +92,60 @@ final class SvgCharts {
     StringBuilder g = svgStart(title, yAxis, "arm");
     double slot = (W - PAD - 10.0) / Math.max(1, s.size());
     for (int i = 0; i < s.size(); i++) {
-      double[] st = s.get(i).stats(metric);
-      double x = PAD + slot * i + slot * 0.2;
-      if (Double.isNaN(st[0])) { // no value: said, not drawn as 0
-        g.append(text(x + slot * 0.3, H - PAD - 6, "none", "middle"));
-        g.append(text(x + slot * 0.3, H - PAD + 16, name(s.get(i)), "middle"));
+      ScenarioSummary arm = s.get(i);
+      double[] st = arm.stats(metric);
+      double cx = PAD + slot * (i + 0.5);
+      g.append("<g class=\"arm\" data-arm=\"").append(esc(name(arm))).append("\">");
+      g.append(text(cx, H - PAD + 16, name(arm), "middle"));
+      if (Double.isNaN(st[0])) { // no value: an empty slot that says why, not a bar from 0
+        g.append(
+            String.format(
+                Locale.ROOT,
+                "<rect class=\"empty\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\""
+                    + " fill=\"none\" stroke=\"#bbb\" stroke-dasharray=\"4 3\"/>",
+                cx - slot * 0.35,
+                PAD,
+                slot * 0.7,
+                H - 2 * PAD));
+        String why = remark.apply(arm);
+        lines(g, cx, H / 2.0, why.isEmpty() ? "none" : why, "empty");
+        g.append("</g>");
         continue;
       }
-      double y = H - PAD - (H - 2 * PAD) * st[0] / max;
+      double y = yOf(st[0], max);
       g.append(
           String.format(
               Locale.ROOT,
-              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>",
-              x,
+              "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\""
+                  + " fill=\"%s\"/>",
+              cx - slot * 0.3,
               y,
               slot * 0.6,
               H - PAD - y,
-              color(s.get(i))));
-      double cx = x + slot * 0.3;
-      g.append(
-          line(
-              cx,
-              H - PAD - (H - 2 * PAD) * st[1] / max,
-              cx,
-              H - PAD - (H - 2 * PAD) * st[2] / max,
-              "#000"));
-      g.append(
-          text(cx, Math.min(y, H - PAD - (H - 2 * PAD) * st[2] / max) - 6, fmt(st[0]), "middle"));
-      g.append(text(cx, H - PAD + 16, name(s.get(i)), "middle"));
+              color(arm)));
+      g.append(line(cx, yOf(st[1], max), cx, yOf(st[2], max), "#000"));
+      double top = Math.min(y, yOf(st[2], max)) - 6;
+      g.append(text(cx, top, fmt(st[0]), "middle", "value"));
+      String more = remark.apply(arm);
+      if (!more.isEmpty()) {
+        long n = more.lines().count();
+        lines(g, cx, top - 13 * n, more, "remark");
+      }
+      g.append("</g>");
     }
     return g.append("</svg>").toString();
+  }
+
+  /** {@code text}'s lines, 13 px apart from {@code y} down, centred on {@code x}. */
+  private static void lines(StringBuilder g, double x, double y, String text, String cls) {
+    List<String> l = text.lines().toList();
+    for (int i = 0; i < l.size(); i++) {
+      g.append(text(x, y + 13 * i, l.get(i), "middle", cls));
+    }
+  }
+
+  private static double yOf(double v, double max) {
+    return H - PAD - (H - 2 * PAD) * v / max;
   }
 
   private static StringBuilder svgStart(String title, String yAxis, String xAxis) {
@@ -123,9 +169,10 @@ final class SvgCharts {
     return g;
   }
 
-  private static String legend(int i, ScenarioSummary s) {
+  private static String legend(int i, ScenarioSummary s, String note) {
     double y = PAD + 14 * i;
-    return line(PAD + 10, y, PAD + 30, y, color(s)) + text(PAD + 34, y + 4, name(s), "start");
+    return line(PAD + 10, y, PAD + 30, y, color(s))
+        + text(PAD + 34, y + 4, name(s) + note, "start");
   }
 
   /** An arm keeps its colour in every report, whichever arms ran. */
@@ -149,9 +196,14 @@ final class SvgCharts {
   }
 
   private static String text(double x, double y, String t, String anchor) {
+    return text(x, y, t, anchor, "");
+  }
+
+  private static String text(double x, double y, String t, String anchor, String cls) {
     return String.format(
         Locale.ROOT,
-        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+        "<text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+        cls.isEmpty() ? "" : " class=\"" + cls + "\"",
         x,
         y,
         anchor,
@@ -163,7 +215,9 @@ final class SvgCharts {
   }
 
   private static String fmt(double v) {
-    return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2g", v);
+    return v >= 100
+        ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%.2g", v);
   }
 
   static String esc(String s) {

@@ -27,6 +27,8 @@ import java.util.Objects;
  * @param contaminated whether other processes used more than the threshold: reported apart
  * @param idleCpuPercent server CPU with its connections open and no traffic, 100 = one CPU (NaN
  *     without an idle window)
+ * @param clientCpuPercent CPU the load test's own JVM (the client, its JIT and GC included) used
+ *     over the window, 100 = one CPU
  * @param capacity the capacity ramp that followed the measurement on the same gateway
  */
 public record Trial(
@@ -44,6 +46,7 @@ public record Trial(
     double othersCpuPercent,
     boolean contaminated,
     double idleCpuPercent,
+    double clientCpuPercent,
     CapacityRamp.Result capacity) {
 
   /** Validates. */
@@ -69,33 +72,25 @@ public record Trial(
     ServerStats from = m.from();
     ServerStats to = m.to();
     double seconds = Math.max(1, to.nanoTime() - from.nanoTime()) / 1e9;
-    long cpuNs = to.cpuNs() - from.cpuNs();
-    long vol = to.voluntary() - from.voluntary();
-    long invol = to.involuntary() - from.involuntary();
-    long messages = Math.max(1, load.received());
     double pressure = (to.psiSomeUs() - from.psiSomeUs()) / 1e4 / seconds;
-    long others =
-        (to.machineBusyNs() - from.machineBusyNs())
-            - cpuNs
-            - (to.selfCpuNs() - from.selfCpuNs())
-            - (to.kernelThreadsCpuNs() - from.kernelThreadsCpuNs());
-    double othersPercent = Math.max(0, others) / 1e7 / seconds;
+    double othersPercent = m.othersCpuPercent();
     return new Trial(
         scenario,
         repeat,
         m.warmup(),
         load,
-        cpuNs / 1e7 / seconds,
-        cpuNs / 1e3 / messages,
-        vol / seconds,
-        invol / seconds,
-        (double) (vol + invol) / messages,
+        m.cpuPercent(),
+        (to.cpuNs() - from.cpuNs()) / 1e3 / Math.max(1, load.received()),
+        (to.voluntary() - from.voluntary()) / seconds,
+        (to.involuntary() - from.involuntary()) / seconds,
+        m.switchesPerMessage(),
         (to.migrations() - from.migrations()) / seconds,
         pressure,
         othersPercent,
         othersPercent > noiseThresholdPercent
             || (pressureThresholdPercent < 100 && pressure > pressureThresholdPercent),
         m.idleCpuPercent(),
+        m.clientCpuPercent(),
         capacity);
   }
 
@@ -122,17 +117,21 @@ public record Trial(
   }
 
   /**
-   * One line for progress: {@code steady after 6.0 s; 79.3% CPU, 9.12 CPU-µs/msg, p99 1,234 µs,
-   * capacity 98,000 msg/s}, and why it does not count if it does not.
+   * One line for progress: {@code steady after 6.0 s; 79.3% CPU, 9.12 CPU-µs/msg, 0.81
+   * switches/msg, client JVM 95% CPU, p99 1,234 µs, capacity 98,000 msg/s}, and why it does not
+   * count if it does not.
    */
   String summary() {
     String s =
         String.format(
             Locale.ROOT,
-            "%s; %.1f%% CPU, %.2f CPU-\u00b5s/msg, p99 %,.0f \u00b5s, capacity %s msg/s",
+            "%s; %.1f%% CPU, %.2f CPU-\u00b5s/msg, %.2f switches/msg, client JVM %.0f%% CPU, p99"
+                + " %,.0f \u00b5s, capacity %s msg/s",
             warmup.describe(),
             serverCpuPercent,
             cpuUsPerMessage,
+            switchesPerMessage,
+            clientCpuPercent,
             load.latencyUs(99),
             capacity.describe());
     return usable() ? s : s + "; NOT USABLE (" + whyUnusable() + "): measured again";

@@ -43,7 +43,7 @@ class SvgChartsTest {
               t -> t.capacity().rate() == 0 ? Double.NaN : t.capacityRate());
 
       assertInsideFrame(svg);
-      assertThat(texts(svg)).contains("none", "42000", "53500");
+      assertThat(texts(svg)).contains("none", "42,000", "53,500");
     }
   }
 

@@ -25,35 +25,38 @@ final class Trials {
         1,
         false,
         0.5,
+        90,
         new CapacityRamp.Result(capacity, false, List.of(new CapacityRamp.Step(37_500, true))));
   }
 
   /** The same trial, disturbed by other processes. */
   static Trial disturbed(Trial t) {
-    return new Trial(
-        t.scenario(),
-        t.repeat(),
-        t.warmup(),
-        t.load(),
-        t.serverCpuPercent(),
-        t.cpuUsPerMessage(),
-        t.voluntaryPerSecond(),
-        t.involuntaryPerSecond(),
-        t.switchesPerMessage(),
-        t.migrationsPerSecond(),
-        40,
-        35,
-        true,
-        t.idleCpuPercent(),
-        t.capacity());
+    return with(t, t.warmup(), 40, 35, true, t.capacity());
   }
 
   /** The same trial, its warm-up not steady after 15 s. */
   static Trial cold(Trial t) {
+    Warmup w = new Warmup(15_000_000_000L, false, 15, 30, 1000, List.of(12.0, 10.0, 9.0));
+    return with(t, w, t.pressurePercent(), t.othersCpuPercent(), t.contaminated(), t.capacity());
+  }
+
+  /** The same trial, with this capacity ramp's result. */
+  static Trial capacity(Trial t, CapacityRamp.Result capacity) {
+    return with(
+        t, t.warmup(), t.pressurePercent(), t.othersCpuPercent(), t.contaminated(), capacity);
+  }
+
+  private static Trial with(
+      Trial t,
+      Warmup warmup,
+      double pressure,
+      double others,
+      boolean contaminated,
+      CapacityRamp.Result capacity) {
     return new Trial(
         t.scenario(),
         t.repeat(),
-        new Warmup(15_000_000_000L, false, 15, 30, 1000, List.of(12.0, 10.0, 9.0)),
+        warmup,
         t.load(),
         t.serverCpuPercent(),
         t.cpuUsPerMessage(),
@@ -61,11 +64,12 @@ final class Trials {
         t.involuntaryPerSecond(),
         t.switchesPerMessage(),
         t.migrationsPerSecond(),
-        t.pressurePercent(),
-        t.othersCpuPercent(),
-        t.contaminated(),
+        pressure,
+        others,
+        contaminated,
         t.idleCpuPercent(),
-        t.capacity());
+        t.clientCpuPercent(),
+        capacity);
   }
 
   /** 1,000 echoes in one second, 98 of 100 at 200 µs and the rest at {@code p99Us}. */
