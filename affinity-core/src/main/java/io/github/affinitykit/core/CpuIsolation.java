@@ -12,25 +12,16 @@ import java.util.Optional;
  * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
  */
 public interface CpuIsolation extends AutoCloseable {
-  /**
-   * Returns the CPUs isolated, or those that were to be.
-   *
-   * @return the CPUs; isolated only while {@link #isActive()}
-   */
+  /** {@return the CPUs; isolated only while {@link #isActive()}} */
   CpuSet cpus();
 
   /**
-   * Returns whether the CPUs are isolated now.
-   *
-   * @return true from a successful isolation until {@link #close()}; always false if it did nothing
+   * {@return true from a successful isolation until {@link #close()}; always false if it did
+   * nothing}
    */
   boolean isActive();
 
-  /**
-   * Returns what was done, or why nothing was, in one line.
-   *
-   * @return e.g. {@code isolated by CGROUP_V1_CPUSET}, or the refusal; never empty
-   */
+  /** {@return e.g. {@code isolated by CGROUP_V1_CPUSET}, or the refusal; never empty} */
   String reason();
 
   /**

@@ -28,12 +28,11 @@ public interface CpuIsolator {
   CpuIsolation isolate(CpuSet cpus, Set<Integer> owners);
 
   /**
-   * Returns this isolator moving other tasks through {@code backend}: a kit calls it on the one
+   * {@return this isolator moving other tasks through {@code backend}: a kit calls it on the one
    * {@link java.util.ServiceLoader} made, with its own backend, so that a kit over a fake backend
-   * never moves this machine's tasks through a real one.
+   * never moves this machine's tasks through a real one}
    *
    * @param backend the kit's backend; not null
-   * @return an isolator using {@code backend}; this one (the default) if it has its own
    */
   default CpuIsolator withBackend(AffinityBackend backend) {
     return this;

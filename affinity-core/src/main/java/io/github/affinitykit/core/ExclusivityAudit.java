@@ -12,25 +12,13 @@ import java.time.Duration;
  * <p>Thread safety: implementations are immutable.
  */
 public interface ExclusivityAudit {
-  /**
-   * Returns the window observed.
-   *
-   * @return the window asked for; positive
-   */
+  /** {@return the window asked for; positive} */
   Duration window();
 
-  /**
-   * Returns the CPUs audited.
-   *
-   * @return every CPU the audit answers for
-   */
+  /** {@return every CPU the audit answers for} */
   CpuSet audited();
 
-  /**
-   * Returns the CPUs found EXCLUSIVE: only their owners ran or may run there.
-   *
-   * @return a subset of {@link #audited()}
-   */
+  /** {@return the CPUs found EXCLUSIVE: only their owners ran or may run there} */
   CpuSet exclusive();
 
   /**
@@ -52,10 +40,8 @@ public interface ExclusivityAudit {
   String detail(int cpu);
 
   /**
-   * Returns one line per audited CPU: its verdict and what was found.
-   *
-   * @return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}; empty if no
-   *     CPU was audited
+   * {@return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}; empty if no
+   * CPU was audited}
    */
   String summary();
 }

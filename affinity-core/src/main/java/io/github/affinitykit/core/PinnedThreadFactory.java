@@ -65,11 +65,10 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Returns a builder of a factory whose threads are the members of the group {@code group}
-   * configures, named {@code <group name>-<n>}.
+   * {@return a builder of a factory whose threads are the members of the group {@code group}
+   * configures, named {@code <group name>-<n>}}
    *
    * @param group the group's configuration; {@link Builder#build()} builds the group
-   * @return a new builder: daemon threads, no delegate
    */
   public static Builder builder(CpuGroupBuilder group) {
     return new Builder(group);
@@ -119,32 +118,22 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     }
   }
 
-  /**
-   * Returns where every thread created and not yet ended runs, in creation order (an ended thread's
-   * place is given up and forgotten, so a factory that keeps replacing threads stays bounded).
-   *
-   * @return an immutable snapshot, one assignment per open member
-   */
+  /** {@return where every thread created and not yet ended runs; an ended thread is forgotten} */
   public List<Assignment> assignments() {
     return group.assignments();
   }
 
   /**
-   * Returns the runtime isolation of the factory's pool, if its group was asked to isolate ({@link
-   * CpuGroupBuilder#isolate}: made when the first thread is created; its reason says whether it was
-   * made, and why not).
+   * Returns the runtime isolation of the factory's pool, made with the first thread if its group
+   * was asked to isolate ({@link CpuGroupBuilder#isolate}).
    *
-   * @return the isolation once made; empty before the first member joins, or if not asked for
+   * @return the isolation, whose reason says whether it is in force; empty if none was asked
    */
   public Optional<CpuIsolation> isolation() {
     return group.isolation();
   }
 
-  /**
-   * Returns the CPUs this factory's threads hold now.
-   *
-   * @return the CPUs reserved for its threads, started or not; empty when none
-   */
+  /** {@return the CPUs reserved for its threads, started or not; empty when none} */
   public CpuSet held() {
     return group.held();
   }

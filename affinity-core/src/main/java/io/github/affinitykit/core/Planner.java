@@ -94,10 +94,8 @@ final class Planner {
   }
 
   /**
-   * Returns why the last {@link #next} chose its CPU (the placement's name, or {@code first free
-   * CPU}), or why it found none.
-   *
-   * @return one line for people
+   * {@return why the last {@link #next} chose its CPU (the placement's name, or {@code first free
+   * CPU}), or why it found none}
    */
   String reason() {
     return reason;

@@ -98,10 +98,10 @@ public final class Seat implements AutoCloseable {
 
   /**
    * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED (the kernel
-   * refused the last bind); MOVED (a check found its thread elsewhere, until re-pinned); LOST (a
-   * check found the CPU's reservation lost); RELEASED once closed.
+   * refused the last bind); MOVED (its thread found elsewhere); LOST (its reservation found lost);
+   * RELEASED once closed.
    *
-   * @return the status now, never null; no I/O ({@link CpuLease#verify()} checks the lock files)
+   * @return the member's status
    */
   public LeaseStatus status() {
     return state.get().seatStatus();

@@ -47,10 +47,10 @@ public interface ThreadMemoryPolicy {
   Binding apply();
 
   /**
-   * Returns a binding that set nothing, saying {@code why} (the seat pins nothing, its pin failed).
+   * {@return a binding that set nothing, saying {@code why} (the seat pins nothing, its pin
+   * failed)}
    *
    * @param why one line for people
-   * @return a binding whose {@link Binding#restore()} does nothing
    */
   Binding leftAlone(String why);
 

@@ -174,11 +174,7 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
             + ": other tasks and IRQs may run there");
   }
 
-  /**
-   * Returns whether the thread may spin: its CPU is proven exclusive.
-   *
-   * @return true to busy-poll; false to back off or block
-   */
+  /** {@return whether the thread may spin: its CPU is proven exclusive} */
   public boolean spin() {
     return reason.spin();
   }
@@ -219,21 +215,12 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
     /** Not isolated and not audited: nothing proves that the CPU is exclusive. */
     NOT_AUDITED;
 
-    /**
-     * Returns whether this reason lets the thread spin.
-     *
-     * @return true for {@link #ISOLATED_CORE} and {@link #AUDITED_EXCLUSIVE} only
-     */
+    /** {@return true for {@link #ISOLATED_CORE} and {@link #AUDITED_EXCLUSIVE} only} */
     public boolean spin() {
       return this == ISOLATED_CORE || this == AUDITED_EXCLUSIVE;
     }
 
-    /**
-     * Returns whether the thread has a core of its own: pinned, intact, and no neighbour of ours on
-     * its core, so that the host's facts decided.
-     *
-     * @return false for {@link #NOT_PINNED}, {@link #NOT_INTACT} and {@link #NEIGHBOUR_ON_CORE}
-     */
+    /** {@return whether the thread has a core of its own: pinned, intact, no neighbour} */
     public boolean ownCore() {
       return this != NOT_PINNED && this != NOT_INTACT && this != NEIGHBOUR_ON_CORE;
     }

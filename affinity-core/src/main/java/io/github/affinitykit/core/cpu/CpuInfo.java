@@ -71,9 +71,7 @@ public record CpuInfo(
   }
 
   /**
-   * Returns whether another logical CPU shares this CPU's physical core (SMT, hyper-threading).
-   *
-   * @return true if {@code core} holds more than one CPU; false for a lone or unknown core
+   * {@return whether another logical CPU shares this CPU's physical core (SMT, hyper-threading)}
    */
   public boolean hasSmtSibling() {
     return core.size() > 1;

@@ -57,20 +57,12 @@ public record CgroupCpuset(
     return new CgroupCpuset(0, "/", CpuSet.empty(), "", CpuSet.empty(), "");
   }
 
-  /**
-   * Returns whether a cpuset controller was found for this process.
-   *
-   * @return true for version 1 or 2, false for version 0
-   */
+  /** {@return whether a cpuset controller was found for this process} */
   public boolean present() {
     return version != 0;
   }
 
-  /**
-   * Returns whether this process sits in a cgroup v2 isolated partition.
-   *
-   * @return true only if {@code partition} is exactly {@code "isolated"}; an invalid one is false
-   */
+  /** {@return whether this process sits in a valid cgroup v2 isolated partition} */
   public boolean inIsolatedPartition() {
     return partition.equals("isolated");
   }

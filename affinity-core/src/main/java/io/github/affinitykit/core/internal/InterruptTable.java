@@ -6,8 +6,7 @@ import java.util.Objects;
 
 /**
  * The numbered rows of {@code /proc/interrupts}: per IRQ, its count on each CPU of the header and
- * the name of its handler. The audit reads the counts (affinity-audit's {@code Interrupts}), the
- * host model the names (a NIC's queue vectors).
+ * the name of its handler (the audit reads the counts, the host report the names).
  *
  * <p>Thread safety: immutable.
  */
@@ -44,9 +43,8 @@ public final class InterruptTable {
   }
 
   /**
-   * Reads {@code /proc/interrupts} under {@code fs}: no rows if it is absent or its header is not
-   * {@code CPU<n>} columns with n below {@link KernelLimits#CPUS}; rows whose first column is not a
-   * number ({@code NMI:}) or that have fewer columns than CPUs are left out.
+   * Reads {@code /proc/interrupts} under {@code fs}: no rows without a valid {@code CPU<n>} header;
+   * rows not numbered ({@code NMI:}) or with fewer columns than CPUs are left out.
    */
   public static InterruptTable read(SysFs fs) {
     List<String> lines = fs.lines("/proc/interrupts");

@@ -9,10 +9,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The two task files core reads itself: the calling thread's kernel id from {@code
- * /proc/thread-self} (a seat's TID) and a thread's context switches from {@code
- * /proc/<pid>/task/<tid>/status} (the watchdog's Flight Recorder event). The audit (affinity-audit)
- * reads every other task file.
+ * The two task files core reads itself: the calling thread's id ({@code /proc/thread-self}) and a
+ * thread's {@code status}; affinity-audit reads every other task file.
  *
  * <p>Thread safety: immutable; safe to share and to call from any thread.
  */
@@ -33,11 +31,7 @@ public final class ThreadFiles {
     return new ThreadFiles(Path.of("/"));
   }
 
-  /**
-   * Returns the {@code /proc/thread-self} link: {@code <pid>/task/<tid>} (Linux 3.17+).
-   *
-   * @return the link's target; empty where it is absent or unreadable
-   */
+  /** {@return the {@code /proc/thread-self} link: {@code <pid>/task/<tid>} (Linux 3.17+)} */
   public Optional<String> selfLink() {
     try {
       return Optional.of(Files.readSymbolicLink(fs.path("/proc/thread-self")).toString());
@@ -46,11 +40,7 @@ public final class ThreadFiles {
     }
   }
 
-  /**
-   * Returns the calling thread's kernel id (TID), the last name of {@link #selfLink()}.
-   *
-   * @return the calling thread's TID, 0 or more; empty without the link
-   */
+  /** {@return the calling thread's kernel id (TID), the last name of {@link #selfLink()}} */
   public OptionalInt currentThreadId() {
     int tid = selfLink().map(s -> id(s.substring(s.lastIndexOf('/') + 1))).orElse(-1);
     return tid < 0 ? OptionalInt.empty() : OptionalInt.of(tid);

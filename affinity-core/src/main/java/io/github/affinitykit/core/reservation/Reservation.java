@@ -26,29 +26,17 @@ public final class Reservation implements AutoCloseable {
     this.lockFile = lockFile;
   }
 
-  /**
-   * Returns the reserved CPU.
-   *
-   * @return the CPU id, 0-based; unchanged by {@link #close()}
-   */
+  /** {@return the CPU id, 0-based; unchanged by {@link #close()}} */
   public int cpu() {
     return cpu;
   }
 
-  /**
-   * Returns the lock file that holds the reservation.
-   *
-   * @return the path of OpenHFT's {@code cpu-<N>.lock} for this CPU
-   */
+  /** {@return the path of OpenHFT's {@code cpu-<N>.lock} for this CPU} */
   public Path lockFile() {
     return lockFile;
   }
 
-  /**
-   * Returns whether this reservation has not been closed yet.
-   *
-   * @return true until {@link #close()}, even when the reservation is lost
-   */
+  /** {@return true until {@link #close()}, even when the reservation is lost} */
   public boolean isHeld() {
     return !closed.get();
   }
@@ -69,11 +57,7 @@ public final class Reservation implements AutoCloseable {
     return lost ? ReservationStatus.LOST : ReservationStatus.RESERVED;
   }
 
-  /**
-   * Returns whether a check ({@link #verify()}, or the one on release) found it lost; no I/O.
-   *
-   * @return true once a check found a lock file deleted or replaced; it stays true
-   */
+  /** {@return whether a check ({@link #verify()}, or the one on release) found it lost; no I/O} */
   public boolean isLost() {
     return lost;
   }
