@@ -5,9 +5,7 @@ import java.util.Optional;
 
 /**
  * A runtime isolation, as core sees it ({@link CpuIsolator}): whether it is in force, on which
- * CPUs, why (not), and its undo. The implementation ({@code
- * io.github.affinitykit.isolation.Isolation} of the artifact affinity-isolation) carries the whole
- * report: every change made, the mechanism and what stays on the CPUs.
+ * CPUs, why (not), and its undo. affinity-isolation's {@code Isolation} carries the whole report.
  *
  * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
  */
@@ -15,10 +13,7 @@ public interface CpuIsolation extends AutoCloseable {
   /** {@return the CPUs; isolated only while {@link #isActive()}} */
   CpuSet cpus();
 
-  /**
-   * {@return true from a successful isolation until {@link #close()}; always false if it did
-   * nothing}
-   */
+  /** {@return true from a successful isolation until {@link #close()}} */
   boolean isActive();
 
   /** {@return e.g. {@code isolated by CGROUP_V1_CPUSET}, or the refusal; never empty} */

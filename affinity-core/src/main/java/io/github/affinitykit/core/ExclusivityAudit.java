@@ -5,9 +5,8 @@ import java.time.Duration;
 
 /**
  * What a {@link CpuAuditor} found, as core reads it: which audited CPUs were EXCLUSIVE to their
- * owners, which INTRUDED (another task ran or may run there, an IRQ landed there, the SMT sibling
- * was busy), and UNKNOWN the rest. The artifact affinity-audit's {@code CpuAudit} implements it
- * with each CPU's intruders and notes as values.
+ * owners, which INTRUDED (another task or an IRQ ran there, the SMT sibling was busy), and UNKNOWN
+ * the rest. affinity-audit's {@code CpuAudit} implements it.
  *
  * <p>Thread safety: implementations are immutable.
  */
@@ -39,9 +38,6 @@ public interface ExclusivityAudit {
    */
   String detail(int cpu);
 
-  /**
-   * {@return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}; empty if no
-   * CPU was audited}
-   */
+  /** {@return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}} */
   String summary();
 }

@@ -12,9 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The open leases of one {@link AffinityKit}, by thread, and what checks found of them: the one
- * registry that audits (affinity-audit's {@code JvmThreads}, {@link AffinityKit#audit}), the
- * watchdog and metrics read through the kit ({@link AffinityKit#leases()} and its neighbours). A
- * lease joins when its thread is bound to a CPU and leaves when it is closed.
+ * registry that audits, the watchdog and metrics read through the kit. A lease joins when its
+ * thread is bound and leaves when it is closed.
  *
  * <p>Thread safety: safe for concurrent use; every accessor returns a snapshot or a counter.
  */
@@ -40,11 +39,7 @@ final class PinnedLeases {
     return Set.copyOf(open.keySet());
   }
 
-  /**
-   * {@return the open lease of thread {@code tid}; empty if the kit holds none for it}
-   *
-   * @param tid a kernel thread id ({@code gettid})
-   */
+  /** {@return the open lease of thread {@code tid}; empty if the kit holds none for it} */
   Optional<CpuLease> of(int tid) {
     return Optional.ofNullable(open.get(tid));
   }

@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link ThreadFactory} whose threads pin themselves to planned CPUs before their task runs: a
- * one-line migration from OpenHFT's {@code AffinityThreadFactory}, evaluated against the real
- * topology, honest about run-out, and releasing each CPU when its thread ends.
+ * one-line migration from OpenHFT's {@code AffinityThreadFactory}.
  *
  * <pre>{@code
  * ThreadFactory f = new PinnedThreadFactory("worker", AffinityStrategies.DIFFERENT_CORE,
@@ -21,10 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>{@link #newThread} plans and reserves the CPU (so that run-out policy {@link
- * RunOutPolicy#FAIL} can throw there); the thread binds itself when it starts, then runs the task;
- * pinning problems never kill the thread, they show in {@link #assignments()}. A thread that is not
- * pinned has its mask reset to the process's CPUs, so it never silently inherits the CPU of a
- * pinned creator. Reservations of threads created but never started are freed by {@link #close()}.
+ * RunOutPolicy#FAIL} can throw there); the thread binds itself when it starts. Pinning problems
+ * never kill the thread: they show in {@link #assignments()}. An unpinned thread never inherits a
+ * pinned creator's CPU.
  *
  * <p>Thread safety: safe for concurrent use; {@link #assignments()} may be read at any time.
  */
@@ -38,8 +36,6 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
 
   /**
    * OpenHFT parity: threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}.
-   * With the other parity constructor, the one place where this library uses the shared kit without
-   * being given one; everything else takes its kit explicitly.
    *
    * @param name the group's name, which prefixes the threads' names
    * @param strategies {@code AffinityStrategies} values, tried in order for each later thread
@@ -95,12 +91,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Pins the calling thread as this factory's next thread: for a thread the factory did not create
-   * (a Disruptor producer, an application's main loop) that belongs to the same group as the
-   * factory's threads. It is planned, reserved and listed in {@link #assignments()} like them, by
-   * the same placements and run-out policy. Never throws for a platform or kernel refusal: the
-   * lease's status and reason say what happened. Closing the lease (from any thread) restores the
-   * thread's previous mask and gives its place up.
+   * Pins the calling thread as this factory's next thread (a Disruptor producer, a main loop):
+   * planned, reserved and listed like the factory's own. Never throws for a platform or kernel
+   * refusal: the lease says what happened. Closing the lease restores the thread's mask.
    *
    * @return the lease to close when the thread leaves the group; never null
    * @throws IllegalStateException if the pool is exhausted and the run-out policy is {@link

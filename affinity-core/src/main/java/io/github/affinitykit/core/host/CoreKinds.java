@@ -12,12 +12,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Tells core kinds apart on hybrid parts from sysfs, in this order: {@code cpu_capacity}, {@code
- * cpufreq/base_frequency}, {@code acpi_cppc/nominal_perf} (the first that every CPU has and that
- * shows two values ranks the kinds), else Intel's per-kind PMUs ({@code /sys/devices/cpu_core},
- * {@code cpu_atom}, {@code cpu_lowpower}). Never the maximum frequency: Turbo Boost Max 3.0 gives a
- * few cores of one kind a higher one. The most powerful kind is {@link CoreType#PERFORMANCE}, the
- * others {@link CoreType#EFFICIENCY}, unless the PMUs say which are Atoms.
+ * Tells core kinds apart on hybrid parts from per-CPU sysfs sources, never the maximum frequency
+ * (see ARCHITECTURE.md, "Core kinds"). The most powerful kind is {@link CoreType#PERFORMANCE}, the
+ * others {@link CoreType#EFFICIENCY}, unless Intel's PMUs say which CPUs are Atoms.
  *
  * <p>Thread safety: stateless.
  */

@@ -11,10 +11,8 @@ import java.util.Optional;
 
 /**
  * An immutable snapshot of the host's CPUs as this process sees them: topology, the calling
- * thread's allowed mask, the cgroup cpuset in force, the kernel's isolation state (isolcpus,
- * nohz_full, cgroup v2 isolated partitions), and the facts derived from them: what pinning needs.
- * The rest of the host (the kernel command line, IRQs, NICs, the doctor's warnings) is
- * affinity-host-report's {@code HostReport}, read from the same {@link #root()}.
+ * thread's allowed mask, the cgroup cpuset, the kernel's isolation state, and what pinning derives
+ * from them. The rest of the host is affinity-host-report's {@code HostReport}.
  *
  * <p>Take it <em>before</em> pinning anything: the allowed mask is the calling thread's, and a
  * pinned thread sees only its own CPU (as {@link Runtime#availableProcessors()} does).
@@ -97,12 +95,11 @@ public final class HostCpus {
    * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
    * @return a snapshot taken now, with a resolved {@link #pool()}
    * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} lists an online CPU
-   * @throws CpuSetFormatException if a file that bounds or isolates the CPUs this process may use
-   *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
-   *     nohz_full}): guessing there could hand out CPUs it may not use
+   * @throws CpuSetFormatException if a file that bounds or isolates the usable CPUs does not parse:
+   *     guessing there could hand out CPUs it may not use
    * @throws java.io.UncheckedIOException if a directory exists but cannot be listed
-   * @throws IllegalArgumentException if the pool override ({@code -Daffinitykit.pool} or {@code
-   *     AFFINITYKIT_POOL}, read once, here) is not a cpu list of CPUs this process may use
+   * @throws IllegalArgumentException if the pool override ({@code -Daffinitykit.pool}, {@code
+   *     AFFINITYKIT_POOL}) is not a list of CPUs this process may use
    */
   public static HostCpus probe(Path root) {
     HostCpus host = diagnose(root);
@@ -114,9 +111,8 @@ public final class HostCpus {
   }
 
   /**
-   * Probes as {@link #probe(Path)} does, but keeps a bad pool override ({@code -Daffinitykit.pool},
-   * {@code AFFINITYKIT_POOL}) for {@link #pool()} to report instead of failing: for a diagnosis
-   * that must still describe the host (the {@code doctor}).
+   * Probes as {@link #probe(Path)} does, but keeps a bad pool override for {@link #pool()} to
+   * report instead of failing (the {@code doctor}).
    *
    * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
    * @return a snapshot taken now; its {@link #pool()} throws if the override was bad
@@ -140,18 +136,12 @@ public final class HostCpus {
     return topology;
   }
 
-  /**
-   * {@return the calling thread's allowed mask at probe time ({@code Cpus_allowed_list}); {@link
-   * #usable()} when the mask could not be read (see {@link #allowedKnown()})}
-   */
+  /** {@return the calling thread's allowed mask at probe time, else {@link #usable()}} */
   public CpuSet allowed() {
     return allowed;
   }
 
-  /**
-   * {@return true if {@code Cpus_allowed_list} was read; false if {@link #usable()} stands in for
-   * it}
-   */
+  /** {@return true if {@code Cpus_allowed_list} was read, false if {@link #usable()} stands in} */
   public boolean allowedKnown() {
     return allowedKnown;
   }
@@ -195,19 +185,20 @@ public final class HostCpus {
   }
 
   /**
-   * {@return the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
-   * allowed mask when something (taskset, numactl, a parent) restricted it, unless that mask is
-   * just the isolcpus boot default}
+   * Returns the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
+   * allowed mask unless that mask is the isolcpus boot default.
+   *
+   * @return a subset of {@link #usable()}, possibly empty
    */
   public CpuSet reachable() {
     return reachable;
   }
 
   /**
-   * {@return the CPUs isolated from ordinary scheduling by any mechanism: isolcpus {@code domain}
-   * ({@link #isolated()}), cgroup v2 isolated partitions (all of them from the root's {@code
-   * cpuset.cpus.isolated} on 6.8+; before that, at least this process's own partition when it is
-   * {@code isolated}), and {@code nohz_full}}
+   * Returns the CPUs isolated by any mechanism: isolcpus {@code domain}, cgroup v2 isolated
+   * partitions, {@code nohz_full} (see ARCHITECTURE.md, "Isolated CPUs").
+   *
+   * @return the union of those sets, possibly empty; it may hold CPUs this process cannot reach
    */
   public CpuSet isolatedCpus() {
     return isolatedCpus;
@@ -232,12 +223,10 @@ public final class HostCpus {
   }
 
   /**
-   * Returns the default pool (isolated CPUs first), or the one named by the overrides, as read when
-   * the host was probed.
+   * Returns the default pool (isolated CPUs first), or the override's, resolved at probe time.
    *
    * @return the pool resolved at probe time, never null (possibly one with no CPUs)
-   * @throws IllegalArgumentException only for a host from {@link #diagnose(Path)} whose override
-   *     was bad, with the message {@link #probe(Path)} would have thrown
+   * @throws IllegalArgumentException for a host from {@link #diagnose(Path)} with a bad override
    */
   public CpuPool pool() {
     return pool.orElseThrow(() -> poolProblem.orElseThrow());

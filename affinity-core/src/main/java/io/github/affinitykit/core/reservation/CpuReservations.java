@@ -97,14 +97,12 @@ public final class CpuReservations {
   }
 
   /**
-   * Returns this JVM's reservations in the configured lock directory: the system property {@code
-   * affinitykit.lock.dir}, else the environment variable {@code AFFINITYKIT_LOCK_DIR}, else {@code
-   * java.io.tmpdir} (as {@link #inTempDirectory()}); read at each call, a blank value counting as
-   * unset. {@link io.github.affinitykit.core.AffinityKit#shared()} reserves here.
+   * Returns this JVM's reservations in the configured lock directory: {@code
+   * -Daffinitykit.lock.dir}, else {@code AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir}; read
+   * at each call, blank counting as unset.
    *
    * @return the instance for that directory, the same as {@link #inDirectory(Path)} gives
-   * @throws IllegalArgumentException if the property or variable used is not an absolute path, as
-   *     {@code -Daffinitykit.lock.dir: locks (expected: an absolute path of a directory)}
+   * @throws IllegalArgumentException if the property or variable used is not an absolute path
    */
   public static CpuReservations inConfiguredDirectory() {
     return inDirectory(LockDirectory.configured());
@@ -144,8 +142,7 @@ public final class CpuReservations {
    * @param cpu the CPU to reserve, 0-based
    * @return {@link ReservationStatus#RESERVED} with the reservation, or why not: held by this JVM,
    *     held by another process (with its pid), or unavailable (with the I/O error)
-   * @throws IllegalArgumentException if {@code cpu} is negative or not below {@link
-   *     CpuSet#MAX_CPUS}
+   * @throws IllegalArgumentException if {@code cpu} is not in 0 to {@link CpuSet#MAX_CPUS} - 1
    */
   public synchronized ReservationResult tryReserve(int cpu) {
     CpuLock file = files.get(checkCpu(cpu));
@@ -249,8 +246,7 @@ public final class CpuReservations {
   }
 
   /**
-   * {@return the sanitised text of {@code cpu}'s lock file, read through the descriptor this JVM
-   * keeps: a claim to show, never to act on (another user may have written it)}
+   * {@return the sanitised text of {@code cpu}'s lock file: a claim to show, never to act on}
    *
    * @param cpu the CPU whose lock file to read, 0-based
    */
@@ -261,8 +257,8 @@ public final class CpuReservations {
   }
 
   /**
-   * Checks every reservation this JVM holds here: each file must still be the one its name points
-   * to. A reservation found lost is counted in {@link #lostCount()} once and logged.
+   * Checks that every reservation this JVM holds here still names its locked files; a loss is
+   * counted in {@link #lostCount()} once and logged.
    *
    * @return the CPUs whose reservation is lost
    */

@@ -42,10 +42,8 @@ public final class Reservation implements AutoCloseable {
   }
 
   /**
-   * Checks that the lock files are still the files their names point to (two {@code lstat} calls):
-   * a file deleted or replaced under a held reservation (OpenHFT deletes {@code cpu-<N>.lock} when
-   * it releases, even one it did not hold) no longer keeps other processes off the CPU. A loss is
-   * counted once in {@link CpuReservations#lostCount()} and logged.
+   * Checks that the lock files are still the files their names point to: one deleted or replaced
+   * (OpenHFT deletes {@code cpu-<N>.lock} on release) no longer keeps others off the CPU.
    *
    * @return {@link ReservationStatus#RESERVED} while intact, {@link ReservationStatus#LOST} once
    *     lost (also after {@link #close()})
@@ -63,8 +61,8 @@ public final class Reservation implements AutoCloseable {
   }
 
   /**
-   * Releases the CPU: checks the files (see {@link #verify()}), unlocks them and keeps them on
-   * disk, naming their last holder. Idempotent; never throws.
+   * Releases the CPU: checks the files, unlocks them and keeps them on disk. Idempotent; never
+   * throws.
    */
   @Override
   public void close() {
