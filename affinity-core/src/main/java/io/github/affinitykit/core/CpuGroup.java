@@ -100,9 +100,8 @@ public final class CpuGroup implements AutoCloseable {
    *
    * @param member the member's name, for reports; not null
    * @return the member's seat: PINNED, SHARED, or without a CPU and saying why
-   * @throws IllegalStateException if no CPU is left and the run-out policy is {@link
-   *     RunOutPolicy#FAIL}, the group is closed, or it has explicit CPUs and every one has had its
-   *     member
+   * @throws IllegalStateException if no CPU is left under {@link RunOutPolicy#FAIL}, the group is
+   *     closed, or every explicit CPU has had its member
    */
   public synchronized Seat join(String member) {
     Seat seat = seat(member);
@@ -139,9 +138,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns a seat on {@code cpu} for the next member: shared with the group's members already
-   * there ({@link LeaseStatus#SHARED}), else reserved; when another holds it, the run-out policy
-   * decides as for {@link #join(String)}.
+   * Returns a seat on {@code cpu} for the next member: {@link LeaseStatus#SHARED} with members
+   * already there, else reserved; when another holds it, the run-out policy decides.
    *
    * @param member the member's name, for reports; not null
    * @param cpu the CPU, 0-based; one this process may use
@@ -176,8 +174,7 @@ public final class CpuGroup implements AutoCloseable {
 
   /**
    * Joins {@code members} members named {@code <group name>-<index>}, all or nothing: when one
-   * cannot join (run-out policy FAIL, a closed group) the seats already taken are closed and the
-   * exception rethrown.
+   * cannot join, the seats already taken are closed and the exception rethrown.
    *
    * @param members how many members to seat; positive
    * @return the seats, in joining order; immutable
@@ -362,8 +359,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Admits no more members and frees every CPU no thread of the group is bound to now; a CPU a
-   * thread is still bound to is freed when that binding ends. Idempotent.
+   * Admits no more members and frees every CPU no thread is bound to now (the others when their
+   * binding ends). Idempotent.
    */
   @Override
   public synchronized void close() {

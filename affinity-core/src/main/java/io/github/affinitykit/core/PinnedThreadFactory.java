@@ -132,8 +132,8 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Creates no more threads; frees the CPUs of threads created but never started at once, and those
-   * of running threads when they end.
+   * Creates no more threads; frees the CPUs of threads never started now, of the others when they
+   * end.
    */
   @Override
   public void close() {
@@ -141,8 +141,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Configures a {@link PinnedThreadFactory}: how its threads are made. Where they run is the
-   * group's ({@link CpuGroupBuilder}), configured there once.
+   * Configures how a {@link PinnedThreadFactory} makes its threads (where they run is the group's).
    *
    * <p>Thread safety: not thread-safe; build on one thread.
    */
@@ -167,8 +166,8 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     }
 
     /**
-     * Creates threads with {@code factory} (e.g. Netty's {@code DefaultThreadFactory}, to keep
-     * {@code FastThreadLocalThread}s); it names them and sets daemon-ness.
+     * Creates threads with {@code factory} (e.g. Netty's {@code DefaultThreadFactory}), which names
+     * them and sets daemon-ness.
      *
      * @param factory the factory that makes each thread around the pinning task
      * @return this builder

@@ -62,14 +62,13 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
    *
    * @param host the host model; not null
    * @param self the thread's placement: its CPU, status and reason; not null
-   * @param others the other threads of ours (entries equal to {@code self} are skipped); a thread
-   *     with a CPU ({@code cpu >= 0}) on {@code self}'s core, the CPU or an SMT sibling, is a
+   * @param others the other threads of ours ({@code self} skipped); one on {@code self}'s core is a
    *     neighbour; not null
    * @param auditedExclusive the CPUs an audit found EXCLUSIVE (empty without an audit); not null
    * @param audited the CPUs audited at all (a superset of {@code auditedExclusive}); not null
    * @return the answer
-   * @throws IllegalArgumentException if {@code self}'s CPU is not a known CPU of {@code host}, or
-   *     {@code auditedExclusive} is not within {@code audited}
+   * @throws IllegalArgumentException if {@code self}'s CPU is unknown to {@code host}, or {@code
+   *     auditedExclusive} is not within {@code audited}
    */
   public static WaitAdvice decide(
       HostCpus host,

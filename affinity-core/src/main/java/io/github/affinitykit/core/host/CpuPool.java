@@ -11,9 +11,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable.
  *
- * @param cpus the CPUs pinned threads may be given; a group takes CPUs on cores wholly inside the
- *     pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose sibling
- *     does general work) last: {@link #order(CpuTopology)}
+ * @param cpus the CPUs pinned threads may be given, in the order of {@link #order(CpuTopology)}
  * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads; none of the pool's
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on

@@ -31,13 +31,8 @@ final class HostFile {
   private HostFile() {}
 
   /**
-   * Reads {@code file}: its bytes as UTF-8, or empty if it is absent, a directory or unreadable, or
-   * refused; a refusal is also passed to {@code refused}, naming the file and the rule.
-   *
-   * @param file the file
-   * @param tree the real path of the tree's root, which a last link must stay in; null for {@code
-   *     /}
-   * @param limit the most bytes the file may hold
+   * Reads {@code file} as UTF-8, or empty if absent, a directory, unreadable or refused (a refusal
+   * also goes to {@code refused}); a last link must stay in {@code tree} (null for {@code /}).
    */
   static Optional<String> read(Path file, Path tree, int limit, Consumer<String> refused) {
     Path target = file;

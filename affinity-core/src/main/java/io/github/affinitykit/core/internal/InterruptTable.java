@@ -11,11 +11,8 @@ import java.util.Objects;
  * <p>Thread safety: immutable.
  */
 public final class InterruptTable {
-  /**
-   * Columns after the counts of a row that names its handler: chip, hardware IRQ and trigger, then
-   * the handler names; a row with fewer (an IRQ freed after it fired) names none, and so does an
-   * ARM GIC row ({@code GICv3 27 Level}: its trigger is a column of its own).
-   */
+  // chip, hardware IRQ and trigger before the handler names; fewer (a freed IRQ, an ARM GIC row
+  // "GICv3 27 Level") names none
   private static final int NAMED_TAIL = 3;
 
   private final List<Integer> cpus;
@@ -26,8 +23,7 @@ public final class InterruptTable {
    *
    * @param irq the IRQ number
    * @param counts the counts as printed, one per CPU of {@link #cpus()}, in header order
-   * @param name the last column (the last handler of a shared IRQ), {@code ""} if the row names
-   *     none
+   * @param name the last column (the last handler of a shared IRQ), {@code ""} if none
    */
   public record Row(int irq, List<String> counts, String name) {
     /** Copies the counts. */

@@ -215,12 +215,7 @@ public final class SysFs {
     if (n <= 0 || n > 9 || !name.startsWith(prefix)) {
       return -1;
     }
-    for (int i = prefix.length(); i < name.length(); i++) {
-      if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-        return -1;
-      }
-    }
-    return Integer.parseInt(name.substring(prefix.length()));
+    return (int) ProcNumbers.counter(name.substring(prefix.length()));
   }
 
   /**

@@ -17,11 +17,7 @@ import java.util.OptionalInt;
 public final class ThreadFiles {
   private final SysFs fs;
 
-  /**
-   * A reader of the procfs under {@code root}.
-   *
-   * @param root the directory holding the {@code proc/} tree: {@code /}, or a fixture tree
-   */
+  /** A reader of the procfs under {@code root} ({@code /}, or a fixture tree). */
   public ThreadFiles(Path root) {
     this.fs = new SysFs(Objects.requireNonNull(root, "root"));
   }
@@ -46,23 +42,12 @@ public final class ThreadFiles {
     return tid < 0 ? OptionalInt.empty() : OptionalInt.of(tid);
   }
 
-  /**
-   * Reads {@code /proc/<pid>/task/<tid>/status}.
-   *
-   * @param pid the process id
-   * @param tid one of its kernel thread ids
-   * @return its counters, {@code -1} for those absent (the task gone, the file garbled)
-   */
+  /** Reads {@code /proc/<pid>/task/<tid>/status}: {@code -1} for counters absent. */
   public TaskStatus status(int pid, int tid) {
     return TaskStatus.parse(fs.lines("/proc/" + pid + "/task/" + tid + "/status"));
   }
 
-  /**
-   * Parses a pid or tid.
-   *
-   * @param s the text
-   * @return its decimal digits' value if it fits an int, else -1
-   */
+  /** Parses a pid or tid: its decimal value if it fits an int, else -1. */
   public static int id(String s) {
     long n = s.length() > 10 ? -1 : ProcNumbers.counter(s);
     return n > Integer.MAX_VALUE ? -1 : (int) n;

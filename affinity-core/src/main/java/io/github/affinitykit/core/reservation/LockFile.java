@@ -21,12 +21,7 @@ interface LockFile {
 
   /**
    * Tries once, without waiting, to lock the file the path names (a few attempts when the path
-   * comes to name another file meanwhile).
-   *
-   * @param cpu the CPU the file reserves, named in a failure's reason
-   * @return null when locked, or the failure: {@link ReservationStatus#HELD_BY_THIS_JVM}, {@link
-   *     ReservationStatus#HELD_BY_OTHER_PROCESS}, {@link ReservationStatus#PERMISSION_DENIED}, or
-   *     {@link ReservationStatus#UNAVAILABLE} (refused, replaced while locking, or an I/O error)
+   * names another file meanwhile): null when locked, else the failure for {@code cpu}.
    */
   ReservationResult tryLock(int cpu);
 
@@ -36,12 +31,7 @@ interface LockFile {
   /** Returns the first bytes of the file through the open descriptor, empty if none. */
   byte[] read();
 
-  /**
-   * Checks that the path still names the locked file (one lstat).
-   *
-   * @return {@link ReservationStatus#RESERVED} if so; {@link ReservationStatus#LOST} if it names
-   *     nothing (deleted) or another file (replaced, or the file gained another name)
-   */
+  /** Checks that the path still names the locked file: RESERVED, else LOST (deleted, replaced). */
   ReservationStatus check();
 
   /** Unlocks the file; the descriptor stays open. */
