@@ -7,13 +7,9 @@ import java.util.Set;
 
 /**
  * The exclusivity audit as core needs it: did another task run, or may it run, on these CPUs during
- * a window, and which. {@link AffinityKit#audit} and a watchdog built with {@link
- * WatchdogBuilder#audit(Duration)} call it; the wait rule takes its answer ({@link
- * WaitAdvice#decide(HostCpus, Assignment, java.util.Collection, CpuSet, CpuSet)}). Core implements
- * none: the artifact {@code io.github.affinitykit:affinity-audit} does (its {@code CpuAudit}), and
- * a kit finds it with {@link java.util.ServiceLoader} at its first audit. Without that artifact
- * every audited CPU is UNKNOWN and its {@link ExclusivityAudit#detail(int)} says which artifact is
- * missing; nothing throws for it.
+ * a window. Core implements none: {@code io.github.affinitykit:affinity-audit} does, found with
+ * {@link java.util.ServiceLoader} at a kit's first audit. Without it every audited CPU is UNKNOWN
+ * and its {@link ExclusivityAudit#detail(int)} names the missing artifact; nothing throws.
  *
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
  */

@@ -19,19 +19,12 @@ import java.util.stream.IntStream;
 
 /**
  * A group of threads placed together, and the one owner of the placement protocol: plan → reserve →
- * run out → bind. Every pinned thread of this library gets its CPU from a group: a {@link
- * PinnedThreadFactory}'s threads, a Netty loop group's loops, a Disruptor's producer and consumers.
+ * run out → bind. Every pinned thread of this library gets its CPU from a group.
  *
- * <p>{@link #join(String)} gives the next member a {@link Seat}: the planner picks the lowest free
- * CPU of the pool that fits the {@link Placement}s after the previous member's CPU (see {@link
- * Planner}); the group reserves it across processes ({@link CpuReservations}); a CPU someone else
- * holds is skipped and the next one planned. When no CPU is left the group's {@link RunOutPolicy}
- * decides, the same way for every adapter. {@link #joinOn(String, int)} asks for one CPU by number
- * instead, and a group built with {@link CpuGroupBuilder#cpus(int...)} gives member <i>i</i> CPU
- * <i>i</i> of its list; {@link #joinAll(int)} seats a fixed number of members at once, all or
- * nothing. {@link Seat#bind()} binds the calling thread to the seat's CPU; a thread may come and
- * go. A CPU is held while any seat on it is open; {@link Seat#close()} gives it up. The group keeps
- * only open seats: a pool that keeps replacing its threads holds bounded state.
+ * <p>{@link #join(String)} gives the next member a {@link Seat} on the lowest free CPU that fits
+ * the {@link Placement}s ({@link Planner}), reserved across processes ({@link CpuReservations});
+ * when none is left the group's {@link RunOutPolicy} decides. {@link Seat#bind()} binds the calling
+ * thread; a CPU is held while any seat on it is open. The group keeps only open seats.
  *
  * <p>Thread safety: safe for concurrent use; all methods serialise on the group. A {@link Seat} is
  * bound from the thread it pins (no lock: its state is one compare-and-set value) and may be closed
@@ -72,11 +65,10 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns a builder of a group named {@code name} (members are named by the caller).
+   * {@return a builder of a group named {@code name} (members are named by the caller)}
    *
    * @param kit the kit whose host, backend, reservations and pool the group uses
    * @param name the group's name, also the prefix of its members' default names
-   * @return a new builder; nothing is reserved before a member joins
    */
   public static CpuGroupBuilder builder(AffinityKit kit, String name) {
     return new CpuGroupBuilder(Objects.requireNonNull(kit, "kit"), name);
@@ -102,16 +94,14 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Plans, reserves and returns the next member's seat (see {@link CpuGroup}); when no CPU is left,
-   * the run-out policy decides. In a group with explicit CPUs ({@link
-   * CpuGroupBuilder#cpus(int...)}) member {@code i} (in joining order) takes {@code cpus[i]} as
-   * {@link #joinOn(String, int)} would.
+   * Plans, reserves and returns the next member's seat; when no CPU is left, the run-out policy
+   * decides. With explicit CPUs ({@link CpuGroupBuilder#cpus(int...)}) member {@code i} takes
+   * {@code cpus[i]}.
    *
    * @param member the member's name, for reports; not null
    * @return the member's seat: PINNED, SHARED, or without a CPU and saying why
-   * @throws IllegalStateException if no CPU is left and the run-out policy is {@link
-   *     RunOutPolicy#FAIL}, the group is closed, or it has explicit CPUs and every one has had its
-   *     member
+   * @throws IllegalStateException if no CPU is left under {@link RunOutPolicy#FAIL}, the group is
+   *     closed, or every explicit CPU has had its member
    */
   public synchronized Seat join(String member) {
     Seat seat = seat(member);
@@ -148,9 +138,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns a seat on {@code cpu} for the next member: shared with the group's members already
-   * there ({@link LeaseStatus#SHARED}), else reserved; when another holds it, the run-out policy
-   * decides as for {@link #join(String)}.
+   * Returns a seat on {@code cpu} for the next member: {@link LeaseStatus#SHARED} with members
+   * already there, else reserved; when another holds it, the run-out policy decides.
    *
    * @param member the member's name, for reports; not null
    * @param cpu the CPU, 0-based; one this process may use
@@ -185,8 +174,7 @@ public final class CpuGroup implements AutoCloseable {
 
   /**
    * Joins {@code members} members named {@code <group name>-<index>}, all or nothing: when one
-   * cannot join (run-out policy FAIL, a closed group) the seats already taken are closed and the
-   * exception rethrown.
+   * cannot join, the seats already taken are closed and the exception rethrown.
    *
    * @param members how many members to seat; positive
    * @return the seats, in joining order; immutable
@@ -319,10 +307,9 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the group's CPUs, once made ({@link CpuGroupBuilder#isolate});
-   * its reason says whether it is in force, and why not.
+   * Returns the runtime isolation of the group's CPUs, once made ({@link CpuGroupBuilder#isolate}).
    *
-   * @return the isolation once made; empty before the first join, or if not asked for
+   * @return the isolation, whose reason says whether it is in force; empty until made
    */
   public synchronized Optional<CpuIsolation> isolation() {
     return isolation;
@@ -362,9 +349,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns, for each CPU the group tried and could not reserve, the last refusal (held by this
-   * JVM, by another process with its pid, or unavailable); a CPU leaves this map when the group
-   * gets it. Taken from the group's own attempts: nothing is reserved just to look.
+   * Returns, for each CPU the group tried and could not reserve, the last refusal; a CPU leaves
+   * this map when the group gets it. Nothing is reserved just to look.
    *
    * @return an immutable copy, by CPU; empty while every attempt succeeded
    */
@@ -373,8 +359,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Admits no more members and frees every CPU no thread of the group is bound to now; a CPU a
-   * thread is still bound to is freed when that binding ends. Idempotent.
+   * Admits no more members and frees every CPU no thread is bound to now (the others when their
+   * binding ends). Idempotent.
    */
   @Override
   public synchronized void close() {

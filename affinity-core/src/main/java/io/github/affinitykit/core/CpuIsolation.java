@@ -5,32 +5,18 @@ import java.util.Optional;
 
 /**
  * A runtime isolation, as core sees it ({@link CpuIsolator}): whether it is in force, on which
- * CPUs, why (not), and its undo. The implementation ({@code
- * io.github.affinitykit.isolation.Isolation} of the artifact affinity-isolation) carries the whole
- * report: every change made, the mechanism and what stays on the CPUs.
+ * CPUs, why (not), and its undo. affinity-isolation's {@code Isolation} carries the whole report.
  *
  * <p>Thread safety: every method may be called from any thread; {@link #close()} is idempotent.
  */
 public interface CpuIsolation extends AutoCloseable {
-  /**
-   * Returns the CPUs isolated, or those that were to be.
-   *
-   * @return the CPUs; isolated only while {@link #isActive()}
-   */
+  /** {@return the CPUs; isolated only while {@link #isActive()}} */
   CpuSet cpus();
 
-  /**
-   * Returns whether the CPUs are isolated now.
-   *
-   * @return true from a successful isolation until {@link #close()}; always false if it did nothing
-   */
+  /** {@return true from a successful isolation until {@link #close()}} */
   boolean isActive();
 
-  /**
-   * Returns what was done, or why nothing was, in one line.
-   *
-   * @return e.g. {@code isolated by CGROUP_V1_CPUSET}, or the refusal; never empty
-   */
+  /** {@return e.g. {@code isolated by CGROUP_V1_CPUSET}, or the refusal; never empty} */
   String reason();
 
   /**

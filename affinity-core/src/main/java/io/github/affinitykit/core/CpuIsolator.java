@@ -5,12 +5,10 @@ import io.github.affinitykit.core.os.AffinityBackend;
 import java.util.Set;
 
 /**
- * Runtime isolation as core needs it: what {@link AffinityKit#isolate(CpuSet)} and a group built
- * with {@link CpuGroupBuilder#isolate(boolean) isolate(true)} call. Core implements none: the
- * artifact {@code io.github.affinitykit:affinity-isolation} does ({@code
- * io.github.affinitykit.isolation.Isolator}), and a kit made without an isolator finds it with
- * {@link java.util.ServiceLoader} at its first isolation. Without that artifact every isolation is
- * an inactive handle whose {@link CpuIsolation#reason()} says so; nothing throws for it.
+ * Runtime isolation as core needs it ({@link AffinityKit#isolate(CpuSet)}, {@link
+ * CpuGroupBuilder#isolate(boolean) isolate(true)}). Core implements none: {@code
+ * io.github.affinitykit:affinity-isolation} does, found with {@link java.util.ServiceLoader} at a
+ * kit's first isolation. Without it every isolation is inactive and says so; nothing throws.
  *
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
  */
@@ -28,12 +26,10 @@ public interface CpuIsolator {
   CpuIsolation isolate(CpuSet cpus, Set<Integer> owners);
 
   /**
-   * Returns this isolator moving other tasks through {@code backend}: a kit calls it on the one
-   * {@link java.util.ServiceLoader} made, with its own backend, so that a kit over a fake backend
-   * never moves this machine's tasks through a real one.
+   * {@return this isolator moving other tasks through {@code backend}, so that a kit over a fake
+   * backend never moves this machine's tasks}
    *
    * @param backend the kit's backend; not null
-   * @return an isolator using {@code backend}; this one (the default) if it has its own
    */
   default CpuIsolator withBackend(AffinityBackend backend) {
     return this;

@@ -5,32 +5,19 @@ import java.time.Duration;
 
 /**
  * What a {@link CpuAuditor} found, as core reads it: which audited CPUs were EXCLUSIVE to their
- * owners, which INTRUDED (another task ran or may run there, an IRQ landed there, the SMT sibling
- * was busy), and UNKNOWN the rest. The artifact affinity-audit's {@code CpuAudit} implements it
- * with each CPU's intruders and notes as values.
+ * owners, which INTRUDED (another task or an IRQ ran there, the SMT sibling was busy), and UNKNOWN
+ * the rest. affinity-audit's {@code CpuAudit} implements it.
  *
  * <p>Thread safety: implementations are immutable.
  */
 public interface ExclusivityAudit {
-  /**
-   * Returns the window observed.
-   *
-   * @return the window asked for; positive
-   */
+  /** {@return the window asked for; positive} */
   Duration window();
 
-  /**
-   * Returns the CPUs audited.
-   *
-   * @return every CPU the audit answers for
-   */
+  /** {@return every CPU the audit answers for} */
   CpuSet audited();
 
-  /**
-   * Returns the CPUs found EXCLUSIVE: only their owners ran or may run there.
-   *
-   * @return a subset of {@link #audited()}
-   */
+  /** {@return the CPUs found EXCLUSIVE: only their owners ran or may run there} */
   CpuSet exclusive();
 
   /**
@@ -51,11 +38,6 @@ public interface ExclusivityAudit {
    */
   String detail(int cpu);
 
-  /**
-   * Returns one line per audited CPU: its verdict and what was found.
-   *
-   * @return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}; empty if no
-   *     CPU was audited
-   */
+  /** {@return newline-terminated lines such as {@code "cpu 3: INTRUDED, 2 ran_there"}} */
   String summary();
 }

@@ -8,22 +8,13 @@ import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * The whole state of one {@link Seat}, as one immutable value: what the seat says ({@code status}:
- * planned PINNED, SHARED, UNPINNED or UNSUPPORTED; FAILED after a refused bind; RELEASED once
- * closed), why, its CPU, the thread bound last (name, TID), how many binds it had, whether a check
- * found its CPU's reservation lost, the last bind's memory policy, and its open bindings. The seat
- * holds it in one {@code AtomicReference}; each transition below returns a new value, or this very
- * value when it does not apply, so the seat's compare-and-set loop knows whether it happened and
- * its caller tells the event (JFR, counter, watchdog) exactly once. The lease, the assignment, the
- * watchdog and the wait rule only read views of it.
- *
- * <p><b>A seat bound twice at once is modelled, not refused</b>: {@code bindings} lists every
- * binding from its bind until its lease's close, oldest first. A Netty loop resumed on a new thread
- * binds its seat before the old thread's lease is closed; refusing the second bind would leave the
- * resumed loop unpinned for its whole life over a gap of microseconds. Each binding keeps its own
- * outcome (status and reason, a refused bind's FAILED included) and its own move, so one lease's
- * never shows on the other; the seat's view is its last bind's outcome and its newest open
- * binding's move. A lost reservation is the seat's (one CPU, one lock), so LOST shows on both.
+ * The whole state of one {@link Seat}, as one immutable value: status (planned PINNED, SHARED,
+ * UNPINNED or UNSUPPORTED; FAILED after a refused bind; RELEASED once closed), reason, CPU, the
+ * thread bound last, bind count, whether its reservation was found lost, the last bind's memory
+ * policy, and its open bindings. Each transition returns a new value, or this very value when it
+ * does not apply, so the seat's compare-and-set loop knows whether it happened and its caller tells
+ * the event exactly once. A seat bound twice at once is modelled, not refused: see ARCHITECTURE.md,
+ * "One pin state".
  *
  * <p>Thread safety: immutable.
  */

@@ -12,9 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The open leases of one {@link AffinityKit}, by thread, and what checks found of them: the one
- * registry that audits (affinity-audit's {@code JvmThreads}, {@link AffinityKit#audit}), the
- * watchdog and metrics read through the kit ({@link AffinityKit#leases()} and its neighbours). A
- * lease joins when its thread is bound to a CPU and leaves when it is closed.
+ * registry that audits, the watchdog and metrics read through the kit. A lease joins when its
+ * thread is bound and leaves when it is closed.
  *
  * <p>Thread safety: safe for concurrent use; every accessor returns a snapshot or a counter.
  */
@@ -28,42 +27,24 @@ final class PinnedLeases {
     this.backend = Objects.requireNonNull(backend, "backend");
   }
 
-  /**
-   * Returns the open leases, by CPU then thread id.
-   *
-   * @return an immutable snapshot
-   */
+  /** {@return the open leases, by CPU then thread id} */
   List<CpuLease> all() {
     return open.values().stream()
         .sorted(Comparator.comparingInt(CpuLease::cpu).thenComparingInt(CpuLease::tid))
         .toList();
   }
 
-  /**
-   * Returns the kernel thread ids of the pinned threads.
-   *
-   * @return an immutable copy
-   */
+  /** {@return the kernel thread ids of the pinned threads} */
   Set<Integer> threadIds() {
     return Set.copyOf(open.keySet());
   }
 
-  /**
-   * Returns the open lease of thread {@code tid}.
-   *
-   * @param tid a kernel thread id ({@code gettid})
-   * @return its lease until it is closed; empty if the kit holds none for it
-   */
+  /** {@return the open lease of thread {@code tid}; empty if the kit holds none for it} */
   Optional<CpuLease> of(int tid) {
     return Optional.ofNullable(open.get(tid));
   }
 
-  /**
-   * Returns the open lease of the calling thread: what an idle strategy or a wait policy asks to
-   * learn where it runs.
-   *
-   * @return the calling thread's lease; empty if it holds none, or the platform cannot tell its id
-   */
+  /** {@return the calling thread's open lease: where an idle strategy's thread runs} */
   Optional<CpuLease> current() {
     if (open.isEmpty() || !backend.isSupported()) {
       return Optional.empty();
@@ -71,20 +52,12 @@ final class PinnedLeases {
     return of(backend.currentThreadId());
   }
 
-  /**
-   * Returns how many leases {@link CpuLease#check()} has found {@link LeaseStatus#MOVED}.
-   *
-   * @return a monotonic count since the kit was made
-   */
+  /** {@return how many leases {@link CpuLease#check()} has found {@link LeaseStatus#MOVED}} */
   long movedTotal() {
     return moved.get();
   }
 
-  /**
-   * Returns how many leases {@link CpuLease#verify()} has found {@link LeaseStatus#LOST}.
-   *
-   * @return a monotonic count since the kit was made
-   */
+  /** {@return how many leases {@link CpuLease#verify()} has found {@link LeaseStatus#LOST}} */
   long lostTotal() {
     return lost.get();
   }

@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link ThreadFactory} whose threads pin themselves to planned CPUs before their task runs: a
- * one-line migration from OpenHFT's {@code AffinityThreadFactory}, evaluated against the real
- * topology, honest about run-out, and releasing each CPU when its thread ends.
+ * one-line migration from OpenHFT's {@code AffinityThreadFactory}.
  *
  * <pre>{@code
  * ThreadFactory f = new PinnedThreadFactory("worker", AffinityStrategies.DIFFERENT_CORE,
@@ -21,10 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * <p>{@link #newThread} plans and reserves the CPU (so that run-out policy {@link
- * RunOutPolicy#FAIL} can throw there); the thread binds itself when it starts, then runs the task;
- * pinning problems never kill the thread, they show in {@link #assignments()}. A thread that is not
- * pinned has its mask reset to the process's CPUs, so it never silently inherits the CPU of a
- * pinned creator. Reservations of threads created but never started are freed by {@link #close()}.
+ * RunOutPolicy#FAIL} can throw there); the thread binds itself when it starts. Pinning problems
+ * never kill the thread: they show in {@link #assignments()}. An unpinned thread never inherits a
+ * pinned creator's CPU.
  *
  * <p>Thread safety: safe for concurrent use; {@link #assignments()} may be read at any time.
  */
@@ -38,8 +36,6 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
 
   /**
    * OpenHFT parity: threads {@code name-0, name-1, ...}, daemon, on {@link AffinityKit#shared()}.
-   * With the other parity constructor, the one place where this library uses the shared kit without
-   * being given one; everything else takes its kit explicitly.
    *
    * @param name the group's name, which prefixes the threads' names
    * @param strategies {@code AffinityStrategies} values, tried in order for each later thread
@@ -65,11 +61,10 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Returns a builder of a factory whose threads are the members of the group {@code group}
-   * configures, named {@code <group name>-<n>}.
+   * {@return a builder of a factory whose threads are the members of the group {@code group}
+   * configures, named {@code <group name>-<n>}}
    *
    * @param group the group's configuration; {@link Builder#build()} builds the group
-   * @return a new builder: daemon threads, no delegate
    */
   public static Builder builder(CpuGroupBuilder group) {
     return new Builder(group);
@@ -96,12 +91,9 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Pins the calling thread as this factory's next thread: for a thread the factory did not create
-   * (a Disruptor producer, an application's main loop) that belongs to the same group as the
-   * factory's threads. It is planned, reserved and listed in {@link #assignments()} like them, by
-   * the same placements and run-out policy. Never throws for a platform or kernel refusal: the
-   * lease's status and reason say what happened. Closing the lease (from any thread) restores the
-   * thread's previous mask and gives its place up.
+   * Pins the calling thread as this factory's next thread (a Disruptor producer, a main loop):
+   * planned, reserved and listed like the factory's own. Never throws for a platform or kernel
+   * refusal: the lease says what happened. Closing the lease restores the thread's mask.
    *
    * @return the lease to close when the thread leaves the group; never null
    * @throws IllegalStateException if the pool is exhausted and the run-out policy is {@link
@@ -119,39 +111,29 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     }
   }
 
-  /**
-   * Returns where every thread created and not yet ended runs, in creation order (an ended thread's
-   * place is given up and forgotten, so a factory that keeps replacing threads stays bounded).
-   *
-   * @return an immutable snapshot, one assignment per open member
-   */
+  /** {@return where every thread created and not yet ended runs; an ended thread is forgotten} */
   public List<Assignment> assignments() {
     return group.assignments();
   }
 
   /**
-   * Returns the runtime isolation of the factory's pool, if its group was asked to isolate ({@link
-   * CpuGroupBuilder#isolate}: made when the first thread is created; its reason says whether it was
-   * made, and why not).
+   * Returns the runtime isolation of the factory's pool, made with the first thread if its group
+   * was asked to isolate ({@link CpuGroupBuilder#isolate}).
    *
-   * @return the isolation once made; empty before the first member joins, or if not asked for
+   * @return the isolation, whose reason says whether it is in force; empty if none was asked
    */
   public Optional<CpuIsolation> isolation() {
     return group.isolation();
   }
 
-  /**
-   * Returns the CPUs this factory's threads hold now.
-   *
-   * @return the CPUs reserved for its threads, started or not; empty when none
-   */
+  /** {@return the CPUs reserved for its threads, started or not; empty when none} */
   public CpuSet held() {
     return group.held();
   }
 
   /**
-   * Creates no more threads; frees the CPUs of threads created but never started at once, and those
-   * of running threads when they end.
+   * Creates no more threads; frees the CPUs of threads never started now, of the others when they
+   * end.
    */
   @Override
   public void close() {
@@ -159,8 +141,7 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Configures a {@link PinnedThreadFactory}: how its threads are made. Where they run is the
-   * group's ({@link CpuGroupBuilder}), configured there once.
+   * Configures how a {@link PinnedThreadFactory} makes its threads (where they run is the group's).
    *
    * <p>Thread safety: not thread-safe; build on one thread.
    */
@@ -185,8 +166,8 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
     }
 
     /**
-     * Creates threads with {@code factory} (e.g. Netty's {@code DefaultThreadFactory}, to keep
-     * {@code FastThreadLocalThread}s); it names them and sets daemon-ness.
+     * Creates threads with {@code factory} (e.g. Netty's {@code DefaultThreadFactory}), which names
+     * them and sets daemon-ness.
      *
      * @param factory the factory that makes each thread around the pinning task
      * @return this builder

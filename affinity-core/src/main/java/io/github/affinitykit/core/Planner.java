@@ -7,20 +7,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Chooses CPUs for one group of threads, deterministically: the same topology, pool, placements and
- * CPUs taken always give the same choice. A group has its own planner, which keeps the group's
- * planning state (the pool, the placements, the CPU of the member placed last).
+ * Chooses CPUs for one group of threads, deterministically. The first member takes the lowest free
+ * CPU of the pool, preferring one whose whole core is in the pool and free, then one whose core is
+ * free (a core shared with CPUs outside the pool runs general work on its other half). Each later
+ * member tries the placements in order, relative to the member placed before it (as OpenHFT's
+ * {@code AffinityThreadFactory} does), by the same preference. When none matches, {@link #next}
+ * answers -1 and {@link #reason()} why.
  *
- * <p>The first member takes the lowest free CPU of the pool, preferring a CPU whose whole physical
- * core is in the pool and free, then one whose core is free: a core shared with CPUs outside the
- * pool (an isolated hyper-thread whose sibling is a housekeeping CPU) comes last, because general
- * work runs on its other half. Each later member tries the placements in order, relative to the
- * member placed before it (as OpenHFT's {@code AffinityThreadFactory} does), and takes the lowest
- * matching free CPU by the same preference. When no placement matches, {@link #next} answers no CPU
- * (-1) and {@link #reason()} why: the group's run-out policy decides what happens.
- *
- * <p>Thread safety: not thread-safe; its group calls it under the group's lock. The pool's order of
- * preference alone is {@link io.github.affinitykit.core.host.CpuPool#order}.
+ * <p>Thread safety: not thread-safe; its group calls it under the group's lock.
  */
 final class Planner {
   private final CpuTopology topology;
@@ -30,13 +24,7 @@ final class Planner {
   private String reason = "nothing planned yet";
 
   /**
-   * Creates the planner of a group drawing from {@code pool}.
-   *
-   * @param topology the host's topology; it must know every CPU of {@code pool}
-   * @param pool the CPUs the group draws from
-   * @param placements tried in order for every member after the first; empty means {@link
-   *     Placement#ANY}
-   * @throws IllegalArgumentException if a pool CPU is not in the topology
+   * The planner of a group drawing from {@code pool}; every CPU of it must be in {@code topology}.
    */
   Planner(CpuTopology topology, CpuSet pool, List<Placement> placements) {
     this.topology = Objects.requireNonNull(topology, "topology");
@@ -55,14 +43,8 @@ final class Planner {
   }
 
   /**
-   * Chooses the next member's CPU among the pool's CPUs that are neither {@code held} (the group's
-   * own) nor {@code refused} (tried for this member and held elsewhere). The choice counts once
-   * {@link #placed} says the member got it; {@link #reason()} then says which placement chose it,
-   * or why none fits.
-   *
-   * @param held the CPUs the group holds now
-   * @param refused the CPUs refused to this member so far
-   * @return the CPU, or -1 when no free CPU fits
+   * Chooses the next member's CPU among the pool's CPUs neither {@code held} by the group nor
+   * {@code refused} to this member: the CPU, or -1. It counts once {@link #placed} says so.
    */
   int next(CpuSet held, CpuSet refused) {
     CpuSet free = pool.minus(refused).minus(held);
@@ -94,20 +76,14 @@ final class Planner {
   }
 
   /**
-   * Returns why the last {@link #next} chose its CPU (the placement's name, or {@code first free
-   * CPU}), or why it found none.
-   *
-   * @return one line for people
+   * {@return why the last {@link #next} chose its CPU (the placement's name, or {@code first free
+   * CPU}), or why it found none}
    */
   String reason() {
     return reason;
   }
 
-  /**
-   * Records that the member just planned got {@code cpu}: the next member is placed after it.
-   *
-   * @param cpu the CPU the member got; the next member is placed relative to it
-   */
+  /** Records that the member just planned got {@code cpu}: the next is placed after it. */
   void placed(int cpu) {
     previous = cpu;
   }

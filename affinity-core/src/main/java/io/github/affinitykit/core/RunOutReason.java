@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * Says why a {@link CpuGroup} found no CPU for a member, so that an empty pool, a pool whose every
- * CPU is held, and lock files that could not be used (I/O errors, refused files) read differently:
- * {@code the pool is empty}, {@code every CPU is held: ...}, {@code cannot reserve (I/O error or
- * refused lock file): ...}.
+ * Says why a {@link CpuGroup} found no CPU for a member: {@code the pool is empty}, {@code every
+ * CPU is held: ...}, or {@code cannot reserve (I/O error or refused lock file): ...}.
  *
  * <p>Thread safety: stateless.
  */
@@ -18,13 +16,8 @@ final class RunOutReason {
   private RunOutReason() {}
 
   /**
-   * The reason, without the thread's name.
-   *
-   * @param pool the factory's pool
-   * @param live the CPUs this group holds
-   * @param placement the planner's reason when CPUs were free but none matched the placements,
-   *     empty when none was free
-   * @param failures the reservations tried and refused, in order
+   * The reason, without the thread's name: {@code placement} is the planner's reason when CPUs were
+   * free but none matched (else empty), {@code failures} the refusals in order.
    */
   static String of(CpuSet pool, CpuSet live, String placement, List<ReservationResult> failures) {
     if (pool.isEmpty()) {

@@ -98,10 +98,10 @@ public final class Seat implements AutoCloseable {
 
   /**
    * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED (the kernel
-   * refused the last bind); MOVED (a check found its thread elsewhere, until re-pinned); LOST (a
-   * check found the CPU's reservation lost); RELEASED once closed.
+   * refused the last bind); MOVED (its thread found elsewhere); LOST (its reservation found lost);
+   * RELEASED once closed.
    *
-   * @return the status now, never null; no I/O ({@link CpuLease#verify()} checks the lock files)
+   * @return the member's status
    */
   public LeaseStatus status() {
     return state.get().seatStatus();
@@ -140,9 +140,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * {@return what became of the group's memory policy on the thread bound last} Left alone before
-   * any, in force, refused with the errno, restored once it let go (affinity-numa's {@code
-   * MemoryPolicyStatus.of(seat)} reads it); empty where the group asked for none.
+   * {@return what became of the group's memory policy on the thread bound last} Empty where the
+   * group asked for none.
    */
   public Optional<ThreadMemoryPolicy.Binding> memoryPolicy() {
     return state.get().memory();
@@ -156,10 +155,9 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Binds the calling thread to the seat's CPU; a seat without a CPU confines it to the group's
-   * unpinned mask instead (so it never keeps a pinned creator's CPU). Closing the returned lease
-   * restores the thread's previous mask and keeps the CPU the seat's. Never throws for a platform
-   * or kernel refusal: the lease and {@link #status()} say FAILED with the kernel's reason.
+   * Binds the calling thread to the seat's CPU, or confines it to the group's unpinned mask when
+   * the seat has none. Closing the lease restores the thread's mask; the CPU stays the seat's.
+   * Never throws for a platform or kernel refusal: the lease says FAILED with the reason.
    *
    * @return the lease to close when the thread is done; its status says what happened
    */
@@ -168,8 +166,7 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * As {@link #bind()}, for a member that is one thread for its whole life: closing the lease also
-   * closes the seat.
+   * As {@link #bind()}, for a member that is one thread for its whole life.
    *
    * @return the lease; closing it also closes this seat
    */
@@ -178,10 +175,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns {@code task} wrapped to run bound to this seat: the thread that runs it calls {@link
-   * #bind()} first and closes the lease when the task ends, however it ends; the seat stays (for
-   * the next thread of a Netty loop, say). May be run by any number of threads, one after another
-   * or at once.
+   * Returns {@code task} wrapped to run bound to this seat: {@link #bind()} first, the lease closed
+   * however it ends; the seat stays. May be run by any number of threads.
    *
    * @param task the work to run bound; not null
    * @return a task that binds, runs {@code task}, then closes the lease
@@ -191,8 +186,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * As {@link #bound(Runnable)} with {@link #bindOnce()}, for a member that is one thread for its
-   * whole life: when the task ends the seat is closed too. Run it on one thread, once.
+   * As {@link #bound(Runnable)} with {@link #bindOnce()}: the seat closes when the task ends. Run
+   * it on one thread, once.
    *
    * @param task the thread's whole work; not null
    * @return a task that binds, runs {@code task}, then closes the lease and this seat
@@ -214,9 +209,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Enters the calling thread (one transition: counted, named, bound unless the seat is closed),
-   * then pins it (or confines it to the unpinned mask) and settles the binding's outcome (a second
-   * transition). {@code onClose} runs once the lease let go of the seat.
+   * Enters the calling thread (one transition), pins or confines it, and settles the binding's
+   * outcome (a second transition); {@code onClose} runs once the lease let go of the seat.
    */
   private CpuLease bind(Runnable onClose) {
     AffinityKit kit = group.kit();
@@ -311,8 +305,7 @@ public final class Seat implements AutoCloseable {
 
   /**
    * The seat was closed between the thread's entry and its settled bind, so its CPU may be
-   * another's by now: the memory policy and the mask are set back, the binding ends untold (no
-   * pinned event, not among the kit's leases), and the lease says RELEASED with the seat's reason.
+   * another's: policy and mask are set back, the binding ends untold, the lease says RELEASED.
    */
   private CpuLease undo(
       AffinityKit kit,
@@ -335,8 +328,7 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Confines the calling thread to {@code mask} (none: leaves it alone); returns the mask to
-   * restore, empty when nothing was changed.
+   * Confines the calling thread to {@code mask} (empty: leaves it); the mask to restore, or empty.
    */
   private static CpuSet confine(AffinityBackend backend, CpuSet mask) {
     if (!backend.isSupported() || mask.isEmpty()) {
@@ -357,12 +349,10 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Leaves the group: the CPU is freed once no other open seat of the group is on it. Closing a
-   * seat a thread is still bound to gives the CPU up at once (a Netty group does so once its loops
-   * have terminated); to free it only when the last thread lets go, close the {@link CpuGroup}.
-   * Whichever thread closes first, every close returns only once the seat has left: its CPU freed
-   * (if no other seat is on it) and, for the group's last seat once the group is closed, the
-   * group's isolation undone.
+   * Leaves the group: the CPU is freed once no other open seat of the group is on it, even while a
+   * thread is still bound (to free it when the last thread lets go, close the {@link CpuGroup}).
+   * Every close returns only once the seat has left (and, for a closed group's last seat, the
+   * group's isolation is undone).
    */
   @Override
   public void close() {

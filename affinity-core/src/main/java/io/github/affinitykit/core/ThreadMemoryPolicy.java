@@ -4,21 +4,18 @@ import java.util.List;
 
 /**
  * A NUMA memory policy as a group sets it on each thread it pins ({@link
- * CpuGroupBuilder#memoryPolicy}): right after the thread's affinity, on that thread ({@code
- * set_mempolicy} acts on the caller), and undone when its lease is closed. Core implements none:
- * the artifact {@code io.github.affinitykit:affinity-numa} does ({@code
- * io.github.affinitykit.numa.MemoryPolicy}, whose {@code MemoryPolicyStatus.of(lease)} reads a
- * binding back). {@link #named(String)} finds that artifact with {@link java.util.ServiceLoader};
- * without it, every binding of the policy named is refused and says so, and the pin stands.
+ * CpuGroupBuilder#memoryPolicy}): right after the affinity, on that thread, undone when its lease
+ * is closed. Core implements none: {@code io.github.affinitykit:affinity-numa} does, found by
+ * {@link #named(String)} with {@link java.util.ServiceLoader}; without it every binding is refused
+ * and says so, and the pin stands.
  *
  * <p>Thread safety: implementations are immutable; {@link #apply()} acts on the calling thread.
  */
 public interface ThreadMemoryPolicy {
   /**
-   * Returns the policy {@code spec} names, as affinity-numa's {@code MemoryPolicy} prints it:
-   * {@code default}, {@code local}, {@code bind 0-1}, {@code preferred 1}, {@code interleave 0,2}.
-   * Without affinity-numa on the class path, a policy whose every binding is refused with the
-   * reason {@code NUMA memory policy needs io.github.affinitykit:affinity-numa on the class path}.
+   * Returns the policy {@code spec} names ({@code default}, {@code local}, {@code bind 0-1}, {@code
+   * preferred 1}, {@code interleave 0,2}); without affinity-numa, one whose every binding is
+   * refused.
    *
    * @param spec the policy, as {@code MemoryPolicy.toString()} prints it
    * @return the policy
@@ -29,8 +26,7 @@ public interface ThreadMemoryPolicy {
   }
 
   /**
-   * Checks that every node the policy names is one of {@code hostNodes}; the group's builder calls
-   * it with its host's nodes (node 0 alone where the host shows none).
+   * Checks that every node the policy names is one of {@code hostNodes}.
    *
    * @param hostNodes the host's NUMA nodes
    * @return this policy
@@ -47,10 +43,9 @@ public interface ThreadMemoryPolicy {
   Binding apply();
 
   /**
-   * Returns a binding that set nothing, saying {@code why} (the seat pins nothing, its pin failed).
+   * {@return a binding that set nothing, saying {@code why}}
    *
    * @param why one line for people
-   * @return a binding whose {@link Binding#restore()} does nothing
    */
   Binding leftAlone(String why);
 
@@ -64,16 +59,10 @@ public interface ThreadMemoryPolicy {
     /** {@return whether the policy asked is the thread's now} */
     boolean inForce();
 
-    /**
-     * Sets the thread's previous policy again, if this binding set one and the thread still has it;
-     * called once, on the lease's close. Never throws.
-     */
+    /** Sets the thread's previous policy again, if this binding set one; once. Never throws. */
     void restore();
 
-    /**
-     * {@return one line for reports: {@code memory bind 0: IN_FORCE (was default)}; empty where the
-     * policy asks nothing of the thread}
-     */
+    /** {@return one line for reports: {@code memory bind 0: IN_FORCE (was default)}, or empty} */
     @Override
     String toString();
   }

@@ -7,20 +7,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The one rule for waiting threads, and its answer: whether a thread may spin (busy-poll) while it
- * has no work, or must back off or block, with the {@link Reason} and the facts. Netty's loops, the
- * Disruptor's wait strategy and Agrona's idle strategy only translate this answer into their own
- * types.
+ * The one rule for waiting threads, and its answer: whether a thread may spin while it has no work,
+ * or must back off or block, with the {@link Reason} and the facts. Netty, Disruptor and Agrona
+ * adapters only translate this answer.
  *
- * <p>The rule ({@link #decide}), first match wins: the thread backs off when it has no CPU ({@link
- * Reason#NOT_PINNED}), when its lease was found MOVED or LOST ({@link Reason#NOT_INTACT}), when
- * another thread of ours with a CPU runs on the same physical core ({@link
- * Reason#NEIGHBOUR_ON_CORE}), or when its CPU is not its own (SHARED, FAILED ...: {@link
- * Reason#NOT_PINNED}); otherwise it spins only on a CPU proven exclusive: its whole core isolated
- * ({@link Reason#ISOLATED_CORE}) or an exclusivity audit ({@link CpuAuditor}) found it EXCLUSIVE
- * ({@link Reason#AUDITED_EXCLUSIVE}). Anywhere else a spinning thread takes the CPU from whatever
- * else runs there (the thread it waits for, a kernel thread, another process) until the end of a
- * time slice.
+ * <p>The rule ({@link #decide}), first match wins: back off with no CPU ({@link
+ * Reason#NOT_PINNED}), a lease found MOVED or LOST ({@link Reason#NOT_INTACT}), another thread of
+ * ours on the same core ({@link Reason#NEIGHBOUR_ON_CORE}), or a CPU not its own ({@link
+ * Reason#NOT_PINNED}); else spin only on a CPU proven exclusive: its whole core isolated ({@link
+ * Reason#ISOLATED_CORE}) or found EXCLUSIVE by an audit ({@link Reason#AUDITED_EXCLUSIVE}).
+ * Anywhere else a spinning thread takes the CPU from whatever else runs there.
  *
  * <p>Thread safety: immutable; {@link #decide} is stateless and safe for concurrent use.
  *
@@ -66,14 +62,13 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
    *
    * @param host the host model; not null
    * @param self the thread's placement: its CPU, status and reason; not null
-   * @param others the other threads of ours (entries equal to {@code self} are skipped); a thread
-   *     with a CPU ({@code cpu >= 0}) on {@code self}'s core, the CPU or an SMT sibling, is a
+   * @param others the other threads of ours ({@code self} skipped); one on {@code self}'s core is a
    *     neighbour; not null
    * @param auditedExclusive the CPUs an audit found EXCLUSIVE (empty without an audit); not null
    * @param audited the CPUs audited at all (a superset of {@code auditedExclusive}); not null
    * @return the answer
-   * @throws IllegalArgumentException if {@code self}'s CPU is not a known CPU of {@code host}, or
-   *     {@code auditedExclusive} is not within {@code audited}
+   * @throws IllegalArgumentException if {@code self}'s CPU is unknown to {@code host}, or {@code
+   *     auditedExclusive} is not within {@code audited}
    */
   public static WaitAdvice decide(
       HostCpus host,
@@ -122,9 +117,8 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
   }
 
   /**
-   * Decides for the thread that holds {@code self}, a lease of a kit, from its state now: a lease
-   * no longer {@link CpuLease#isIntact() intact} (found MOVED, its reservation found LOST, closed)
-   * backs off; the other open leases of the kit are its possible neighbours. No audit is used.
+   * Decides for the thread that holds {@code self} from its state now: a lease no longer {@link
+   * CpuLease#isIntact() intact} backs off; the kit's other open leases are its neighbours.
    *
    * @param host the host model; not null
    * @param self the thread's lease; not null
@@ -174,11 +168,7 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
             + ": other tasks and IRQs may run there");
   }
 
-  /**
-   * Returns whether the thread may spin: its CPU is proven exclusive.
-   *
-   * @return true to busy-poll; false to back off or block
-   */
+  /** {@return whether the thread may spin: its CPU is proven exclusive} */
   public boolean spin() {
     return reason.spin();
   }
@@ -219,21 +209,12 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
     /** Not isolated and not audited: nothing proves that the CPU is exclusive. */
     NOT_AUDITED;
 
-    /**
-     * Returns whether this reason lets the thread spin.
-     *
-     * @return true for {@link #ISOLATED_CORE} and {@link #AUDITED_EXCLUSIVE} only
-     */
+    /** {@return true for {@link #ISOLATED_CORE} and {@link #AUDITED_EXCLUSIVE} only} */
     public boolean spin() {
       return this == ISOLATED_CORE || this == AUDITED_EXCLUSIVE;
     }
 
-    /**
-     * Returns whether the thread has a core of its own: pinned, intact, and no neighbour of ours on
-     * its core, so that the host's facts decided.
-     *
-     * @return false for {@link #NOT_PINNED}, {@link #NOT_INTACT} and {@link #NEIGHBOUR_ON_CORE}
-     */
+    /** {@return whether the thread has a core of its own: pinned, intact, no neighbour} */
     public boolean ownCore() {
       return this != NOT_PINNED && this != NOT_INTACT && this != NEIGHBOUR_ON_CORE;
     }

@@ -9,13 +9,8 @@ package io.github.affinitykit.core.cpu;
 public enum CoreType {
   /** No difference between cores is visible in sysfs: the CPU is not on a hybrid part. */
   UNIFORM,
-  /**
-   * A performance core: Intel's {@code cpu_core} PMU, or the most powerful kind of a hybrid part.
-   */
+  /** A performance core: Intel's {@code cpu_core} PMU, or a hybrid part's most powerful kind. */
   PERFORMANCE,
-  /**
-   * An efficiency core: Intel's {@code cpu_atom} or {@code cpu_lowpower} PMU, or any kind but the
-   * most powerful on a hybrid part.
-   */
+  /** An efficiency core: Intel's {@code cpu_atom} or {@code cpu_lowpower} PMU, or a lesser kind. */
   EFFICIENCY
 }

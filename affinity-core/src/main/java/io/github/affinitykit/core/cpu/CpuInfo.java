@@ -10,22 +10,18 @@ import java.util.Objects;
  * <p>Thread safety: instances are immutable and safe to share between threads.
  *
  * @param cpu the logical CPU id (the kernel's {@code cpuN})
- * @param packageId the kernel's {@code physical_package_id} (socket), not necessarily dense: 36 on
- *     some Arm servers
+ * @param packageId the kernel's {@code physical_package_id} (socket), not necessarily dense
  * @param dieId the kernel's {@code die_id}
  * @param clusterId the kernel's {@code cluster_id}
- * @param coreId the kernel's {@code core_id}: per package and sparse, so never an identity on its
- *     own; use {@link #core()}
- * @param core the CPUs of this physical core, this one included ({@code core_cpus_list}, formerly
- *     {@code thread_siblings_list}): the identity of the core
- * @param packageCpus the CPUs of this package ({@code package_cpus_list}, formerly {@code
- *     core_siblings_list}); empty if unknown
+ * @param coreId the kernel's {@code core_id}: per package and sparse; use {@link #core()}
+ * @param core the CPUs of this physical core, this one included: the identity of the core
+ * @param packageCpus the CPUs of this package ({@code package_cpus_list}); empty if unknown
  * @param node the NUMA node of this CPU, {@code -1} if none is known
  * @param l2 the CPUs sharing this CPU's level 2 unified or data cache; empty if unknown
  * @param l3 the CPUs sharing this CPU's level 3 unified or data cache; empty if unknown
  * @param coreType the kind of core on hybrid parts; {@link CoreType#UNIFORM} otherwise
- * @param kind the rank of this CPU's kind, from {@code 0} (least powerful) to {@code k - 1} (most
- *     powerful), like hwloc's {@code cpukind}; {@code -1} if all CPUs look alike or it is unknown
+ * @param kind the rank of this CPU's kind, 0 the least powerful (as hwloc's {@code cpukind}); -1 if
+ *     all CPUs look alike or it is unknown
  */
 public record CpuInfo(
     int cpu,
@@ -71,9 +67,7 @@ public record CpuInfo(
   }
 
   /**
-   * Returns whether another logical CPU shares this CPU's physical core (SMT, hyper-threading).
-   *
-   * @return true if {@code core} holds more than one CPU; false for a lone or unknown core
+   * {@return whether another logical CPU shares this CPU's physical core (SMT, hyper-threading)}
    */
   public boolean hasSmtSibling() {
     return core.size() > 1;

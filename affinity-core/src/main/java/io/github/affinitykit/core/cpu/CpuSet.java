@@ -33,11 +33,7 @@ public final class CpuSet {
     this.words = words;
   }
 
-  /**
-   * Returns the empty set.
-   *
-   * @return the empty set; one shared instance
-   */
+  /** {@return the empty set; one shared instance} */
   public static CpuSet empty() {
     return EMPTY;
   }
@@ -79,10 +75,9 @@ public final class CpuSet {
   }
 
   /**
-   * Returns the set of the bits set in {@code bits} (copied).
+   * {@return the set of the bits set in {@code bits} (copied)}
    *
    * @param bits the ids as set bits; later changes do not reach the set
-   * @return the set of those ids
    */
   public static CpuSet of(BitSet bits) {
     Objects.requireNonNull(bits, "bits");
@@ -145,10 +140,9 @@ public final class CpuSet {
   }
 
   /**
-   * Returns whether {@code cpu} is in this set; false for negative ids.
+   * {@return whether {@code cpu} is in this set; false for negative ids}
    *
    * @param cpu a CPU id; any value, a negative one is never in a set
-   * @return true if {@code cpu} is in this set
    */
   public boolean contains(int cpu) {
     if (cpu < 0) {
@@ -158,11 +152,7 @@ public final class CpuSet {
     return w < words.length && (words[w] & (1L << cpu)) != 0;
   }
 
-  /**
-   * Returns the number of CPUs in this set.
-   *
-   * @return the count of ids, 0 for the empty set
-   */
+  /** {@return the count of ids, 0 for the empty set} */
   public int size() {
     int n = 0;
     for (long w : words) {
@@ -171,29 +161,17 @@ public final class CpuSet {
     return n;
   }
 
-  /**
-   * Returns whether this set has no CPU.
-   *
-   * @return true if {@code size() == 0}
-   */
+  /** {@return whether this set has no CPU} */
   public boolean isEmpty() {
     return words.length == 0;
   }
 
-  /**
-   * Returns the lowest id, or -1 if empty.
-   *
-   * @return the smallest CPU id; -1 for the empty set
-   */
+  /** {@return the smallest CPU id; -1 for the empty set} */
   public int first() {
     return next(0);
   }
 
-  /**
-   * Returns the highest id, or -1 if empty.
-   *
-   * @return the largest CPU id; -1 for the empty set
-   */
+  /** {@return the largest CPU id; -1 for the empty set} */
   public int last() {
     return words.length == 0
         ? -1
@@ -201,10 +179,9 @@ public final class CpuSet {
   }
 
   /**
-   * Returns the lowest id {@code >= from} in this set, or -1 if there is none.
+   * {@return the lowest id {@code >= from} in this set, or -1 if there is none}
    *
    * @param from the first id to look at; a negative one means 0
-   * @return the next id at or after {@code from}; -1 past the last
    */
   public int next(int from) {
     int i = Math.max(from, 0);
@@ -235,38 +212,25 @@ public final class CpuSet {
     }
   }
 
-  /**
-   * Returns the ids in ascending order.
-   *
-   * @return a stream of the ids, ascending and distinct
-   */
+  /** {@return a stream of the ids, ascending and distinct} */
   public IntStream stream() {
     return toBitSet().stream();
   }
 
-  /**
-   * Returns the ids in ascending order as an array.
-   *
-   * @return a new array of the ids, ascending; empty for the empty set
-   */
+  /** {@return a new array of the ids, ascending; empty for the empty set} */
   public int[] toArray() {
     return stream().toArray();
   }
 
-  /**
-   * Returns a new {@link BitSet} with the ids of this set.
-   *
-   * @return a new bit set, one bit per id; changing it does not change this set
-   */
+  /** {@return a new bit set, one bit per id; changing it does not change this set} */
   public BitSet toBitSet() {
     return BitSet.valueOf(words);
   }
 
   /**
-   * Returns the CPUs in this set or in {@code other}.
+   * {@return the CPUs in this set or in {@code other}}
    *
    * @param other the CPUs to add
-   * @return the CPUs in either set
    */
   public CpuSet union(CpuSet other) {
     BitSet b = toBitSet();
@@ -275,10 +239,9 @@ public final class CpuSet {
   }
 
   /**
-   * Returns the CPUs in both this set and {@code other}.
+   * {@return the CPUs in both sets; empty if they share none}
    *
    * @param other the set to intersect with
-   * @return the CPUs in both sets; empty if they share none
    */
   public CpuSet intersect(CpuSet other) {
     BitSet b = toBitSet();
@@ -287,10 +250,9 @@ public final class CpuSet {
   }
 
   /**
-   * Returns the CPUs in this set but not in {@code other}.
+   * {@return the CPUs in this set but not in {@code other}}
    *
    * @param other the CPUs to take out
-   * @return this set's CPUs that are not in {@code other}
    */
   public CpuSet minus(CpuSet other) {
     BitSet b = toBitSet();
@@ -299,20 +261,18 @@ public final class CpuSet {
   }
 
   /**
-   * Returns whether every CPU of {@code other} is in this set.
+   * {@return true if {@code other} is a subset of this set; always for an empty one}
    *
    * @param other the CPUs to look for
-   * @return true if {@code other} is a subset of this set; always for an empty one
    */
   public boolean containsAll(CpuSet other) {
     return other.minus(this).isEmpty();
   }
 
   /**
-   * Returns whether this set and {@code other} share a CPU.
+   * {@return whether this set and {@code other} share a CPU}
    *
    * @param other the set to compare with
-   * @return true if at least one CPU is in both sets
    */
   public boolean intersects(CpuSet other) {
     return toBitSet().intersects(other.toBitSet());

@@ -4,9 +4,8 @@ import io.github.affinitykit.core.internal.text.Printable;
 
 /**
  * A cpu list or cpu mask that the kernel's grammar rejects: names the input, the position of the
- * offending character (0-based) and the rule it broke. The input often comes from a file or an
- * environment variable: the message shows it through {@link Printable#of(String)} (control
- * characters escaped, long inputs cut); {@link #input()} returns it as it was.
+ * offending character (0-based) and the rule it broke. The message shows the input sanitised
+ * ({@link Printable#of(String)}); {@link #input()} returns it as it was.
  *
  * <p>Thread safety: immutable.
  */
@@ -38,29 +37,17 @@ public final class CpuSetFormatException extends IllegalArgumentException {
     this.rule = rule;
   }
 
-  /**
-   * Returns the rejected input.
-   *
-   * @return the input as given, unlike the message's escaped and cut copy
-   */
+  /** {@return the input as given, unlike the message's escaped and cut copy} */
   public String input() {
     return input;
   }
 
-  /**
-   * Returns the 0-based position of the offending character.
-   *
-   * @return an index into {@link #input()}; its length when the input ended too early
-   */
+  /** {@return an index into {@link #input()}; its length when the input ended too early} */
   public int position() {
     return position;
   }
 
-  /**
-   * Returns the rule broken.
-   *
-   * @return the rule's text, e.g. {@code "expected: a decimal cpu number or N"}
-   */
+  /** {@return the rule's text, e.g. {@code "expected: a decimal cpu number or N"}} */
   public String rule() {
     return rule;
   }

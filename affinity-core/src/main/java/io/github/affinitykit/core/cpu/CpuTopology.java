@@ -8,19 +8,12 @@ import java.util.SortedMap;
 import java.util.stream.Collectors;
 
 /**
- * The host's CPU topology: packages, physical cores and their SMT siblings, L2 and L3 sharing
- * groups, NUMA nodes and distances, hybrid core kinds, and which CPUs are possible, present, online
- * and offline. A value: the host model reads it from sysfs ({@code /sys/devices/system/cpu}, {@code
- * /sys/devices/system/node}; {@code /proc/cpuinfo} only when sysfs has no CPU topology) when it
- * probes the host, and {@code HostCpus.topology()} hands it out.
+ * The host's CPU topology: packages, cores and their SMT siblings, L2 and L3 groups, NUMA nodes and
+ * distances, hybrid core kinds, and which CPUs are possible, present, online and offline. Sparse
+ * ids and offline CPUs are normal: only the CPUs of {@link #known()} have a {@link CpuInfo}. A core
+ * is identified by its CPU set, never by {@code core_id}. Size masks from {@link #possibleCount()}.
  *
- * <p>Sparse CPU ids and offline CPUs are normal: {@link #known()} holds the online CPUs the kernel
- * describes, and only they have a {@link CpuInfo}. A core is identified by its CPU set ({@code
- * core_cpus_list}), never by {@code core_id}, which is per package and sparse. Masks are sized from
- * {@link #possibleCount()}, not from the online count.
- *
- * <p>Thread safety: immutable; safe to share between threads. Nothing is read after the probe that
- * made it: probe again to see CPU hotplug.
+ * <p>Thread safety: immutable; safe to share between threads. Probe again to see CPU hotplug.
  */
 public final class CpuTopology {
   private final CpuSet possible;
@@ -39,12 +32,9 @@ public final class CpuTopology {
   private final String source;
 
   /**
-   * Makes a topology of the CPUs the kernel describes: what {@code HostCpus.probe()} does with what
-   * it reads, and what a test may do with CPUs of its own. Each CPU's group sets (core, package,
-   * L2, L3) are made a partition of the known CPUs first: a set that one CPU reports and another
-   * does not is merged, and CPUs that are not described are dropped from every set.
-   *
-   * <p>Thread safety: may be called from any thread.
+   * Makes a topology of the CPUs the kernel describes. Each CPU's group sets (core, package, L2,
+   * L3) are made a partition of the known CPUs first: sets that disagree are merged, CPUs not
+   * described dropped.
    *
    * @param source where the description came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}
    * @param cpus one description per known CPU, in any order (the first of a repeated id wins); at
@@ -53,8 +43,7 @@ public final class CpuTopology {
    * @param present the CPUs physically present ({@code present})
    * @param online the CPUs online ({@code online})
    * @param offline the CPUs possible but not online ({@code offline})
-   * @param distances the NUMA distances by node and node ({@code nodeN/distance}); a missing entry
-   *     is unknown
+   * @param distances the NUMA distances by node and node; a missing entry is unknown
    * @throws IllegalArgumentException if {@code cpus} is empty
    * @throws NullPointerException if an argument is null
    */
@@ -88,7 +77,7 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the CPUs that may ever be online ({@code possible}). Thread safety: immutable.
+   * Returns the CPUs that may ever be online ({@code possible}).
    *
    * @return the {@code possible} list, or the {@code cpuN} directories and online CPUs without it
    */
@@ -97,7 +86,7 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the CPUs physically present ({@code present}). Thread safety: immutable.
+   * Returns the CPUs physically present ({@code present}).
    *
    * @return the {@code present} list, or the {@code cpuN} directories and online CPUs without it
    */
@@ -106,7 +95,7 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the CPUs online when loaded ({@code online}). Thread safety: immutable.
+   * Returns the CPUs online when loaded ({@code online}).
    *
    * @return the {@code online} list; if it is missing, the {@code cpuN} directories not marked
    *     offline, or the processors of {@code /proc/cpuinfo}
@@ -115,22 +104,16 @@ public final class CpuTopology {
     return online;
   }
 
-  /**
-   * Returns the CPUs possible but not online ({@code offline}). Thread safety: immutable.
-   *
-   * @return the {@code offline} list, or possible minus online if it is missing; often empty
-   */
+  /** {@return the {@code offline} list, or possible minus online if it is missing; often empty} */
   public CpuSet offline() {
     return offline;
   }
 
   /**
-   * Returns the number of bits a CPU mask of this host needs: the highest CPU id any source names
-   * ({@code possible}, {@code present}, {@code online}, the {@code cpuN} directories) plus one, so
-   * that a missing or short {@code possible} list never narrows the mask. Thread safety: immutable.
+   * Returns the number of bits a CPU mask of this host needs: the highest CPU id any source names,
+   * plus one (so a short {@code possible} list never narrows the mask).
    *
-   * @return the mask width in bits, 1 or more: the highest id in {@code possible}, {@code present},
-   *     {@code online} or {@link #known()}, plus one
+   * @return the mask width in bits, 1 or more
    */
   public int possibleCount() {
     return Math.max(
@@ -139,8 +122,7 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the CPUs that have a {@link CpuInfo}: the online CPUs whose topology the kernel shows.
-   * Never empty. Thread safety: immutable.
+   * Returns the online CPUs whose topology the kernel shows.
    *
    * @return the CPUs that have a {@link CpuInfo}, at least one
    */
@@ -149,7 +131,7 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the description of a known CPU. Thread safety: immutable.
+   * Returns the description of a known CPU.
    *
    * @param cpu the logical CPU id; must be in {@link #known()}
    * @return that CPU's description, never null
@@ -163,18 +145,14 @@ public final class CpuTopology {
     return info;
   }
 
-  /**
-   * Returns every known CPU, ascending by id; unmodifiable. Thread safety: immutable.
-   *
-   * @return one {@link CpuInfo} per CPU of {@link #known()}, never empty
-   */
+  /** {@return one {@link CpuInfo} per CPU of {@link #known()}, never empty} */
   public List<CpuInfo> cpus() {
     return cpus;
   }
 
   /**
    * Returns each package's known CPUs, ordered by first CPU; CPUs of unknown package (Arm's {@code
-   * /proc/cpuinfo}) form one group. Thread safety: immutable.
+   * /proc/cpuinfo}) form one group.
    *
    * @return disjoint non-empty groups that together hold every known CPU; unmodifiable
    */
@@ -182,18 +160,14 @@ public final class CpuTopology {
     return packages;
   }
 
-  /**
-   * Returns each physical core's known CPUs, ordered by first CPU. Thread safety: immutable.
-   *
-   * @return disjoint non-empty groups that together hold every known CPU; unmodifiable
-   */
+  /** {@return each physical core's known CPUs, ordered by first CPU; unmodifiable} */
   public List<CpuSet> cores() {
     return cores;
   }
 
   /**
    * Returns the distinct groups of CPUs sharing an L3 cache, ordered by first CPU; empty if no L3
-   * is known. Thread safety: immutable.
+   * is known.
    *
    * @return disjoint non-empty groups; a CPU with no known L3 is in none; unmodifiable
    */
@@ -203,7 +177,7 @@ public final class CpuTopology {
 
   /**
    * Returns the distinct groups of CPUs sharing an L2 cache, ordered by first CPU; empty if no L2
-   * is known. Thread safety: immutable.
+   * is known.
    *
    * @return disjoint non-empty groups; a CPU with no known L2 is in none; unmodifiable
    */
@@ -214,7 +188,6 @@ public final class CpuTopology {
   /**
    * Returns each NUMA node's known CPUs by node id, ascending; nodes without known CPUs (memory
    * only, or all CPUs offline) are omitted, and the map is empty if no node is known. Unmodifiable.
-   * Thread safety: immutable.
    *
    * @return node id to that node's known CPUs (never an empty set), possibly an empty map
    */
@@ -223,32 +196,22 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the kernel's relative distance between two NUMA nodes ({@code nodeN/distance}: 10 is
-   * local), or -1 if unknown. Thread safety: immutable.
+   * {@return the kernel's relative distance between two NUMA nodes ({@code nodeN/distance}: 10 is
+   * local), or -1 if unknown}
    *
    * @param fromNode the NUMA node id whose {@code distance} row is read
    * @param toNode the NUMA node id of the column in that row
-   * @return the kernel's value; -1 if a node, its row or the entry is unknown or not a number
    */
   public int distance(int fromNode, int toNode) {
     return distances.getOrDefault(fromNode, Map.of()).getOrDefault(toNode, -1);
   }
 
-  /**
-   * Returns whether some core has more than one known CPU. Thread safety: immutable.
-   *
-   * @return true if SMT siblings are online; false if every core shows a single CPU
-   */
+  /** {@return true if SMT siblings are online; false if every core shows a single CPU} */
   public boolean smt() {
     return cpus.stream().anyMatch(CpuInfo::hasSmtSibling);
   }
 
-  /**
-   * Returns where the topology came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}. Thread
-   * safety: immutable.
-   *
-   * @return {@code "sysfs"} or {@code "/proc/cpuinfo"}, never anything else
-   */
+  /** {@return where the topology came from: {@code "sysfs"} or {@code "/proc/cpuinfo"}} */
   public String source() {
     return source;
   }

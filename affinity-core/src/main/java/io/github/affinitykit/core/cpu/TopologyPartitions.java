@@ -14,9 +14,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Turns the sets each CPU reports (its core, package, L2 and L3 sharers) into partitions of the
- * known CPUs: offline CPUs are dropped, and if two CPUs disagree (A says it shares with B, B does
- * not say so) their groups are merged, so that every CPU is in exactly one group of each kind.
+ * Turns the sets each CPU reports (core, package, L2, L3) into partitions of the known CPUs:
+ * offline CPUs dropped, groups of CPUs that disagree merged.
  *
  * <p>Thread safety: stateless.
  */

@@ -4,8 +4,7 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.Objects;
 
 /**
- * The cgroup cpuset in force for this process: the CPUs the kernel lets it use at all, whatever
- * {@code sched_setaffinity} asks for (containers, systemd slices, Kubernetes).
+ * The cgroup cpuset in force for this process: the CPUs the kernel lets it use at all.
  *
  * <p>Thread safety: immutable.
  *
@@ -13,8 +12,7 @@ import java.util.Objects;
  * @param path the process's cgroup path in that hierarchy ({@code "/"} for the root)
  * @param effective the effective CPUs of that cgroup; empty when {@code version} is 0
  * @param partition cgroup v2 {@code cpuset.cpus.partition} of the nearest cgroup that has one
- *     ({@code member}, {@code root}, {@code isolated}, or {@code "... invalid (reason)"}); empty if
- *     none
+ *     ({@code member}, {@code root}, {@code isolated}, {@code "... invalid (reason)"}), or empty
  * @param isolatedPartitions the CPUs of all cgroup v2 isolated partitions (root {@code
  *     cpuset.cpus.isolated}, kernel 6.8+); empty if unknown
  * @param source the file {@code effective} was read from, for the doctor; empty if none
@@ -48,29 +46,17 @@ public record CgroupCpuset(
     Objects.requireNonNull(source, "source");
   }
 
-  /**
-   * No cpuset controller visible: the process is limited only by online CPUs.
-   *
-   * @return version 0, path {@code "/"}, empty CPU sets and empty partition and source
-   */
+  /** {@return no cpuset controller visible: version 0, path {@code "/"}, empty sets} */
   public static CgroupCpuset none() {
     return new CgroupCpuset(0, "/", CpuSet.empty(), "", CpuSet.empty(), "");
   }
 
-  /**
-   * Returns whether a cpuset controller was found for this process.
-   *
-   * @return true for version 1 or 2, false for version 0
-   */
+  /** {@return whether a cpuset controller was found for this process} */
   public boolean present() {
     return version != 0;
   }
 
-  /**
-   * Returns whether this process sits in a cgroup v2 isolated partition.
-   *
-   * @return true only if {@code partition} is exactly {@code "isolated"}; an invalid one is false
-   */
+  /** {@return whether this process sits in a valid cgroup v2 isolated partition} */
   public boolean inIsolatedPartition() {
     return partition.equals("isolated");
   }

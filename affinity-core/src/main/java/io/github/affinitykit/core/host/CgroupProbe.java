@@ -8,9 +8,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Finds the cpuset cgroup of this process under a root: cgroup v1 (a {@code cgroup} mount with the
- * {@code cpuset} option, or the legacy {@code cpuset} filesystem whose files have no prefix) takes
- * precedence, since a controller bound to v1 is absent from v2; then cgroup v2.
+ * Finds the cpuset cgroup of this process under a root: cgroup v1 (including the legacy {@code
+ * cpuset} filesystem) first, since a controller bound to v1 is absent from v2; then cgroup v2.
  *
  * <p>Thread safety: stateless.
  */

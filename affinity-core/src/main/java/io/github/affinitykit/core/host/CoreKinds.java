@@ -12,17 +12,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Tells core kinds apart on hybrid parts from what sysfs shows per CPU, in this order: {@code
- * cpu_capacity} (the scheduler's own ranking: Arm, recent x86 kernels), {@code
- * cpufreq/base_frequency} (intel_pstate), {@code acpi_cppc/nominal_perf}. The first source that
- * every CPU has and that shows two values at least ranks the kinds, lowest value first; failing
- * that, Intel's per-kind PMUs ({@code /sys/devices/cpu_core/cpus}, {@code cpu_atom/cpus}, {@code
- * cpu_lowpower/cpus}) do. A source only some CPUs have is ignored. The maximum frequency is never
- * used: Turbo Boost Max 3.0 gives a few "favoured" cores of one kind a higher maximum (5.2 instead
- * of 5.0 GHz on CPUs 4, 5, 8, 9 of the hybrid fixture).
- *
- * <p>The most powerful kind is {@link CoreType#PERFORMANCE}, every other one {@link
- * CoreType#EFFICIENCY}, unless the PMUs say which CPUs are Intel cores and which are Atoms.
+ * Tells core kinds apart on hybrid parts from per-CPU sysfs sources, never the maximum frequency
+ * (see ARCHITECTURE.md, "Core kinds"). The most powerful kind is {@link CoreType#PERFORMANCE}, the
+ * others {@link CoreType#EFFICIENCY}, unless Intel's PMUs say which CPUs are Atoms.
  *
  * <p>Thread safety: stateless.
  */

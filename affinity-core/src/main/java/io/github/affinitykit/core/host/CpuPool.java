@@ -11,9 +11,7 @@ import java.util.Objects;
  *
  * <p>Thread safety: immutable.
  *
- * @param cpus the CPUs pinned threads may be given; a group takes CPUs on cores wholly inside the
- *     pool first, and CPUs whose core-mate is outside it (an isolated hyper-thread whose sibling
- *     does general work) last: {@link #order(CpuTopology)}
+ * @param cpus the CPUs pinned threads may be given, in the order of {@link #order(CpuTopology)}
  * @param housekeeping the CPUs kept for the OS, GC, JIT and unpinned threads; none of the pool's
  * @param source how the pool was chosen
  * @param reason one sentence a person can act on
@@ -53,10 +51,8 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
 
   /**
    * Returns the pool's CPUs in a group's order of preference: CPUs on cores wholly inside the pool
-   * first, then CPUs whose core-mates are outside it, each ascending. A group's first member takes
-   * the first free one; later members follow their placements and prefer a free core, so a group of
-   * several threads may take the CPUs in another order (the doctor prints this one as the pool's
-   * order).
+   * first, then CPUs whose core-mates are outside it, each ascending (later members of a group
+   * follow their placements, so may take another order).
    *
    * @param topology the host's topology; it must know every CPU of the pool
    * @return each CPU of the pool once, immutable: whole-core ones ascending, then the rest
@@ -71,11 +67,7 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
     return List.copyOf(whole);
   }
 
-  /**
-   * Returns whether no CPU can be handed out.
-   *
-   * @return true if {@code cpus} is empty, whatever {@code housekeeping} holds
-   */
+  /** {@return true if {@code cpus} is empty, whatever {@code housekeeping} holds} */
   public boolean isEmpty() {
     return cpus.isEmpty();
   }

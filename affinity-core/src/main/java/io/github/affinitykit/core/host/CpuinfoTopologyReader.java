@@ -11,11 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The fallback when sysfs has no CPU topology: {@code /proc/cpuinfo}. It lists online CPUs only,
- * one block per {@code processor}; x86 adds {@code physical id} (package) and {@code core id} (per
- * package). A core is the CPUs with the same package and core id; without a {@code core id} each
- * CPU is its own core ({@code siblings} and {@code cpu cores} give counts, not which CPUs pair up,
- * so they cannot say more). Arm has neither field: the package is unknown.
+ * The fallback when sysfs has no CPU topology: {@code /proc/cpuinfo}, online CPUs only. A core is
+ * the CPUs with the same {@code physical id} and {@code core id} (x86); without a {@code core id}
+ * each CPU is its own core, and without a {@code physical id} (Arm) the package is unknown.
  *
  * <p>Thread safety: stateless.
  */

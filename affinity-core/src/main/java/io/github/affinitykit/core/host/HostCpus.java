@@ -11,10 +11,8 @@ import java.util.Optional;
 
 /**
  * An immutable snapshot of the host's CPUs as this process sees them: topology, the calling
- * thread's allowed mask, the cgroup cpuset in force, the kernel's isolation state (isolcpus,
- * nohz_full, cgroup v2 isolated partitions), and the facts derived from them: what pinning needs.
- * The rest of the host (the kernel command line, IRQs, NICs, the doctor's warnings) is
- * affinity-host-report's {@code HostReport}, read from the same {@link #root()}.
+ * thread's allowed mask, the cgroup cpuset, the kernel's isolation state, and what pinning derives
+ * from them. The rest of the host is affinity-host-report's {@code HostReport}.
  *
  * <p>Take it <em>before</em> pinning anything: the allowed mask is the calling thread's, and a
  * pinned thread sees only its own CPU (as {@link Runtime#availableProcessors()} does).
@@ -91,19 +89,17 @@ public final class HostCpus {
   }
 
   /**
-   * Probes the host whose {@code sys/} and {@code proc/} trees are under {@code root}. A file the
-   * kernel lacks is a feature absent; a garbled topology, cache, NUMA or core-kind file counts as
-   * absent too. {@code HostFilesFuzzTest} checks that nothing else escapes.
+   * Probes the host whose {@code sys/} and {@code proc/} trees are under {@code root}. A missing or
+   * garbled topology, cache, NUMA or core-kind file is a feature absent.
    *
    * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
    * @return a snapshot taken now, with a resolved {@link #pool()}
    * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} lists an online CPU
-   * @throws CpuSetFormatException if a file that bounds or isolates the CPUs this process may use
-   *     is not a cpu list or mask (the allowed mask, the cgroup cpuset, {@code isolated}, {@code
-   *     nohz_full}): guessing there could hand out CPUs it may not use
+   * @throws CpuSetFormatException if a file that bounds or isolates the usable CPUs does not parse:
+   *     guessing there could hand out CPUs it may not use
    * @throws java.io.UncheckedIOException if a directory exists but cannot be listed
-   * @throws IllegalArgumentException if the pool override ({@code -Daffinitykit.pool} or {@code
-   *     AFFINITYKIT_POOL}, read once, here) is not a cpu list of CPUs this process may use
+   * @throws IllegalArgumentException if the pool override ({@code -Daffinitykit.pool}, {@code
+   *     AFFINITYKIT_POOL}) is not a list of CPUs this process may use
    */
   public static HostCpus probe(Path root) {
     HostCpus host = diagnose(root);
@@ -115,9 +111,8 @@ public final class HostCpus {
   }
 
   /**
-   * Probes as {@link #probe(Path)} does, but keeps a bad pool override ({@code -Daffinitykit.pool},
-   * {@code AFFINITYKIT_POOL}) for {@link #pool()} to report instead of failing: for a diagnosis
-   * that must still describe the host (the {@code doctor}).
+   * Probes as {@link #probe(Path)} does, but keeps a bad pool override for {@link #pool()} to
+   * report instead of failing (the {@code doctor}).
    *
    * @param root the directory holding {@code sys/} and {@code proc/}, {@code /} for this host
    * @return a snapshot taken now; its {@link #pool()} throws if the override was bad
@@ -127,9 +122,8 @@ public final class HostCpus {
   }
 
   /**
-   * Returns the directory this snapshot was read from: {@code /} for this host, a fixture tree or
-   * another host's copy ({@code doctor --root}) otherwise. What is built on core reads the rest of
-   * the same host from it (affinity-host-report: the kernel command line, IRQs, NICs).
+   * Returns the directory this snapshot was read from: {@code /} for this host, else a fixture tree
+   * or another host's copy ({@code doctor --root}).
    *
    * @return the root given to {@link #probe(Path)}; {@code /} for {@link #probe()}
    */
@@ -137,65 +131,38 @@ public final class HostCpus {
     return root;
   }
 
-  /**
-   * Returns the CPU topology.
-   *
-   * @return the topology read at probe time, never null
-   */
+  /** {@return the topology read at probe time, never null} */
   public CpuTopology topology() {
     return topology;
   }
 
-  /**
-   * Returns the calling thread's allowed mask at probe time ({@code Cpus_allowed_list}); {@link
-   * #usable()} when the mask could not be read (see {@link #allowedKnown()}).
-   *
-   * @return the calling thread's CPUs at probe time, or {@link #usable()} in its stead
-   */
+  /** {@return the calling thread's allowed mask at probe time, else {@link #usable()}} */
   public CpuSet allowed() {
     return allowed;
   }
 
-  /**
-   * Returns whether {@link #allowed()} was read from the kernel rather than assumed.
-   *
-   * @return true if {@code Cpus_allowed_list} was read; false if {@link #usable()} stands in for it
-   */
+  /** {@return true if {@code Cpus_allowed_list} was read, false if {@link #usable()} stands in} */
   public boolean allowedKnown() {
     return allowedKnown;
   }
 
-  /**
-   * Returns the cgroup cpuset in force for this process.
-   *
-   * @return the cpuset as probed; version 0 if no cpuset controller was found
-   */
+  /** {@return the cpuset as probed; version 0 if no cpuset controller was found} */
   public CgroupCpuset cgroup() {
     return cgroup;
   }
 
-  /**
-   * Returns {@code /sys/devices/system/cpu/isolated}: CPUs out of the scheduler domains.
-   *
-   * @return the isolcpus {@code domain} CPUs; empty if the file is absent or empty
-   */
+  /** {@return {@code /sys/devices/system/cpu/isolated}: CPUs out of the scheduler domains} */
   public CpuSet isolated() {
     return isolated;
   }
 
-  /**
-   * Returns {@code /sys/devices/system/cpu/nohz_full}; empty if absent or empty.
-   *
-   * @return the tickless ({@code nohz_full}) CPUs, possibly empty
-   */
+  /** {@return {@code /sys/devices/system/cpu/nohz_full}; empty if absent or empty} */
   public CpuSet nohzFull() {
     return nohzFull;
   }
 
   /**
-   * Returns the online CPUs this process's cgroup lets it use at all.
-   *
-   * @return the online CPUs within the cgroup's effective CPUs; all online CPUs without a cpuset
+   * {@return the online CPUs within the cgroup's effective CPUs; all online CPUs without a cpuset}
    */
   public CpuSet usable() {
     return usable;
@@ -207,10 +174,8 @@ public final class HostCpus {
   }
 
   /**
-   * Returns whether the allowed mask is the boot default under isolcpus: every usable CPU except
-   * the isolated ones. Then the isolated CPUs are not a restriction of this process but the
-   * kernel's way of keeping ordinary tasks off them, and {@code sched_setaffinity} may still use
-   * them.
+   * Returns whether the allowed mask is the boot default under isolcpus (every usable CPU but the
+   * isolated ones), which {@code sched_setaffinity} may still leave.
    *
    * @return true only if some CPU is isolated, the allowed mask holds none of them but some usable
    *     CPU, and together with them covers every usable CPU
@@ -221,8 +186,7 @@ public final class HostCpus {
 
   /**
    * Returns the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
-   * allowed mask when something (taskset, numactl, a parent) restricted it, unless that mask is
-   * just the isolcpus boot default.
+   * allowed mask unless that mask is the isolcpus boot default.
    *
    * @return a subset of {@link #usable()}, possibly empty
    */
@@ -231,10 +195,8 @@ public final class HostCpus {
   }
 
   /**
-   * Returns the CPUs isolated from ordinary scheduling by any mechanism: isolcpus {@code domain}
-   * ({@link #isolated()}), cgroup v2 isolated partitions (all of them from the root's {@code
-   * cpuset.cpus.isolated} on 6.8+; before that, at least this process's own partition when it is
-   * {@code isolated}), and {@code nohz_full}.
+   * Returns the CPUs isolated by any mechanism: isolcpus {@code domain}, cgroup v2 isolated
+   * partitions, {@code nohz_full} (see ARCHITECTURE.md, "Isolated CPUs").
    *
    * @return the union of those sets, possibly empty; it may hold CPUs this process cannot reach
    */
@@ -242,21 +204,12 @@ public final class HostCpus {
     return isolatedCpus;
   }
 
-  /**
-   * Returns the isolated CPUs this process can reach: the exclusive candidates.
-   *
-   * @return {@link #isolatedCpus()} within {@link #reachable()}, possibly empty
-   */
+  /** {@return {@link #isolatedCpus()} within {@link #reachable()}, possibly empty} */
   public CpuSet exclusive() {
     return exclusive;
   }
 
-  /**
-   * Returns the isolated CPUs whose physical core also runs a CPU that is not isolated: their
-   * core-mate still runs general work, so they are not exclusive cores.
-   *
-   * @return those of {@link #isolatedCpus()} with a known topology; empty if no such core
-   */
+  /** {@return the isolated CPUs whose physical core also holds a CPU that is not isolated} */
   public CpuSet isolatedWithSharedCore() {
     CpuSet iso = isolatedCpus();
     CpuSet[] out = {CpuSet.empty()};
@@ -270,32 +223,27 @@ public final class HostCpus {
   }
 
   /**
-   * Returns the default pool (isolated CPUs first), or the one named by the overrides, as read when
-   * the host was probed.
+   * Returns the default pool (isolated CPUs first), or the override's, resolved at probe time.
    *
    * @return the pool resolved at probe time, never null (possibly one with no CPUs)
-   * @throws IllegalArgumentException only for a host from {@link #diagnose(Path)} whose override
-   *     was bad, with the message {@link #probe(Path)} would have thrown
+   * @throws IllegalArgumentException for a host from {@link #diagnose(Path)} with a bad override
    */
   public CpuPool pool() {
     return pool.orElseThrow(() -> poolProblem.orElseThrow());
   }
 
   /**
-   * Returns the pool {@code cpus}, checked against {@link #reachable()}.
+   * {@return a pool of source {@code OVERRIDE}; the rest of {@link #reachable()} is housekeeping}
    *
    * @param cpus the CPUs to hand out; must be a non-empty subset of {@link #reachable()}
-   * @return a pool of source {@code OVERRIDE}; the rest of {@link #reachable()} is housekeeping
    */
   public CpuPool pool(CpuSet cpus) {
     return PoolPolicy.explicit(this, Objects.requireNonNull(cpus, "cpus"), "builder");
   }
 
   /**
-   * Returns the kernel files and directory entries the probe refused to read, each with what it was
-   * and the rule: a FIFO, device or socket (never opened), a link out of the tree, a file larger
-   * than its kind of kernel file can be, a {@code cpuN} or {@code nodeN} past the kernel's limits.
-   * Each reads as absent; the host report's warnings name each ({@code HOST_FILE_REFUSED}).
+   * Returns the kernel files and entries the probe refused to read (a FIFO, device or socket, a
+   * link out of the tree, an oversized file, a {@code cpuN} past the limits), each read as absent.
    *
    * @return the refusals in the order met, at most 100; empty for a host read whole
    */

@@ -16,11 +16,7 @@ import java.util.Optional;
 final class HostProbe {
   private final SysFs fs;
 
-  /**
-   * Probes {@code fs}.
-   *
-   * @param fs the tree to read
-   */
+  /** Probes {@code fs}. */
   HostProbe(SysFs fs) {
     this.fs = fs;
   }

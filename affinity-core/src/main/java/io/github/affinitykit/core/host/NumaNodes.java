@@ -15,13 +15,10 @@ import java.util.TreeSet;
 import java.util.function.IntConsumer;
 
 /**
- * The NUMA nodes of {@code /sys/devices/system/node}: each node's CPUs ({@code cpulist}, or {@code
- * cpumap} on old kernels), its {@code cpuN} links, and its {@code distance} row.
- *
- * <p>A CPU belongs to the node whose CPU list holds it. Where no list or several hold it (the
- * buggynuma fixture lists every CPU in all 8 nodes), the node the CPU is linked with decides: the
- * kernel links {@code nodeM/cpuN} and {@code cpuN/nodeM} for {@code cpu_to_node(N) == M}. Failing
- * that, the lowest node listing it.
+ * The NUMA nodes of {@code /sys/devices/system/node}: CPUs ({@code cpulist}, or {@code cpumap}),
+ * {@code cpuN} links, {@code distance} rows. A CPU belongs to the one node whose list holds it;
+ * where none or several do (a buggy firmware lists every CPU in all nodes), to the node it is
+ * linked with ({@code cpu_to_node}), else the lowest listing it.
  *
  * <p>Thread safety: immutable after {@link #read}.
  */

@@ -5,10 +5,9 @@ import io.github.affinitykit.core.cpu.CpuTopology;
 import java.util.Optional;
 
 /**
- * The pool policy of DESIGN.md: start from the CPUs this process can reach; if isolated CPUs are
- * among them, the pool is those; otherwise it is every reachable CPU but the first core (with its
- * SMT siblings), so that the OS, GC and JIT keep a home. A user override replaces all of that and
- * is checked against what the process can reach.
+ * The pool policy: the reachable isolated CPUs if any, else every reachable CPU but the first core
+ * (the OS, GC and JIT keep a home); a user override replaces it, checked against what is reachable.
+ * See ARCHITECTURE.md, "Pool".
  *
  * <p>Thread safety: stateless.
  */

@@ -9,10 +9,8 @@ import java.util.List;
 import java.util.OptionalInt;
 
 /**
- * Reads each online CPU's {@code /sys/devices/system/cpu/cpuN/topology} and {@code cache}. CPUs
- * that are offline are skipped: their directory is missing or holds stale data (the cpusets
- * fixture's offline CPU 4 still claims a package), and an online CPU without a topology directory
- * has nothing to say.
+ * Reads each online CPU's {@code /sys/devices/system/cpu/cpuN/topology} and {@code cache}; offline
+ * CPUs are skipped, as their directory may hold stale data.
  *
  * <p>Thread safety: stateless.
  */
@@ -65,11 +63,9 @@ final class SysfsTopologyReader {
   }
 
   /**
-   * The CPUs sharing each level's unified or data cache, indexed by level (2 and 3 are filled;
-   * empty where there is none): the first {@code indexN} of that level that is not an instruction
-   * cache decides. The kernel numbers a CPU's caches {@code index0} up without a gap, so they are
-   * read in that order until one is missing, as hwloc does (no directory listing), each {@code
-   * level} file once.
+   * The CPUs sharing each level's unified or data cache, by level (2 and 3): the first {@code
+   * indexN} of that level that is not an instruction cache. The kernel numbers caches from {@code
+   * index0} without a gap, so they are read until one is missing, as hwloc does.
    */
   private static CpuSet[] caches(SysFs fs, String cpuDir) {
     CpuSet[] byLevel = {CpuSet.empty(), CpuSet.empty(), CpuSet.empty(), CpuSet.empty()};

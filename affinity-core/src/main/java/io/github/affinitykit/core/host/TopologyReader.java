@@ -12,13 +12,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads a {@link CpuTopology} from the kernel's files: sysfs ({@code /sys/devices/system/cpu},
- * {@code /sys/devices/system/node}) with {@link SysfsTopologyReader}, {@code /proc/cpuinfo} with
- * {@link CpuinfoTopologyReader} only when sysfs has no CPU topology, and the CPU population masks
- * ({@code possible}, {@code present}, {@code online}, {@code offline}). Old kernels lack the masks:
- * then the {@code cpuN} directories stand for possible and present CPUs, and a CPU is online unless
- * its {@code cpuN/online} reads {@code 0} (the boot CPU has no such file). {@link HostProbe} is its
- * one caller in main code; tests read fixture trees with {@link #load(Path)}.
+ * Reads a {@link CpuTopology} from sysfs ({@link SysfsTopologyReader}; {@link
+ * CpuinfoTopologyReader} only when sysfs has no CPU topology) and the CPU population masks. Old
+ * kernels lack the masks: then the {@code cpuN} directories stand for possible and present CPUs,
+ * and a CPU is online unless its {@code cpuN/online} reads {@code 0} (the boot CPU has none).
  *
  * <p>Thread safety: stateless; each call reads afresh on the calling thread.
  */
@@ -29,13 +26,7 @@ final class TopologyReader {
 
   private TopologyReader() {}
 
-  /**
-   * Reads the topology of the Linux system whose root directory is {@code root}: {@code /} for this
-   * host, an unpacked sysfs dump in tests.
-   *
-   * @throws IllegalStateException if neither sysfs nor {@code /proc/cpuinfo} under the root lists a
-   *     CPU (not a Linux root)
-   */
+  /** Reads the topology under {@code root}; {@link IllegalStateException} if it lists no CPU. */
   static CpuTopology load(Path root) {
     return load(new SysFs(Objects.requireNonNull(root, "root")));
   }

@@ -14,27 +14,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * One bounded, type-checked read of a file of a host tree, for {@link SysFs}: the only place this
- * library opens a kernel file to read it.
- *
- * <ol>
- *   <li>The file's type is read before it is opened, without following a last link ({@code lstat});
- *       a link is resolved and its target's type read, and under a root other than {@code /} the
- *       target must lie in the tree (sysfs links such as {@code device} do; a link to {@code
- *       /dev/zero} or {@code /proc/kmsg} does not).
- *   <li>Only a regular file is opened: opening a FIFO blocks until someone writes to it, a device
- *       reads without end ({@code /dev/zero}) or blocks ({@code /dev/tty}), a socket cannot be
- *       opened. Such a file is refused without being opened. It is opened with {@code O_NOFOLLOW}.
- *   <li>At most {@code limit + 1} bytes are read, in chunks of 64 KiB; a file longer than its limit
- *       ({@link KernelLimits#bytes}) is refused, not cut: a truncated table would read as a
- *       different one.
- * </ol>
- *
- * <p>What stays: the check and the open are two calls, so a file renamed over a checked one in
- * between (by someone who may write the tree while it is read; never in {@code /sys} or {@code
- * /proc}) can still block the open. Closing that would take {@code open(O_NONBLOCK)} and {@code
- * fstat} through the native layer, which a probe does not load (it is a third of a short run's
- * time); see docs/ARCHITECTURE.md.
+ * One bounded, type-checked read of a host tree's file for {@link SysFs}: the only place this
+ * library opens a kernel file to read it. The type is read first without following a last link (a
+ * link's target must lie in the tree under a root other than {@code /}); only a regular file is
+ * opened, with {@code O_NOFOLLOW} (a FIFO or device could block or read without end); at most
+ * {@code limit + 1} bytes are read and a longer file is refused, not cut (a truncated table would
+ * read as another). A file swapped in between the check and the open can still block: see
+ * ARCHITECTURE.md, "affinity-core: host model".
  *
  * <p>Thread safety: stateless.
  */
@@ -45,13 +31,8 @@ final class HostFile {
   private HostFile() {}
 
   /**
-   * Reads {@code file}: its bytes as UTF-8, or empty if it is absent, a directory or unreadable, or
-   * refused; a refusal is also passed to {@code refused}, naming the file and the rule.
-   *
-   * @param file the file
-   * @param tree the real path of the tree's root, which a last link must stay in; null for {@code
-   *     /}
-   * @param limit the most bytes the file may hold
+   * Reads {@code file} as UTF-8, or empty if absent, a directory, unreadable or refused (a refusal
+   * also goes to {@code refused}); a last link must stay in {@code tree} (null for {@code /}).
    */
   static Optional<String> read(Path file, Path tree, int limit, Consumer<String> refused) {
     Path target = file;

@@ -6,17 +6,13 @@ import java.util.Objects;
 
 /**
  * The numbered rows of {@code /proc/interrupts}: per IRQ, its count on each CPU of the header and
- * the name of its handler. The audit reads the counts (affinity-audit's {@code Interrupts}), the
- * host model the names (a NIC's queue vectors).
+ * the name of its handler (the audit reads the counts, the host report the names).
  *
  * <p>Thread safety: immutable.
  */
 public final class InterruptTable {
-  /**
-   * Columns after the counts of a row that names its handler: chip, hardware IRQ and trigger, then
-   * the handler names; a row with fewer (an IRQ freed after it fired) names none, and so does an
-   * ARM GIC row ({@code GICv3 27 Level}: its trigger is a column of its own).
-   */
+  // chip, hardware IRQ and trigger before the handler names; fewer (a freed IRQ, an ARM GIC row
+  // "GICv3 27 Level") names none
   private static final int NAMED_TAIL = 3;
 
   private final List<Integer> cpus;
@@ -27,8 +23,7 @@ public final class InterruptTable {
    *
    * @param irq the IRQ number
    * @param counts the counts as printed, one per CPU of {@link #cpus()}, in header order
-   * @param name the last column (the last handler of a shared IRQ), {@code ""} if the row names
-   *     none
+   * @param name the last column (the last handler of a shared IRQ), {@code ""} if none
    */
   public record Row(int irq, List<String> counts, String name) {
     /** Copies the counts. */
@@ -44,9 +39,8 @@ public final class InterruptTable {
   }
 
   /**
-   * Reads {@code /proc/interrupts} under {@code fs}: no rows if it is absent or its header is not
-   * {@code CPU<n>} columns with n below {@link KernelLimits#CPUS}; rows whose first column is not a
-   * number ({@code NMI:}) or that have fewer columns than CPUs are left out.
+   * Reads {@code /proc/interrupts} under {@code fs}: no rows without a valid {@code CPU<n>} header;
+   * rows not numbered ({@code NMI:}) or with fewer columns than CPUs are left out.
    */
   public static InterruptTable read(SysFs fs) {
     List<String> lines = fs.lines("/proc/interrupts");

@@ -7,8 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where one interrupt may and does land ({@code /proc/irq/N/}), as read for the audit (an IRQ on an
- * audited CPU) and the host report (the doctor's IRQ section, a NIC's interrupts).
+ * Where one interrupt may and does land ({@code /proc/irq/N/}), for the audit and the host report.
  *
  * <p>Thread safety: immutable.
  *
@@ -19,12 +18,8 @@ import java.util.Optional;
  */
 public record IrqRoute(int irq, CpuSet effective, CpuSet affinity) {
   /**
-   * Reads every numbered directory of {@code /proc/irq} that has an affinity file; none without
-   * {@code /proc/irq} (a container).
-   *
-   * @param fs the tree to read
-   * @return the IRQs, ascending by number
-   * @throws io.github.affinitykit.core.cpu.CpuSetFormatException if an affinity is not a cpu list
+   * Reads every numbered directory of {@code /proc/irq} with an affinity file, ascending; {@link
+   * io.github.affinitykit.core.cpu.CpuSetFormatException} if an affinity is not a cpu list.
    */
   public static List<IrqRoute> read(SysFs fs) {
     List<IrqRoute> out = new ArrayList<>();

@@ -16,17 +16,9 @@ import java.util.Set;
 
 /**
  * Reads kernel pseudo-files ({@code /sys}, {@code /proc}) under a root directory: {@code /} in
- * production, an unpacked fixture tree in tests, a tree someone else made ({@code doctor --root}).
- * Absent files are {@code Optional.empty()}, never an error: most of these files exist only on some
- * kernels.
- *
- * <p>Every read is bounded and type-checked ({@link HostFile}): a file longer than its kind of
- * kernel file can be ({@link KernelLimits#bytes}: a sysfs attribute a page, {@code
- * /proc/interrupts} what 8192 CPUs print), a FIFO, a device, a socket, or under another root a last
- * link out of the tree, is not read (a FIFO or device never opened) but refused: it reads as
- * absent, and {@link #refusals()} names it and the rule, for the host model's warnings. So does a
- * {@code cpuN} or {@code nodeN} directory at or above the kernel's limits ({@link #index(String,
- * String, String, int)}), and a cpu list naming such a CPU does not parse.
+ * production, a fixture tree in tests, a tree someone else made ({@code doctor --root}). Absent
+ * files are {@code Optional.empty()}, never an error. Every read is bounded and type-checked
+ * ({@link HostFile}); a refused file reads as absent and {@link #refusals()} names it and the rule.
  *
  * <p>Thread safety: safe to share; the refusals are kept in a synchronised set.
  */
@@ -68,23 +60,16 @@ public final class SysFs {
   }
 
   /**
-   * The file's text with trailing whitespace and NUL characters removed, or empty if the file does
-   * not exist (or the path cannot name a file), or is refused ({@link #raw}). Some 5.15-rc kernels
-   * end bitmap files ({@code *_cpus_list}, {@code nodeN/cpulist}) with a NUL byte: the 128arm
-   * fixture has them.
+   * The file's text without trailing whitespace and NULs (some 5.15-rc kernels end bitmap files
+   * with a NUL), or empty if absent or refused ({@link #raw}).
    */
   public Optional<String> read(String absolute) {
     return raw(absolute).map(SysFs::trimEnd);
   }
 
   /**
-   * The file's exact text, or empty if it does not exist, cannot be read, or is refused: longer
-   * than {@link KernelLimits#bytes} allows for it, not a regular file, or (under a root other than
-   * {@code /}) a link out of the tree; a refusal is kept for {@link #refusals()}.
-   *
-   * <p>One {@code lstat}, {@code open}, {@code read} until end of file, {@code close}: no {@code
-   * fstat} for a size that sysfs does not know anyway (a probe of a 128-CPU host reads about two
-   * thousand files).
+   * The file's exact text, or empty if it does not exist, cannot be read, or is refused ({@link
+   * HostFile}); a refusal is kept for {@link #refusals()}.
    */
   public Optional<String> raw(String absolute) {
     Path file;
@@ -96,11 +81,7 @@ public final class SysFs {
     return HostFile.read(file, tree(), KernelLimits.bytes(absolute), this::refuse);
   }
 
-  /**
-   * What was refused so far, in the order met, at most the first hundred: each names the file (or
-   * directory entry), what it was and the rule, e.g. {@code /t/sys/devices/system/cpu/online: a
-   * FIFO (expected: a regular file; not opened, it could block)}.
-   */
+  /** What was refused so far, in order, at most 100: each names the file, what it was, the rule. */
   public List<String> refusals() {
     synchronized (refusals) {
       return List.copyOf(refusals);
@@ -145,10 +126,8 @@ public final class SysFs {
   }
 
   /**
-   * The file parsed as a kernel cpu list, or empty if absent. A cpumask the kernel never allocated
-   * reads {@code "(null)"}, padded: Debian 12's 6.1 prints that for {@code nohz_full} when the
-   * kernel has {@code CONFIG_NO_HZ_FULL} but the command line names no {@code nohz_full=} (seen in
-   * the kernel tests' guests); it means no CPU.
+   * The file parsed as a kernel cpu list, or empty if absent. {@code "(null)"} (a cpumask never
+   * allocated: Debian 12's 6.1 {@code nohz_full} without {@code nohz_full=}) means no CPU.
    */
   public Optional<CpuSet> cpuList(String absolute) {
     return read(absolute).map(SysFs::parseList);
@@ -159,8 +138,8 @@ public final class SysFs {
   }
 
   /**
-   * Parses a cpu list read from a host file ({@link CpuSet#parse(String)}) that names no CPU at or
-   * above {@link KernelLimits#CPUS}, which no kernel has.
+   * Parses a host file's cpu list ({@link CpuSet#parse(String)}) naming no CPU at or above {@link
+   * KernelLimits#CPUS}.
    *
    * @throws CpuSetFormatException if it does not parse, or names such a CPU
    */
@@ -169,8 +148,8 @@ public final class SysFs {
   }
 
   /**
-   * Parses a cpu mask read from a host file ({@link CpuSet#parseMask(String)}) that names no CPU at
-   * or above {@link KernelLimits#CPUS}.
+   * Parses a host file's cpu mask ({@link CpuSet#parseMask(String)}) naming no CPU at or above
+   * {@link KernelLimits#CPUS}.
    *
    * @throws CpuSetFormatException if it does not parse, or names such a CPU
    */
@@ -195,10 +174,8 @@ public final class SysFs {
   }
 
   /**
-   * The file parsed as a set of CPUs: a cpu list if its name ends with {@code list} ({@code
-   * core_cpus_list}, {@code cpulist}), the hex mask form otherwise ({@code core_cpus}, {@code
-   * cpumap}, {@code shared_cpu_map}); empty if absent or malformed: one garbled pseudo-file is not
-   * worth failing a whole host model for.
+   * The file as a set of CPUs: a cpu list if its name ends with {@code list}, else a hex mask;
+   * empty if absent or malformed (one garbled file is not worth failing a host model for).
    */
   public Optional<CpuSet> cpus(String absolute) {
     Optional<String> s = read(absolute);
@@ -232,28 +209,18 @@ public final class SysFs {
     return Optional.empty();
   }
 
-  /**
-   * The number after {@code prefix} in a directory entry name ({@code cpu12} gives 12), or -1 if
-   * the name is not the prefix followed by decimal digits only ({@code cpufreq}, {@code cpu}).
-   */
+  /** The number after {@code prefix} in an entry name ({@code cpu12}: 12), else -1. */
   public static int index(String name, String prefix) {
     int n = name.length() - prefix.length();
     if (n <= 0 || n > 9 || !name.startsWith(prefix)) {
       return -1;
     }
-    for (int i = prefix.length(); i < name.length(); i++) {
-      if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-        return -1;
-      }
-    }
-    return Integer.parseInt(name.substring(prefix.length()));
+    return (int) ProcNumbers.counter(name.substring(prefix.length()));
   }
 
   /**
-   * The index of a {@code prefixN} entry of directory {@code dir}, as {@link #index(String,
-   * String)} reads it, if it is below {@code limit} ({@link KernelLimits#CPUS} for {@code cpuN},
-   * {@link KernelLimits#NODES} for {@code nodeN}); -1 for any other name, and -1 with a refusal
-   * naming the entry for an index at or above the limit, before anything is sized by it.
+   * The index of a {@code prefixN} entry of {@code dir} ({@link #index(String, String)}) if below
+   * {@code limit}; else -1, with a refusal for an index at or above the limit.
    */
   public int index(String dir, String name, String prefix, int limit) {
     int n = index(name, prefix);
@@ -285,10 +252,7 @@ public final class SysFs {
     }
   }
 
-  /**
-   * Names of the entries of a directory, sorted; empty if absent, not a directory, unreadable or
-   * not a valid path.
-   */
+  /** Names of the entries of a directory, sorted; empty if absent or unreadable. */
   public List<String> list(String absolute) {
     String[] names;
     try {

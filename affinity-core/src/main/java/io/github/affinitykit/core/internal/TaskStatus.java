@@ -7,9 +7,8 @@ import java.util.Optional;
 
 /**
  * The lines of a {@code /proc/<pid>/task/<tid>/status} (or {@code /proc/thread-self/status}) file
- * that Affinity Kit uses. Counters that are absent or garbled read {@code -1}; the allowed list is
- * kept as text, for the caller to decide how strict to be (the host probe rejects a malformed mask,
- * a per-thread sample treats it as unknown).
+ * that Affinity Kit uses. Absent or garbled counters read {@code -1}; the allowed list is kept as
+ * text, for the caller to decide how strict to be.
  *
  * <p>Thread safety: immutable.
  *

@@ -9,21 +9,15 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The two task files core reads itself: the calling thread's kernel id from {@code
- * /proc/thread-self} (a seat's TID) and a thread's context switches from {@code
- * /proc/<pid>/task/<tid>/status} (the watchdog's Flight Recorder event). The audit (affinity-audit)
- * reads every other task file.
+ * The two task files core reads itself: the calling thread's id ({@code /proc/thread-self}) and a
+ * thread's {@code status}; affinity-audit reads every other task file.
  *
  * <p>Thread safety: immutable; safe to share and to call from any thread.
  */
 public final class ThreadFiles {
   private final SysFs fs;
 
-  /**
-   * A reader of the procfs under {@code root}.
-   *
-   * @param root the directory holding the {@code proc/} tree: {@code /}, or a fixture tree
-   */
+  /** A reader of the procfs under {@code root} ({@code /}, or a fixture tree). */
   public ThreadFiles(Path root) {
     this.fs = new SysFs(Objects.requireNonNull(root, "root"));
   }
@@ -33,11 +27,7 @@ public final class ThreadFiles {
     return new ThreadFiles(Path.of("/"));
   }
 
-  /**
-   * Returns the {@code /proc/thread-self} link: {@code <pid>/task/<tid>} (Linux 3.17+).
-   *
-   * @return the link's target; empty where it is absent or unreadable
-   */
+  /** {@return the {@code /proc/thread-self} link: {@code <pid>/task/<tid>} (Linux 3.17+)} */
   public Optional<String> selfLink() {
     try {
       return Optional.of(Files.readSymbolicLink(fs.path("/proc/thread-self")).toString());
@@ -46,33 +36,18 @@ public final class ThreadFiles {
     }
   }
 
-  /**
-   * Returns the calling thread's kernel id (TID), the last name of {@link #selfLink()}.
-   *
-   * @return the calling thread's TID, 0 or more; empty without the link
-   */
+  /** {@return the calling thread's kernel id (TID), the last name of {@link #selfLink()}} */
   public OptionalInt currentThreadId() {
     int tid = selfLink().map(s -> id(s.substring(s.lastIndexOf('/') + 1))).orElse(-1);
     return tid < 0 ? OptionalInt.empty() : OptionalInt.of(tid);
   }
 
-  /**
-   * Reads {@code /proc/<pid>/task/<tid>/status}.
-   *
-   * @param pid the process id
-   * @param tid one of its kernel thread ids
-   * @return its counters, {@code -1} for those absent (the task gone, the file garbled)
-   */
+  /** Reads {@code /proc/<pid>/task/<tid>/status}: {@code -1} for counters absent. */
   public TaskStatus status(int pid, int tid) {
     return TaskStatus.parse(fs.lines("/proc/" + pid + "/task/" + tid + "/status"));
   }
 
-  /**
-   * Parses a pid or tid.
-   *
-   * @param s the text
-   * @return its decimal digits' value if it fits an int, else -1
-   */
+  /** Parses a pid or tid: its decimal value if it fits an int, else -1. */
   public static int id(String s) {
     long n = s.length() > 10 ? -1 : ProcNumbers.counter(s);
     return n > Integer.MAX_VALUE ? -1 : (int) n;

@@ -3,9 +3,8 @@ package io.github.affinitykit.core.internal;
 import java.lang.reflect.Method;
 
 /**
- * Tells a virtual thread (JDK 21+) from a platform one, on a core compiled for JDK 17: a virtual
- * thread has no kernel thread of its own, so a mask set "for" it is its carrier's, and every
- * virtual thread that later runs on that carrier would inherit it.
+ * Tells a virtual thread (JDK 21+) from a platform one on a core compiled for 17: a mask set "for"
+ * a virtual thread is its carrier's (see ARCHITECTURE.md, "A virtual thread is never pinned").
  *
  * <p>Thread safety: stateless; the method is looked up once, when the class loads.
  */

@@ -48,47 +48,27 @@ public final class AffinityException extends RuntimeException {
     return call + "(tid " + tid + args + "): " + Errno.describe(errno);
   }
 
-  /**
-   * Returns the failed system call's name.
-   *
-   * @return the call's name, as {@code "sched_getaffinity"}
-   */
+  /** {@return the call's name, as {@code "sched_getaffinity"}} */
   public String call() {
     return call;
   }
 
-  /**
-   * Returns the thread id the call was made for ({@code 0}: the calling thread).
-   *
-   * @return the tid as passed; {@code 0} for the calling thread
-   */
+  /** {@return the thread id the call was made for ({@code 0}: the calling thread)} */
   public int tid() {
     return tid;
   }
 
-  /**
-   * Returns the CPU set the call was given; empty for calls that take none.
-   *
-   * @return the set as passed; empty for calls that take none, and once deserialized
-   */
+  /** {@return the set as passed; empty for calls that take none, and once deserialized} */
   public CpuSet cpus() {
     return cpus == null ? CpuSet.empty() : cpus;
   }
 
-  /**
-   * Returns the {@code errno} value.
-   *
-   * @return the errno as the kernel reported it, e.g. 22 for {@code EINVAL}
-   */
+  /** {@return the errno as the kernel reported it, e.g. 22 for {@code EINVAL}} */
   public int errno() {
     return errno;
   }
 
-  /**
-   * Returns the symbolic name of {@link #errno()} ({@code EINVAL}), or {@code errno N}.
-   *
-   * @return the name, e.g. {@code "ESRCH"}, or {@code "errno N"} for an unknown value
-   */
+  /** {@return the symbolic name of {@link #errno()} ({@code EINVAL}), or {@code errno N}} */
   public String errnoName() {
     return Errno.name(errno);
   }

@@ -13,14 +13,10 @@ import java.util.BitSet;
 import java.util.Objects;
 
 /**
- * Linux affinity through the native layer's {@link ThreadCalls} ({@code java.lang.foreign} on JDK
- * 22+, JNA before): {@code sched_getaffinity}/{@code sched_setaffinity} by thread id, {@code
- * sched_getcpu}, {@code gettid}. Masks are sized for the host, not for glibc's 1024-CPU {@code
- * cpu_set_t}: the buffer starts at 1024 bits and doubles while the kernel answers {@code EINVAL}
- * (its mask is larger), up to {@link CpuSet#MAX_CPUS} bits.
- *
- * <p>OpenHFT's {@code Affinity} is not used: it is limited to 1024 CPUs, works on the calling
- * thread only, loses the error text, and its class initialisation probes the platform.
+ * Linux affinity through the native layer's {@link ThreadCalls}. Masks are sized for the host, not
+ * glibc's 1024-CPU {@code cpu_set_t}: the buffer doubles while the kernel answers {@code EINVAL},
+ * up to {@link CpuSet#MAX_CPUS} bits. Why not OpenHFT's {@code Affinity}: ARCHITECTURE.md, "Backend
+ * without OpenHFT's Affinity".
  *
  * <p>Thread safety: safe for concurrent use; the learnt mask size is a benign racy cache.
  */

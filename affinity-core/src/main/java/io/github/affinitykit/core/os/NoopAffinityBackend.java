@@ -4,22 +4,15 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.Objects;
 
 /**
- * The backend of a platform that cannot pin: {@link #isSupported()} is false, {@link #reason()}
- * says why, ids and CPUs are the {@code -1} sentinel, and reading or setting a mask throws {@link
- * UnsupportedOperationException} naming the reason: pinning that silently did nothing would be a
- * lie. Callers check {@link #isSupported()} and report {@code UNSUPPORTED}.
+ * The backend of a platform that cannot pin ({@link AffinityBackend#unsupported}): a mask call
+ * throws {@link UnsupportedOperationException} naming the reason, as silent pinning would be a lie.
  *
  * <p>Thread safety: immutable; safe to share.
  */
 final class NoopAffinityBackend implements AffinityBackend {
   private final String reason;
 
-  /**
-   * Creates a backend that is unsupported for the given reason.
-   *
-   * @param reason why pinning is impossible, as {@code "os.name Mac OS X: only Linux is
-   *     supported"}; not blank
-   */
+  /** A backend unsupported for {@code reason}, not blank. */
   NoopAffinityBackend(String reason) {
     Objects.requireNonNull(reason, "reason");
     if (reason.isBlank()) {
@@ -52,22 +45,14 @@ final class NoopAffinityBackend implements AffinityBackend {
     return -1;
   }
 
-  /**
-   * Checks the argument, then throws.
-   *
-   * @throws UnsupportedOperationException always, naming the reason
-   */
+  /** Checks the argument, then throws naming the reason. */
   @Override
   public CpuSet getAffinity(int tid) {
     LinuxAffinityBackend.checkTid(tid);
     throw unsupported("getAffinity(tid " + tid + ")");
   }
 
-  /**
-   * Checks the arguments, then throws.
-   *
-   * @throws UnsupportedOperationException always, naming the reason
-   */
+  /** Checks the arguments, then throws naming the reason. */
   @Override
   public void setAffinity(int tid, CpuSet cpus) {
     LinuxAffinityBackend.checkTid(tid);

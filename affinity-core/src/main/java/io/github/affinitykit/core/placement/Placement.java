@@ -6,14 +6,9 @@ import io.github.affinitykit.core.cpu.CpuTopology;
 
 /**
  * Where the next thread goes relative to the one placed before it, evaluated against {@link
- * CpuTopology} (never OpenHFT's {@code /proc/cpuinfo} layout). The first five have the semantics of
- * OpenHFT's {@code AffinityStrategies}, so that its values map one to one; the last three use what
- * OpenHFT does not know: NUMA nodes and L3 caches (an L3 is not a package on AMD CCX or Intel SNC
- * parts).
- *
- * <p>{@link #DIFFERENT_CORE} is stronger than OpenHFT's: the candidate's physical core must not
- * hold any CPU already given to this plan, not just differ from the previous one, so that N threads
- * get N distinct cores while there are free cores.
+ * CpuTopology}. The first five map OpenHFT's {@code AffinityStrategies} one to one; the last three
+ * use NUMA nodes and L3 caches (an L3 is not a package on AMD CCX or Intel SNC parts). {@link
+ * #DIFFERENT_CORE} is stronger than OpenHFT's: a core not yet used by this plan.
  *
  * <p>Thread safety: immutable.
  */
@@ -36,14 +31,13 @@ public enum Placement {
   SAME_L3;
 
   /**
-   * Returns whether {@code candidate} satisfies this placement after {@code previous}, given the
-   * CPUs already assigned by the plan: the test a group's planner applies to each free CPU.
+   * {@return whether {@code candidate} satisfies this placement after {@code previous}, given the
+   * CPUs already assigned by the plan: the test a group's planner applies to each free CPU}
    *
    * @param t the host's topology; it must know both CPUs
    * @param candidate the CPU tried for the next member
    * @param previous the CPU of the member placed before it
    * @param assigned the CPUs the group holds now
-   * @return whether the candidate is where this placement puts the next member
    */
   public boolean matches(CpuTopology t, int candidate, int previous, CpuSet assigned) {
     CpuInfo c = t.cpu(candidate);
@@ -83,10 +77,8 @@ public enum Placement {
   }
 
   /**
-   * Maps OpenHFT {@code net.openhft.affinity.AffinityStrategies} values to placements, to be
-   * evaluated against the real topology. The values are taken by name, so that this library needs
-   * no OpenHFT on its class path (nor a filename-based automatic module in its descriptor): a
-   * program that uses OpenHFT passes its enum constants as they are.
+   * Maps OpenHFT {@code AffinityStrategies} values to placements by name, so that this library
+   * needs no OpenHFT on its class path.
    *
    * @param strategies OpenHFT {@code AffinityStrategies} constants, in member order
    * @return the placements of the same names, in the same order

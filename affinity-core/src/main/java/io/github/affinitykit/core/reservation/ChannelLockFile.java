@@ -22,16 +22,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A {@link LockFile} through Java's {@link FileChannel}, for where the native layer has no file
- * calls (not Linux, a 32-bit JVM, JNA unable to load on JDK 17-21): opened with {@link
- * LinkOption#NOFOLLOW_LINKS} (created exclusively when absent, else opened without {@code
- * O_CREAT}), locked with a classic POSIX lock. The JDK cannot {@code fstat} or {@code fchmod} a
- * channel, so the checks are by path: before the open, and after the lock the path must still name
- * the same regular file with one link; a file it created gets mode {@code 0666} by path, without
- * following a link ({@link #share}). A file swapped in between those two looks can be locked (never
- * a symbolic link's target); it is still never written before the checks pass. Closing the channel
- * drops this process's POSIX locks on the file, so the channel stays open (parked) until the path
- * names another file.
+ * A {@link LockFile} through Java's {@link FileChannel}, where the native layer has no file calls:
+ * opened with {@link LinkOption#NOFOLLOW_LINKS}, locked with a classic POSIX lock. The JDK cannot
+ * {@code fstat} or {@code fchmod} a channel, so the checks are by path before the open and after
+ * the lock: a file swapped in between can be locked (never a link's target), but nothing is written
+ * before the checks pass. The channel stays open (parked): closing it drops this process's POSIX
+ * locks on the file.
  *
  * <p>Thread safety: not thread-safe (see {@link LockFile}).
  */
@@ -127,9 +123,8 @@ final class ChannelLockFile implements LockFile {
   }
 
   /**
-   * Opens the file, creating it ({@code O_CREAT|O_EXCL}) when {@code create}, else only opening
-   * what is there: never {@code O_CREAT} on another user's file, which {@code fs.protected_regular}
-   * refuses in a sticky directory such as {@code /tmp}.
+   * Creates the file exclusively when {@code create}, else opens it without {@code O_CREAT}, which
+   * {@code fs.protected_regular} refuses on another user's file in a sticky directory.
    */
   private static FileChannel open(Path path, boolean create) throws IOException {
     if (!create) {
@@ -143,11 +138,8 @@ final class ChannelLockFile implements LockFile {
   }
 
   /**
-   * Gives every user of the directory read and write on the file this process just created: the
-   * mode asked at creation was cut by the umask. The JDK has no {@code fchmod} of a channel, so it
-   * is set by path without following a link, after the path was found to name the created file (a
-   * swap between that look and this one, which only the directory's owner or, without the sticky
-   * bit, any user who can write the directory can make, is the window of this implementation).
+   * Makes the file this process created {@code 0666} (the umask cut the mode asked), by path
+   * without following a link: a swap just before is this implementation's window.
    */
   private static void share(Path path) {
     PosixFileAttributeView view =

@@ -6,20 +6,10 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 
 /**
- * The two lock files of one CPU, locked in this order and released in the other:
- *
- * <ol>
- *   <li>{@code cpu-<N>.lock.affinitykit}: Affinity Kit's own, which no program deletes, so that two
- *       Affinity Kit processes never hold the same CPU whatever happens to the other file;
- *   <li>{@code cpu-<N>.lock}: OpenHFT's, for interoperation with {@code AffinityLock}, which
- *       deletes it on release (and so may delete it under our lock: see {@link #verify(int)}).
- * </ol>
- *
- * Both get the holder's text once both are locked and checked. What a file found is the CPU's
- * {@link ReservationResult}, worded by its factories once for both implementations; text read from
- * a lock file is sanitised ({@link Printable#of(byte[], boolean)}) and shown as what it claims
- * before it reaches a reason, never used to decide anything (the holder's pid is the kernel's word
- * or unknown), and a file that cannot be used is logged once per reason, not per attempt.
+ * The two lock files of one CPU, locked in this order and released in the other: {@code
+ * cpu-<N>.lock.affinitykit} (Affinity Kit's own, deleted by nobody) and {@code cpu-<N>.lock}
+ * (OpenHFT's, which it deletes on release: see {@link #verify(int)}). Both get the holder's text
+ * once both are locked and checked; a file that cannot be used is logged once per reason.
  *
  * <p>Thread safety: not thread-safe; {@link CpuReservations} calls it under its monitor.
  */
@@ -62,12 +52,7 @@ final class CpuLock {
     return shown.isEmpty() ? Printable.of(own.read(), true) : shown;
   }
 
-  /**
-   * Locks both files and writes the holder's text ({@code holder}, its UTF-8 {@code bytes}) into
-   * them.
-   *
-   * @return null when locked, else the failure
-   */
+  /** Locks both files and writes {@code bytes} (UTF-8 of {@code holder}): null, or the failure. */
   ReservationResult tryLock(int cpu, String holder, byte[] bytes) {
     ReservationResult failure = own.tryLock(cpu);
     if (failure != null) {

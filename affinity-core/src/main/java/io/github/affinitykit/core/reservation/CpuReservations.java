@@ -22,46 +22,18 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock}, so
- * that a JVM using plain OpenHFT's {@code AffinityLock} and a JVM using Affinity Kit exclude each
- * other, and Affinity Kit's own {@code cpu-<N>.lock.affinitykit}, which no program deletes, so that
- * two Affinity Kit processes never hold the same CPU. The default directory ({@link
- * #inConfiguredDirectory()}) is the system property {@code affinitykit.lock.dir}, else the
- * environment variable {@code AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir} (OpenHFT's too).
+ * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock} (so
+ * OpenHFT and Affinity Kit JVMs exclude each other) and Affinity Kit's own {@code
+ * cpu-<N>.lock.affinitykit}, which no program deletes. Files are opened without following links,
+ * must be regular files with one name, get mode {@code 0666} when this process creates them, and
+ * are never deleted. A reservation whose file OpenHFT deleted or replaced is <em>lost</em> ({@link
+ * Reservation#verify()}, {@link #verifyHeld()}, {@link #lostCount()}). The text of a lock file is a
+ * sanitised claim, shown but never acted on: the kernel's lock alone says who holds a CPU. See
+ * ARCHITECTURE.md, "Reservations" and "A lock directory is shared by users".
  *
- * <p>A lock directory may be shared by several users (as {@code /tmp} is): a lock file this process
- * creates gets mode {@code 0666} whatever the umask (set on the open descriptor after creation), so
- * every user of the directory can lock it; a file of another user that this user may not open for
- * writing is {@link ReservationStatus#PERMISSION_DENIED}, whose reason names the file, its owner,
- * its mode and the fix, and is never changed or deleted.
- *
- * <p>Each file is opened without following symbolic links and refused unless it is a regular file
- * with a single name (never truncated or written through); it is locked with an exclusive
- * whole-file record lock, which the kernel drops when the process dies; then the path must still
- * name the locked file, else it was replaced or deleted meanwhile and the new one is locked. Only
- * then is the holder's pid and time written ({@code 1234\n2026.01.31 at 12:00:00 UTC}, OpenHFT's
- * format). Files are never deleted.
- *
- * <p>OpenHFT deletes {@code cpu-<N>.lock} when it releases, and only checks that the name exists
- * after locking: an OpenHFT process can lock a deleted file while another holds the new one, and
- * its release can then delete the file under our lock. Such a reservation is <em>lost</em>: {@link
- * Reservation#verify()} and {@link #verifyHeld()} find it, every release checks it, and {@link
- * #lostCount()} counts it. Affinity Kit processes still exclude each other through their own file.
- *
- * <p>There is one instance per directory in a JVM, and it owns the only descriptor this library
- * opens on each lock file: closing a descriptor drops the classic POSIX locks this process holds on
- * the file (OpenHFT's, if it is used in the same JVM). Where the native layer has file calls
- * (64-bit Linux: {@code java.lang.foreign} on JDK 22+, JNA before) the locks are open file
- * description locks, which conflict with OpenHFT's even in the same JVM and survive another
- * descriptor's close; without them, Java's {@code FileChannel} is used, the checks are by path and
- * the guarantee is weaker (see {@code ChannelLockFile}).
- *
- * <p>Failures are results, not exceptions: an unwritable directory or a lock file that is not a
- * regular file of its own is {@link ReservationStatus#UNAVAILABLE} with the reason. Any user who
- * can write a lock file can write its text: it is sanitised and bounded before it reaches a reason,
- * shown as what it claims ({@code the file claims pid 123 since ...}), and never decides anything:
- * the kernel's lock alone says whether a CPU is held, and {@link ReservationResult#holderPid()} is
- * the kernel's word only.
+ * <p>There is one instance per directory in a JVM: it owns the only descriptor this library opens
+ * on each lock file, as closing a descriptor drops this process's classic POSIX locks on it.
+ * Failures are results ({@link ReservationStatus}), not exceptions.
  *
  * <p>Thread safety: all methods are safe to call from any thread; they serialise on the instance.
  */
@@ -118,23 +90,19 @@ public final class CpuReservations {
   }
 
   /**
-   * Returns this JVM's reservations in {@code java.io.tmpdir}, where OpenHFT keeps its own.
-   *
-   * @return the instance for {@code java.io.tmpdir}, the same as {@link #inDirectory(Path)} gives
+   * {@return the instance for {@code java.io.tmpdir}, the same as {@link #inDirectory(Path)} gives}
    */
   public static CpuReservations inTempDirectory() {
     return inDirectory(LockDirectory.tempDirectory());
   }
 
   /**
-   * Returns this JVM's reservations in the configured lock directory: the system property {@code
-   * affinitykit.lock.dir}, else the environment variable {@code AFFINITYKIT_LOCK_DIR}, else {@code
-   * java.io.tmpdir} (as {@link #inTempDirectory()}); read at each call, a blank value counting as
-   * unset. {@link io.github.affinitykit.core.AffinityKit#shared()} reserves here.
+   * Returns this JVM's reservations in the configured lock directory: {@code
+   * -Daffinitykit.lock.dir}, else {@code AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir}; read
+   * at each call, blank counting as unset.
    *
    * @return the instance for that directory, the same as {@link #inDirectory(Path)} gives
-   * @throws IllegalArgumentException if the property or variable used is not an absolute path, as
-   *     {@code -Daffinitykit.lock.dir: locks (expected: an absolute path of a directory)}
+   * @throws IllegalArgumentException if the property or variable used is not an absolute path
    */
   public static CpuReservations inConfiguredDirectory() {
     return inDirectory(LockDirectory.configured());
@@ -154,20 +122,15 @@ public final class CpuReservations {
     }
   }
 
-  /**
-   * Returns the (canonical) directory of the lock files.
-   *
-   * @return the absolute directory, symbolic links of its existing part resolved
-   */
+  /** {@return the absolute directory, symbolic links of its existing part resolved} */
   public Path directory() {
     return directory;
   }
 
   /**
-   * Returns the lock file of {@code cpu}: {@code <directory>/cpu-<cpu>.lock}.
+   * {@return the path of OpenHFT's lock file for {@code cpu}; the file may not exist yet}
    *
    * @param cpu the CPU, 0-based, below {@link CpuSet#MAX_CPUS}
-   * @return the path of OpenHFT's lock file for {@code cpu}; the file may not exist yet
    */
   public Path lockFile(int cpu) {
     return directory.resolve("cpu-" + checkCpu(cpu) + ".lock");
@@ -179,8 +142,7 @@ public final class CpuReservations {
    * @param cpu the CPU to reserve, 0-based
    * @return {@link ReservationStatus#RESERVED} with the reservation, or why not: held by this JVM,
    *     held by another process (with its pid), or unavailable (with the I/O error)
-   * @throws IllegalArgumentException if {@code cpu} is negative or not below {@link
-   *     CpuSet#MAX_CPUS}
+   * @throws IllegalArgumentException if {@code cpu} is not in 0 to {@link CpuSet#MAX_CPUS} - 1
    */
   public synchronized ReservationResult tryReserve(int cpu) {
     CpuLock file = files.get(checkCpu(cpu));
@@ -215,11 +177,7 @@ public final class CpuReservations {
         : ReservationResult.reserved(new Reservation(this, cpu, file.path()));
   }
 
-  /**
-   * Creates the directory (once per instance while it stays there, not on every reservation).
-   *
-   * @return null when it exists, else the failure for {@code cpu}
-   */
+  /** Creates the directory: null when it exists, else the failure for {@code cpu}. */
   private ReservationResult makeDirectory(int cpu) {
     try {
       Files.createDirectories(directory);
@@ -231,11 +189,7 @@ public final class CpuReservations {
     }
   }
 
-  /**
-   * Brings the text this JVM writes into the lock files it takes ({@link LockText#forHolder}: pid
-   * and time to the second, in the default time zone) to the current second: formatted and encoded
-   * once a second, not once per reservation.
-   */
+  /** Refreshes the holder's text ({@link LockText#forHolder}) at most once a second. */
   private void holderNow() {
     long millis = clockMillis.getAsLong();
     long second = Math.floorDiv(millis, 1000);
@@ -292,15 +246,9 @@ public final class CpuReservations {
   }
 
   /**
-   * Returns the text of {@code cpu}'s lock file for diagnostics, sanitised (see {@link
-   * CpuReservations}): the pid and time its last holder wrote, who may since have let go ({@link
-   * #tryReserve(int)} tells), or whatever another user who can write the file put there: a claim to
-   * show, never to act on (to signal or to judge a process by). Reads through the descriptor this
-   * JVM keeps on the file: never opens it just to read.
+   * {@return the sanitised text of {@code cpu}'s lock file: a claim to show, never to act on}
    *
    * @param cpu the CPU whose lock file to read, 0-based
-   * @return the text, or empty if this JVM has not tried to reserve {@code cpu} here or the file is
-   *     empty or unreadable
    */
   public synchronized Optional<String> holder(int cpu) {
     CpuLock file = files.get(checkCpu(cpu));
@@ -309,8 +257,8 @@ public final class CpuReservations {
   }
 
   /**
-   * Checks every reservation this JVM holds here: each file must still be the one its name points
-   * to. A reservation found lost is counted in {@link #lostCount()} once and logged.
+   * Checks that every reservation this JVM holds here still names its locked files; a loss is
+   * counted in {@link #lostCount()} once and logged.
    *
    * @return the CPUs whose reservation is lost
    */
@@ -323,12 +271,7 @@ public final class CpuReservations {
             .toArray());
   }
 
-  /**
-   * Returns how many reservations made here were found lost (a lock file deleted or replaced under
-   * them) since this JVM started: for metrics.
-   *
-   * @return the number of losses found so far; never decreases
-   */
+  /** {@return how many reservations made here were found lost since this JVM started} */
   public long lostCount() {
     return lost.get();
   }
@@ -351,11 +294,7 @@ public final class CpuReservations {
     return newly;
   }
 
-  /**
-   * Returns the CPUs this JVM holds in this directory.
-   *
-   * @return the CPUs whose lock files this JVM has locked here now
-   */
+  /** {@return the CPUs whose lock files this JVM has locked here now} */
   public synchronized CpuSet reservedHere() {
     return CpuSet.of(
         files.entrySet().stream()

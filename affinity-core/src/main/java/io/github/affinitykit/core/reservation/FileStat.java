@@ -18,15 +18,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What {@code lstat}/{@code fstat} say of a lock file that matters to a reservation: its identity
- * (device and inode), its type and permission bits, its number of hard links and its owner. Read
- * with one {@code statx} call ({@link FileCalls#statx}: one layout on every architecture, and only
- * the type, mode, link count, owner and inode are asked for, so the kernel does not switch the file
- * to fine-grained timestamps) where the native layer has file calls and the kernel answers ({@code
- * ENOSYS} before Linux 4.11, {@code EPERM} under an old container seccomp profile); otherwise
- * through the JDK's {@code unix} attribute view, a descriptor being read through its {@code
- * /proc/self/fd} link. Where the JDK has no {@code unix} view the identity and owner are unknown
- * ({@code -1}) and only the type is checked.
+ * What {@code lstat}/{@code fstat} say of a lock file: identity, type and mode, link count, owner.
+ * Read with one {@code statx} (one layout on every architecture; only these fields asked, so the
+ * kernel does not switch the file to fine-grained timestamps), else ({@code ENOSYS} before Linux
+ * 4.11, {@code EPERM} under an old seccomp profile) through the JDK's {@code unix} view; without
+ * that view identity and owner are -1 and only the type is checked.
  *
  * <p>Thread safety: immutable; the readers are stateless.
  *
@@ -47,9 +43,7 @@ record FileStat(long dev, long ino, int mode, int nlink, int uid) {
   private static final String UNIX = "unix:dev,ino,mode,nlink,uid";
   private static final byte[] EMPTY = {0};
 
-  /**
-   * The file {@code path} names, its last component not followed, through the JDK; empty if none.
-   */
+  /** The file {@code path} names, last component not followed, through the JDK; empty if none. */
   static Optional<FileStat> lstat(Path path) throws IOException {
     try {
       if (!hasUnixView()) {
@@ -91,10 +85,7 @@ record FileStat(long dev, long ino, int mode, int nlink, int uid) {
     throw new FileSystemException(link.toString(), null, Errno.describe(err));
   }
 
-  /**
-   * The fields of a filled {@code struct statx}, {@code dev} encoded as glibc's {@code makedev}
-   * (the JDK's {@code unix:dev}).
-   */
+  /** The fields of a filled {@code struct statx}, {@code dev} as glibc's {@code makedev}. */
   private static FileStat read(byte[] buf) {
     ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
     int nlink = b.getInt(16);

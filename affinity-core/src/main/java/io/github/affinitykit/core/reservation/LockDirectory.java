@@ -5,10 +5,8 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
- * Where lock files live unless a caller names a directory: the system property {@value #PROPERTY},
- * else the environment variable {@value #ENV}, else {@code java.io.tmpdir} (OpenHFT's directory, so
- * that both libraries exclude each other). A blank value counts as unset; any other value must be
- * an absolute path.
+ * Where lock files live unless a caller names a directory: {@value #PROPERTY}, else {@value #ENV},
+ * else {@code java.io.tmpdir} (OpenHFT's). Blank counts as unset; else it must be absolute.
  *
  * <p>Thread safety: stateless; the property and the variable are read at each call.
  */
@@ -21,11 +19,7 @@ final class LockDirectory {
 
   private LockDirectory() {}
 
-  /**
-   * The configured directory of this JVM.
-   *
-   * @throws IllegalArgumentException if the property or variable is not an absolute path
-   */
+  /** The configured directory; {@link IllegalArgumentException} if not absolute. */
   static Path configured() {
     return resolve(System.getProperty(PROPERTY), System.getenv(ENV), tempDirectory());
   }
@@ -35,12 +29,7 @@ final class LockDirectory {
     return Path.of(System.getProperty("java.io.tmpdir"));
   }
 
-  /**
-   * The directory {@code property}, else {@code env}, else {@code fallback} (each null when unset).
-   *
-   * @throws IllegalArgumentException naming the origin, value and rule if the one used is not an
-   *     absolute path
-   */
+  /** {@code property}, else {@code env} (null: unset), else {@code fallback}; absolute only. */
   static Path resolve(String property, String env, Path fallback) {
     if (property != null && !property.isBlank()) {
       return absolute("-D" + PROPERTY, property);

@@ -4,17 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * One lock file as this JVM holds it: opened without following symbolic links, refused unless it is
- * a regular file with a single name, locked with an exclusive whole-file record lock, and held only
- * while the path still names the locked inode. The descriptor stays open between reservations
- * (parked) and is closed only when the path no longer names its file: closing a descriptor drops
- * the classic POSIX locks this process holds on the file (another library's, in this JVM).
- *
- * <p>Implementations: {@link NativeLockFile} (libc through the native layer's {@code FileCalls}:
- * the checks are on the descriptor) and {@link ChannelLockFile} (Java's {@code FileChannel}, where
- * the native layer has no file calls: the checks are by path around the open, a weaker guarantee).
- * Both say what they found as the CPU's {@link ReservationResult}, worded once for both by its
- * factories; {@link CpuLock} logs a file that cannot be used once per reason.
+ * One lock file as this JVM holds it: opened without following links, a regular file with one name,
+ * locked with an exclusive whole-file record lock, held only while the path names the locked inode.
+ * The descriptor stays open between reservations (closing it would drop this process's classic
+ * POSIX locks on the file). Implementations: {@link NativeLockFile}, {@link ChannelLockFile}.
  *
  * <p>Thread safety: not thread-safe; {@link CpuLock} calls it under {@link CpuReservations}'
  * monitor.
@@ -28,12 +21,7 @@ interface LockFile {
 
   /**
    * Tries once, without waiting, to lock the file the path names (a few attempts when the path
-   * comes to name another file meanwhile).
-   *
-   * @param cpu the CPU the file reserves, named in a failure's reason
-   * @return null when locked, or the failure: {@link ReservationStatus#HELD_BY_THIS_JVM}, {@link
-   *     ReservationStatus#HELD_BY_OTHER_PROCESS}, {@link ReservationStatus#PERMISSION_DENIED}, or
-   *     {@link ReservationStatus#UNAVAILABLE} (refused, replaced while locking, or an I/O error)
+   * names another file meanwhile): null when locked, else the failure for {@code cpu}.
    */
   ReservationResult tryLock(int cpu);
 
@@ -43,12 +31,7 @@ interface LockFile {
   /** Returns the first bytes of the file through the open descriptor, empty if none. */
   byte[] read();
 
-  /**
-   * Checks that the path still names the locked file (one lstat).
-   *
-   * @return {@link ReservationStatus#RESERVED} if so; {@link ReservationStatus#LOST} if it names
-   *     nothing (deleted) or another file (replaced, or the file gained another name)
-   */
+  /** Checks that the path still names the locked file: RESERVED, else LOST (deleted, replaced). */
   ReservationStatus check();
 
   /** Unlocks the file; the descriptor stays open. */

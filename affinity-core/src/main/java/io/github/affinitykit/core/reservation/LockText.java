@@ -10,11 +10,9 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The text of {@code cpu-<N>.lock} files, in OpenHFT's format: the holder's pid on the first line,
- * the time it took the lock on the second ({@code 1234\n2026.01.31 at 12:00:00 UTC}). Any process
- * can write anything into such a file, so its text reaches a reason or a log only through {@link
- * Printable#of(byte[], boolean)} (printable characters only, the rest escaped, bounded length) and
- * only as what it claims ({@link #claim}): nothing is decided on it.
+ * The text of {@code cpu-<N>.lock} files in OpenHFT's format ({@code 1234\n2026.01.31 at 12:00:00
+ * UTC}). Anyone may write such a file, so its text reaches a reason only sanitised ({@link
+ * Printable#of(byte[], boolean)}) and as a claim ({@link #claim}): nothing is decided on it.
  *
  * <p>Thread safety: stateless.
  */
@@ -45,10 +43,8 @@ final class LockText {
   }
 
   /**
-   * Describes a holder: the pid the kernel named ({@code pid > 0}), else {@code another process},
-   * then what the file's text claims, which any user who can write the file may have written:
-   * {@code another process (the file claims pid 123 since 2026.01.31 at ...)}, {@code pid 77 (the
-   * file says "garbage")}, {@code another process (the file is empty)}.
+   * Describes a holder: the kernel's pid ({@code pid > 0}) or {@code another process}, then the
+   * file's claim: {@code pid 77 (the file claims pid 123 since ...)}.
    */
   static String describeHolder(long pid, byte[] text) {
     return (pid > 0 ? "pid " + pid : "another process") + " (" + claim(text) + ")";

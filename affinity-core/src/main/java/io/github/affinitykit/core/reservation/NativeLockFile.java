@@ -16,20 +16,12 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * A {@link LockFile} through libc ({@link FileCalls} of the native layer): {@code open} with {@code
- * O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK} (and {@code O_CREAT|O_EXCL} only when nothing is there, so a
- * dangling link is never followed), the descriptor's own {@code statx} must be a regular file with
- * one link, a file this process created gets mode {@code 0666} through {@code fchmod} whatever the
- * umask, so that every user of a shared directory can lock it (a file it did not create is left as
- * it is, whoever owns it, and {@code EACCES} on it is {@link ReservationStatus#PERMISSION_DENIED}),
- * the lock is taken, then {@code statx} of the path must name the same device and inode, else the
- * file was replaced or deleted while locking (OpenHFT deletes on release) and the attempt is
- * repeated on the new file. Nothing is written before all that holds.
- *
- * <p>Locks are open file description locks ({@code F_OFD_SETLK}, Linux 3.15+): they conflict with
- * the classic POSIX locks of Java's {@code FileChannel} (OpenHFT's) in every process, this one
- * included, and closing another descriptor of the file does not drop them. On an older kernel
- * ({@code EINVAL}) the classic {@code F_SETLK} is used instead.
+ * A {@link LockFile} through libc ({@link FileCalls}): {@code open} with {@code
+ * O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK} ({@code O_CREAT|O_EXCL} only when nothing is there, so a
+ * dangling link is never followed), the descriptor's {@code statx} must be a regular file with one
+ * link, then an open file description lock ({@code F_OFD_SETLK}; classic {@code F_SETLK} before
+ * Linux 3.15), then the path's {@code statx} must name the same inode, else it was replaced and the
+ * attempt repeats. Nothing is written before all that holds. See ARCHITECTURE.md, "Reservations".
  *
  * <p>Thread safety: not thread-safe (see {@link LockFile}).
  */
@@ -143,12 +135,8 @@ final class NativeLockFile implements LockFile {
   }
 
   /**
-   * Gives every user of the directory read and write on the file this process just created ({@code
-   * fchmod}, not cut by the umask as the mode asked of {@code open} is). A file found there is
-   * never changed, not even one of this user's: it may be another program's (OpenHFT's), and its
-   * mode is its owner's choice. A failure is left for the other users to meet ({@link
-   * ReservationStatus#PERMISSION_DENIED} names the file, its owner and the fix): this process can
-   * lock it.
+   * Makes a file this process created {@code 0666} ({@code fchmod} is not cut by the umask); a file
+   * found there is never changed (it may be OpenHFT's). A failure is left for other users to meet.
    */
   private void shareIfOurs(boolean created) {
     if (created) {
@@ -157,10 +145,8 @@ final class NativeLockFile implements LockFile {
   }
 
   /**
-   * Reads the file first and writes nothing when it already holds {@code text} (this JVM held the
-   * CPU before, within the same second); else writes it over the old text and truncates only if the
-   * old text was longer. {@code ftruncate} on ext4 costs more than everything else on the reserve
-   * path, and a {@code pread} costs less than a {@code pwrite}.
+   * Writes {@code text} only when the file holds other text, truncating only when the old text was
+   * longer: {@code ftruncate} on ext4 costs more than the rest of the reserve path.
    */
   @Override
   public void write(byte[] text) throws IOException {

@@ -26,38 +26,24 @@ public final class Reservation implements AutoCloseable {
     this.lockFile = lockFile;
   }
 
-  /**
-   * Returns the reserved CPU.
-   *
-   * @return the CPU id, 0-based; unchanged by {@link #close()}
-   */
+  /** {@return the CPU id, 0-based; unchanged by {@link #close()}} */
   public int cpu() {
     return cpu;
   }
 
-  /**
-   * Returns the lock file that holds the reservation.
-   *
-   * @return the path of OpenHFT's {@code cpu-<N>.lock} for this CPU
-   */
+  /** {@return the path of OpenHFT's {@code cpu-<N>.lock} for this CPU} */
   public Path lockFile() {
     return lockFile;
   }
 
-  /**
-   * Returns whether this reservation has not been closed yet.
-   *
-   * @return true until {@link #close()}, even when the reservation is lost
-   */
+  /** {@return true until {@link #close()}, even when the reservation is lost} */
   public boolean isHeld() {
     return !closed.get();
   }
 
   /**
-   * Checks that the lock files are still the files their names point to (two {@code lstat} calls):
-   * a file deleted or replaced under a held reservation (OpenHFT deletes {@code cpu-<N>.lock} when
-   * it releases, even one it did not hold) no longer keeps other processes off the CPU. A loss is
-   * counted once in {@link CpuReservations#lostCount()} and logged.
+   * Checks that the lock files are still the files their names point to: one deleted or replaced
+   * (OpenHFT deletes {@code cpu-<N>.lock} on release) no longer keeps others off the CPU.
    *
    * @return {@link ReservationStatus#RESERVED} while intact, {@link ReservationStatus#LOST} once
    *     lost (also after {@link #close()})
@@ -69,18 +55,14 @@ public final class Reservation implements AutoCloseable {
     return lost ? ReservationStatus.LOST : ReservationStatus.RESERVED;
   }
 
-  /**
-   * Returns whether a check ({@link #verify()}, or the one on release) found it lost; no I/O.
-   *
-   * @return true once a check found a lock file deleted or replaced; it stays true
-   */
+  /** {@return whether a check ({@link #verify()}, or the one on release) found it lost; no I/O} */
   public boolean isLost() {
     return lost;
   }
 
   /**
-   * Releases the CPU: checks the files (see {@link #verify()}), unlocks them and keeps them on
-   * disk, naming their last holder. Idempotent; never throws.
+   * Releases the CPU: checks the files, unlocks them and keeps them on disk. Idempotent; never
+   * throws.
    */
   @Override
   public void close() {

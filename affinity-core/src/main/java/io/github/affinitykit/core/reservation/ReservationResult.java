@@ -80,10 +80,8 @@ public final class ReservationResult {
   }
 
   /**
-   * Another holder has the lock of {@code path}: {@code pid} as the kernel names it (a classic
-   * POSIX lock; this process: another user of the file in this JVM), else -1 or 0. The file's
-   * {@code text} is shown as what it claims, never taken for the holder's pid: any user who can
-   * write the file may have written it.
+   * Another holder has the lock of {@code path}: {@code pid} as the kernel names it, else -1 or 0.
+   * The file's {@code text} is shown as a claim, never taken for the pid (anyone may write it).
    */
   static ReservationResult held(int cpu, Path path, long pid, byte[] text) {
     long self = ProcessHandle.current().pid();
@@ -107,38 +105,22 @@ public final class ReservationResult {
         "cpu " + cpu + ": " + path + " is locked by " + LockText.describeHolder(holder, text));
   }
 
-  /**
-   * Returns the CPU asked for, or {@code -1} for {@link ReservationStatus#NONE_FREE}.
-   *
-   * @return the CPU id, 0-based; -1 for a result about several candidates
-   */
+  /** {@return the CPU asked for, or {@code -1} for {@link ReservationStatus#NONE_FREE}} */
   public int cpu() {
     return cpu;
   }
 
-  /**
-   * Returns the outcome.
-   *
-   * @return {@link ReservationStatus#RESERVED}, or the kind of failure; never null
-   */
+  /** {@return {@link ReservationStatus#RESERVED}, or the kind of failure; never null} */
   public ReservationStatus status() {
     return status;
   }
 
-  /**
-   * Returns whether the CPU was reserved.
-   *
-   * @return true exactly when {@link #status()} is {@link ReservationStatus#RESERVED}
-   */
+  /** {@return true exactly when {@link #status()} is {@link ReservationStatus#RESERVED}} */
   public boolean isReserved() {
     return reservation != null;
   }
 
-  /**
-   * Returns the reservation, or empty if the attempt failed.
-   *
-   * @return the reservation, to close once done with the CPU; empty on failure
-   */
+  /** {@return the reservation, to close once done with the CPU; empty on failure} */
   public Optional<Reservation> reservation() {
     return Optional.ofNullable(reservation);
   }
@@ -157,23 +139,16 @@ public final class ReservationResult {
   }
 
   /**
-   * Returns the pid of the holder as the kernel names it: this process when reserved or held by
-   * this JVM; another process holding a classic POSIX lock (OpenHFT's {@code AffinityLock}, or
-   * Affinity Kit without native file calls); else {@code -1}. Never the pid a lock file's text
-   * claims, which any user who can write the file may have written: {@link #reason()} shows that as
-   * a claim.
+   * Returns the pid of the holder as the kernel names it (this process, or another holding a
+   * classic POSIX lock); never the pid a lock file's text claims.
    *
-   * @return the holder's pid as the kernel gives it, or -1 if unknown
+   * @return the holder's pid, or -1 if unknown
    */
   public long holderPid() {
     return holderPid;
   }
 
-  /**
-   * Returns a one-line explanation naming the CPU, the lock file and the holder or the error.
-   *
-   * @return one line for people, never empty
-   */
+  /** {@return a one-line explanation naming the CPU, the lock file and the holder or the error} */
   public String reason() {
     return reason;
   }

@@ -20,11 +20,8 @@ public enum ReservationStatus {
    */
   HELD_BY_OTHER_PROCESS,
   /**
-   * The lock file cannot be created, opened for writing or locked: unwritable directory, file
-   * system without locks, or it is not a regular file of its own (a symbolic link, FIFO, directory,
-   * or a file with another hard link), which is refused, never followed or written. {@link
-   * ReservationResult#reason()} says which. (Another user's lock file this user may not open is
-   * {@link #PERMISSION_DENIED}.)
+   * The lock file cannot be created, opened for writing or locked (unwritable directory, no locks),
+   * or is not a regular file of its own, which is refused, never followed or written.
    */
   UNAVAILABLE,
   /** {@link CpuReservations#reserveFirstFree(CpuSet)} found no CPU it could reserve. */
@@ -35,11 +32,8 @@ public enum ReservationStatus {
    */
   LOST,
   /**
-   * The lock file exists but belongs to another user whose mode does not let this user open it for
-   * writing (a file made under a umask by an older version or another program). {@link
-   * ReservationResult#reason()} names the file, its owner and mode, and the fix: its owner or root
-   * runs {@code chmod 666} on it, or this JVM uses another lock directory ({@code
-   * -Daffinitykit.lock.dir}, {@code AFFINITYKIT_LOCK_DIR}). The file is left as it is.
+   * The lock file belongs to another user whose mode does not let this user write it; the reason
+   * names its owner, its mode and the fix ({@code chmod 666}, or another lock directory).
    */
   PERMISSION_DENIED
 }

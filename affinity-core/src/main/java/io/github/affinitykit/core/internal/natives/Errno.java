@@ -1,10 +1,8 @@
 package io.github.affinitykit.core.internal.natives;
 
 /**
- * The one table of Linux {@code errno} values this library names: their numbers (the generic
- * numbering of x86-64 and aarch64, which every supported ABI shares for these) and their texts. The
- * native layer returns failures as {@code -errno}; callers compare with these constants and word
- * them with {@link #describe(int)}.
+ * The one table of Linux {@code errno} values this library names (the generic numbering, which
+ * every supported ABI shares for these), with their texts ({@link #describe(int)}).
  *
  * <p>Thread safety: stateless.
  */

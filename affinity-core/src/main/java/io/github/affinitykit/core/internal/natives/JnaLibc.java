@@ -13,14 +13,9 @@ import java.nio.ByteOrder;
 import java.util.Map;
 
 /**
- * The native layer through JNA direct mapping (JDK 17-21, or {@code -Daffinitykit.native=jna}): a
- * call costs about a JNI call. JNA loads a small JNI stub ({@code libjnidispatch}) that it first
- * extracts into {@code jna.tmpdir}, {@code ~/.cache/JNA/temp} or {@code java.io.tmpdir}; where all
- * of those are mounted {@code noexec} it cannot load it, and {@link NativeLayer} says how to fix
- * that. Every function is one libc has had for decades; {@code gettid}, {@code statx} and the NUMA
- * calls go through {@code syscall(2)}, so no libc version can make a call go missing. The natives
- * are named {@code libc_<function>} and {@code sys_<call>}; the function mapper binds them to
- * {@code <function>} and {@code syscall}.
+ * The native layer through JNA direct mapping (JDK 17-21): natives {@code libc_<function>} bound by
+ * name, {@code sys_<call>} bound to {@code syscall}. See ARCHITECTURE.md, "affinity-core: the
+ * native layer".
  *
  * <p>Thread safety: the natives are thread-safe; {@link #load} is synchronised.
  */
@@ -38,11 +33,7 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
     this.abi = abi;
   }
 
-  /**
-   * Registers the natives with libc on first use.
-   *
-   * @throws LinkageError if JNA cannot load its stub or libc lacks a function
-   */
+  /** Registers the natives on first use; {@link LinkageError} if JNA or libc cannot. */
   static synchronized JnaLibc load(LinuxAbi abi) {
     if (!registered) {
       FunctionMapper mapper =
@@ -55,6 +46,20 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
     return new JnaLibc(abi);
   }
 
+  /** A native call that throws {@link LastErrorException}. */
+  private interface Call {
+    long run() throws LastErrorException;
+  }
+
+  /** Runs {@code c}: its result, or {@code -errno} when it fails. */
+  private static long call(Call c) {
+    try {
+      return c.run();
+    } catch (LastErrorException e) {
+      return -e.getErrorCode();
+    }
+  }
+
   @Override
   public LinuxAbi abi() {
     return abi;
@@ -62,85 +67,52 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public int getAffinity(int tid, long[] mask) {
-    try {
-      return libc_sched_getaffinity(tid, new NativeLong(mask.length * 8L), mask);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_sched_getaffinity(tid, new NativeLong(mask.length * 8L), mask));
   }
 
   @Override
   public int setAffinity(int tid, long[] mask) {
-    try {
-      return libc_sched_setaffinity(tid, new NativeLong(mask.length * 8L), mask);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_sched_setaffinity(tid, new NativeLong(mask.length * 8L), mask));
   }
 
   @Override
   public int currentCpu() {
-    try {
-      return libc_sched_getcpu();
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_sched_getcpu());
   }
 
   @Override
   public int threadId() {
     int nr = abi.number(Syscall.GETTID);
-    try {
-      return nr < 0 ? -Errno.ENOSYS : (int) sys_gettid(nr);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> nr < 0 ? -Errno.ENOSYS : (int) sys_gettid(nr));
   }
 
   @Override
   public int kill(int pid, int signal) {
-    try {
-      return libc_kill(pid, signal);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_kill(pid, signal));
   }
 
   @Override
   public int open(byte[] path, int flags, int mode) {
     FileCalls.checkPath(path);
-    try {
-      return libc_open(path, flags, mode);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_open(path, flags, mode));
   }
 
   @Override
   public int close(int fd) {
-    try {
-      return libc_close(fd);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_close(fd));
   }
 
   @Override
   public int setLock(int fd, int cmd, short type) {
-    try {
-      return libc_fcntl(fd, cmd, flock(type));
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_fcntl(fd, cmd, flock(type)));
   }
 
   @Override
   public long lockHolder(int fd, int cmd) {
     byte[] flock = flock(F_WRLCK);
-    try {
-      libc_fcntl(fd, cmd, flock);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
+    long r = call(() -> libc_fcntl(fd, cmd, flock));
+    if (r < 0) {
+      return r;
     }
     ByteBuffer b = ByteBuffer.wrap(flock).order(ByteOrder.nativeOrder());
     return b.getShort(0) == F_UNLCK ? 0 : Math.max(0, b.getInt(24));
@@ -156,39 +128,23 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   @Override
   public long pread(int fd, byte[] buf, int count, long offset) {
     FileCalls.checkCount("count", count, buf.length);
-    try {
-      return libc_pread(fd, buf, count, offset);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return call(() -> libc_pread(fd, buf, count, offset));
   }
 
   @Override
   public long pwrite(int fd, byte[] buf, int count, long offset) {
     FileCalls.checkCount("count", count, buf.length);
-    try {
-      return libc_pwrite(fd, buf, count, offset);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return call(() -> libc_pwrite(fd, buf, count, offset));
   }
 
   @Override
   public int ftruncate(int fd, long length) {
-    try {
-      return libc_ftruncate(fd, length);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_ftruncate(fd, length));
   }
 
   @Override
   public int fchmod(int fd, int mode) {
-    try {
-      return libc_fchmod(fd, mode);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_fchmod(fd, mode));
   }
 
   @Override
@@ -200,61 +156,55 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   public int statx(int dirfd, byte[] path, int flags, int mask, byte[] buf) {
     FileCalls.checkStatx(path, buf);
     int nr = abi.number(Syscall.STATX);
-    try {
-      return nr < 0 ? -Errno.ENOSYS : (int) sys_statx(nr, dirfd, path, flags, mask, buf);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int)
+        call(() -> nr < 0 ? -Errno.ENOSYS : (int) sys_statx(nr, dirfd, path, flags, mask, buf));
   }
 
   @Override
   public int setMempolicy(int mode, long[] nodemask, long maxnode) {
     MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.SET_MEMPOLICY);
-    try {
-      return nr < 0 ? -Errno.ENOSYS : (int) sys_set_mempolicy(nr, mode, orNull(nodemask), maxnode);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int)
+        call(
+            () ->
+                nr < 0
+                    ? -Errno.ENOSYS
+                    : (int) sys_set_mempolicy(nr, mode, orNull(nodemask), maxnode));
   }
 
   @Override
   public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
     MemoryCalls.checkRead(mode, nodemask, maxnode);
     int nr = abi.number(Syscall.GET_MEMPOLICY);
-    try {
-      return nr < 0
-          ? -Errno.ENOSYS
-          : (int) sys_get_mempolicy(nr, mode, orNull(nodemask), maxnode, addr, flags);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int)
+        call(
+            () ->
+                nr < 0
+                    ? -Errno.ENOSYS
+                    : (int) sys_get_mempolicy(nr, mode, orNull(nodemask), maxnode, addr, flags));
   }
 
   @Override
   public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
     MemoryCalls.checkMask(nodemask, maxnode);
     int nr = abi.number(Syscall.MBIND);
-    try {
-      return nr < 0
-          ? -Errno.ENOSYS
-          : (int) sys_mbind(nr, addr, len, mode, orNull(nodemask), maxnode, flags);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int)
+        call(
+            () ->
+                nr < 0
+                    ? -Errno.ENOSYS
+                    : (int) sys_mbind(nr, addr, len, mode, orNull(nodemask), maxnode, flags));
   }
 
   @Override
   public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
     MemoryCalls.checkPages(pages, nodes, status);
     int nr = abi.number(Syscall.MOVE_PAGES);
-    try {
-      return nr < 0
-          ? -Errno.ENOSYS
-          : sys_move_pages(nr, pid, pages.length, pages, nodes, status, flags);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return call(
+        () ->
+            nr < 0
+                ? -Errno.ENOSYS
+                : sys_move_pages(nr, pid, pages.length, pages, nodes, status, flags));
   }
 
   /** An empty mask is passed as {@code NULL}. */
@@ -264,20 +214,13 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
 
   @Override
   public long map(long bytes) {
-    try {
-      return libc_mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return call(
+        () -> libc_mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
   }
 
   @Override
   public int unmap(long addr, long bytes) {
-    try {
-      return libc_munmap(addr, bytes);
-    } catch (LastErrorException e) {
-      return -e.getErrorCode();
-    }
+    return (int) call(() -> libc_munmap(addr, bytes));
   }
 
   @Override

@@ -3,14 +3,12 @@ package io.github.affinitykit.core.internal.natives;
 import java.util.Locale;
 
 /**
- * What differs between the 64-bit Linux ABIs the native layer runs on: the value of {@code
- * O_NOFOLLOW} and the numbers of the system calls it makes through {@code syscall(2)} (calls a libc
- * may lack: glibc added {@code gettid} in 2.30 and {@code statx} in 2.28, and has no wrapper for
- * the NUMA calls). Numbers are known for x86-64 ({@code arch/x86/entry/syscalls/syscall_64.tbl})
- * and aarch64 ({@code include/uapi/asm-generic/unistd.h}); on the other ABIs those calls answer
- * {@code -ENOSYS} and their callers fall back (see {@link Syscall}). Everything else the layer uses
- * ({@code struct flock} of 32 bytes, {@code struct statx}, the {@code fcntl} commands) is the same
- * on every 64-bit Linux ABI.
+ * What differs between the 64-bit Linux ABIs the native layer runs on: {@code O_NOFOLLOW} and the
+ * numbers of the calls made through {@code syscall(2)} (ones a libc may lack: glibc added {@code
+ * gettid} in 2.30, {@code statx} in 2.28, and wraps no NUMA call). Numbers are known for x86-64
+ * ({@code syscall_64.tbl}) and aarch64 ({@code asm-generic/unistd.h}); elsewhere those calls answer
+ * {@code -ENOSYS}. The rest ({@code struct flock}, {@code struct statx}, the {@code fcntl}
+ * commands) is the same on every 64-bit Linux ABI.
  *
  * <p>Thread safety: immutable.
  */
@@ -31,19 +29,12 @@ public enum LinuxAbi {
 
   /** The calls made through {@code syscall(2)}, in the order of each ABI's number table. */
   public enum Syscall {
-    /** {@code statx(2)}: a lock file's identity (Linux 4.11+). */
     STATX,
-    /** {@code gettid(2)}: the calling thread's kernel id. */
     GETTID,
-    /** {@code getcpu(2)}: the CPU and NUMA node the caller runs on (for the NUMA work). */
     GETCPU,
-    /** {@code set_mempolicy(2)} (for the NUMA work). */
     SET_MEMPOLICY,
-    /** {@code get_mempolicy(2)} (for the NUMA work). */
     GET_MEMPOLICY,
-    /** {@code mbind(2)} (for the NUMA work). */
     MBIND,
-    /** {@code move_pages(2)} (for the NUMA work). */
     MOVE_PAGES
   }
 
@@ -70,9 +61,7 @@ public enum LinuxAbi {
     return UNKNOWN;
   }
 
-  /**
-   * Returns whether this is a 64-bit ABI whose lock file calls are known (not {@link #UNKNOWN}).
-   */
+  /** Returns whether this is a 64-bit ABI whose lock file calls are known. */
   public boolean isKnown() {
     return this != UNKNOWN;
   }

@@ -4,53 +4,30 @@ import java.nio.ByteBuffer;
 
 /**
  * The calls of NUMA memory policy, one implementation per native technology, chosen once by {@link
- * NativeLayer}: {@code set_mempolicy}, {@code get_mempolicy}, {@code mbind} and {@code move_pages}
- * through {@code syscall(2)} with their numbers in {@link LinuxAbi} (glibc has no wrappers and
- * libnuma is not assumed), and the anonymous mappings and buffer addresses their callers need
- * ({@code mmap}, {@code munmap}, {@code getpagesize}, bound by name). Every call returns its
- * result, or {@code -errno} when it fails ({@link Errno}): nothing throws for a kernel refusal.
- *
- * <p>A node mask is a {@code long[]} laid out as the CPU masks of {@link ThreadCalls}: bit {@code
- * i} of word {@code w} is node {@code 64w + i}. {@code maxnode} is the kernel's argument, which
- * reads {@code maxnode - 1} bits: pass {@link #maxnode(long[])}. An empty mask is passed as {@code
- * NULL}.
+ * NativeLayer}: the policy calls through {@code syscall(2)} (glibc has no wrappers; libnuma is not
+ * assumed), and the mappings their callers need. Every call returns its result, or {@code -errno}
+ * ({@link Errno}). A node mask is laid out as {@link ThreadCalls}' CPU masks; {@code maxnode} is
+ * the kernel's argument, which reads {@code maxnode - 1} bits: pass {@link #maxnode(long[])}. An
+ * empty mask is passed as {@code NULL}.
  *
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads; the
  * policy calls act on the calling thread.
  */
 public interface MemoryCalls {
-  /** {@code MPOL_DEFAULT}: the system default (allocation on the node of the CPU that touches). */
-  int MPOL_DEFAULT = 0;
-
-  /** {@code MPOL_PREFERRED}: one node first, others when it is full. */
-  int MPOL_PREFERRED = 1;
-
-  /** {@code MPOL_BIND}: only the nodes of the mask. */
-  int MPOL_BIND = 2;
-
-  /** {@code MPOL_INTERLEAVE}: page by page over the nodes of the mask. */
-  int MPOL_INTERLEAVE = 3;
-
-  /** {@code MPOL_LOCAL}: the node of the CPU that allocates (Linux 3.8+). */
-  int MPOL_LOCAL = 4;
-
-  /** {@code MPOL_MF_STRICT}: {@code mbind} fails with {@code EIO} for pages off the policy. */
-  int MPOL_MF_STRICT = 1;
-
-  /** {@code MPOL_MF_MOVE}: {@code mbind} moves this process's pages onto the policy's nodes. */
-  int MPOL_MF_MOVE = 2;
+  int MPOL_DEFAULT = 0; // the system default (allocation on the node of the CPU that touches)
+  int MPOL_PREFERRED = 1; // one node first, others when it is full
+  int MPOL_BIND = 2; // only the nodes of the mask
+  int MPOL_INTERLEAVE = 3; // page by page over the nodes of the mask
+  int MPOL_LOCAL = 4; // the node of the CPU that allocates (Linux 3.8+)
+  int MPOL_MF_STRICT = 1; // mbind fails with EIO for pages off the policy
+  int MPOL_MF_MOVE = 2; // mbind moves this process's pages onto the policy's nodes
 
   /** Returns {@code maxnode} for a mask of {@code mask.length} words: every bit of it read. */
   static long maxnode(long[] mask) {
     return mask.length * 64L + 1;
   }
 
-  /**
-   * Checks that the kernel cannot write or read past {@code nodemask}: {@code maxnode} at most
-   * {@link #maxnode(long[])} of it. Every implementation calls it first.
-   *
-   * @throws IllegalArgumentException naming the values and the rule
-   */
+  /** Checks that the kernel cannot read or write past {@code nodemask}. */
   static void checkMask(long[] nodemask, long maxnode) {
     if (maxnode < 0 || maxnode > maxnode(nodemask)) {
       throw new IllegalArgumentException(
@@ -58,11 +35,7 @@ public interface MemoryCalls {
     }
   }
 
-  /**
-   * Checks {@code get_mempolicy}'s arrays: room for the mode, and {@link #checkMask}.
-   *
-   * @throws IllegalArgumentException naming the value and the rule
-   */
+  /** Checks {@code get_mempolicy}'s arrays: room for the mode, and {@link #checkMask}. */
   static void checkRead(int[] mode, long[] nodemask, long maxnode) {
     if (mode.length < 1) {
       throw new IllegalArgumentException("mode: int[0] (expected: room for the mode)");
@@ -71,10 +44,7 @@ public interface MemoryCalls {
   }
 
   /**
-   * Checks {@code move_pages}' arrays: {@code status}, and {@code nodes} if given, as long as
-   * {@code pages}. Every implementation calls it first.
-   *
-   * @throws IllegalArgumentException naming the lengths and the rule
+   * Checks {@code move_pages}' arrays: {@code status} and {@code nodes} as long as {@code pages}.
    */
   static void checkPages(long[] pages, int[] nodes, int[] status) {
     if (status.length < pages.length || (nodes != null && nodes.length < pages.length)) {
@@ -112,10 +82,7 @@ public interface MemoryCalls {
    */
   long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags);
 
-  /**
-   * {@code mmap(NULL, bytes, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)}: the address
-   * of fresh pages no thread has touched yet, or {@code -errno}.
-   */
+  /** An anonymous private read-write {@code mmap}: fresh untouched pages, or {@code -errno}. */
   long map(long bytes);
 
   /** {@code munmap(addr, bytes)}: 0 or {@code -errno}. */
@@ -124,16 +91,9 @@ public interface MemoryCalls {
   /** {@code getpagesize()}: the bytes of a page. */
   int pageSize();
 
-  /**
-   * Returns a direct buffer over {@code bytes} bytes at {@code addr} (memory this caller owns, such
-   * as {@link #map}'s): nothing frees it with the buffer.
-   */
+  /** A direct buffer over {@code bytes} at {@code addr} (memory the caller owns and frees). */
   ByteBuffer buffer(long addr, int bytes);
 
-  /**
-   * Returns the address of a direct buffer's first byte (index 0, whatever its position).
-   *
-   * @throws IllegalArgumentException if {@code buffer} is not direct
-   */
+  /** The address of a direct buffer's index 0; {@link IllegalArgumentException} if not direct. */
   long address(ByteBuffer buffer);
 }

@@ -10,17 +10,10 @@ import java.util.Optional;
 /**
  * The one native layer of this library: which technology calls libc, and per concern ({@link
  * ThreadCalls}, {@link FileCalls}, {@link MemoryCalls}) the calls or why there are none. Chosen
- * once per JVM by {@link #system()} (never in a static initialiser): on JDK 22+ {@code
- * java.lang.foreign} ({@code FfmLibc}, in the jar's {@code META-INF/versions/22}), which extracts
- * nothing; on JDK 17-21, or where that cannot load, JNA ({@link JnaLibc}). {@code
- * -Daffinitykit.native=ffm|jna} forces one. A platform that cannot make a call is data here (empty,
- * with the reason), which the backend turns into {@code UNSUPPORTED} and the reservations into
- * Java's {@code FileChannel}: never hidden.
- *
- * <p>Adding a call: declare it on its concern's interface (returning {@code -errno}, never
- * throwing), implement it in {@code JnaLibc} and {@code FfmLibc}, and if libc may lack it, make it
- * through {@code syscall(2)} with its numbers in {@link LinuxAbi}. A new concern is a new interface
- * both implement and an accessor here.
+ * once per JVM by {@link #system()}, never in a static initialiser: {@code java.lang.foreign} on
+ * JDK 22+, else JNA ({@code -Daffinitykit.native=ffm|jna} forces one). A missing call is data
+ * (empty, with the reason), never hidden. How to add a call: ARCHITECTURE.md, "Adding a native
+ * call".
  *
  * <p>Thread safety: immutable; {@link #system()} is synchronised.
  */
@@ -76,11 +69,7 @@ public final class NativeLayer {
     return system;
   }
 
-  /**
-   * Loads a layer now, not kept (tests, benchmarks): {@code choice} is {@code auto}, {@code ffm} or
-   * {@code jna}, for the OS and architecture the {@code os.name} and {@code os.arch} properties
-   * name.
-   */
+  /** Loads a layer now, not kept (tests, benchmarks), for {@code os.name} and {@code os.arch}. */
   public static NativeLayer load(String choice, String osName, String osArch) {
     return load(choice, osName, osArch, FFM_CLASS);
   }
@@ -182,10 +171,7 @@ public final class NativeLayer {
         + " java.lang.foreign and extracts nothing";
   }
 
-  /**
-   * {@code e}, and its cause if any: {@code --illegal-native-access=deny} hides it in an init
-   * error.
-   */
+  /** {@code e} and its cause: {@code --illegal-native-access=deny} hides it in an init error. */
   public static String withCause(Throwable e) {
     Throwable cause = e.getCause();
     return cause == null ? e.toString() : e + " caused by " + cause;
@@ -213,17 +199,12 @@ public final class NativeLayer {
     return Optional.ofNullable(files);
   }
 
-  /**
-   * Returns the calls of NUMA memory policy, or empty when this platform has none ({@link #why()}).
-   */
+  /** Returns the calls of NUMA memory policy, or empty when this platform has none. */
   public Optional<MemoryCalls> memory() {
     return Optional.ofNullable(memory);
   }
 
-  /**
-   * Returns what calls libc: {@code java.lang.foreign (JDK 25)}, {@code JNA 5.17.0}, or {@code
-   * none}; with why the preferred one could not load, if that is the case.
-   */
+  /** Returns what calls libc ({@code JNA 5.17.0}...), with why the preferred one did not load. */
   public String name() {
     return name;
   }
@@ -233,10 +214,7 @@ public final class NativeLayer {
     return why;
   }
 
-  /**
-   * Returns {@code path} as libc takes it: NUL-terminated, in the JDK's file name encoding ({@code
-   * sun.jnu.encoding}).
-   */
+  /** Returns {@code path} NUL-terminated, in the JDK's file name encoding. */
   public static byte[] cString(String path) {
     Charset charset;
     try {

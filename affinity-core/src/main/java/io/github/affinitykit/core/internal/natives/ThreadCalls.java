@@ -1,32 +1,22 @@
 package io.github.affinitykit.core.internal.natives;
 
 /**
- * The calls behind pinning, one implementation per native technology ({@code JnaLibc} on JDK 17-21,
- * {@code FfmLibc} with {@code java.lang.foreign} on 22+), chosen once by {@link NativeLayer}. Every
- * call returns its result, or {@code -errno} when it fails ({@link Errno}): nothing throws for a
- * kernel refusal.
- *
- * <p>A CPU mask is a {@code long[]}: bit {@code i} of word {@code w} is CPU {@code 64w + i}, the
- * kernel's own layout of {@code unsigned long} words on every 64-bit and every little-endian ABI
- * (the only ones this layer offers these calls on). {@code tid 0} is the calling thread.
+ * The calls behind pinning, one implementation per native technology, chosen once by {@link
+ * NativeLayer}. Every call returns its result, or {@code -errno} ({@link Errno}): nothing throws
+ * for a kernel refusal. A CPU mask is a {@code long[]}: bit {@code i} of word {@code w} is CPU
+ * {@code 64w + i}, the kernel's layout on every 64-bit and little-endian ABI. {@code tid 0} is the
+ * calling thread.
  *
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads.
  */
 public interface ThreadCalls {
-  /** {@code SIGKILL}. */
   int SIGKILL = 9;
 
-  /**
-   * {@code SIGCONT}: 18 on every ABI of {@link LinuxAbi} (x86-64, aarch64, riscv64, s390x,
-   * loongarch64, POWER; MIPS, SPARC and Alpha, which number it otherwise, are not among them).
-   */
-  int SIGCONT = 18;
+  int SIGCONT = 18; // on every ABI of LinuxAbi (not MIPS, SPARC, Alpha)
 
   /**
-   * {@code sched_getaffinity(tid, mask.length * 8, mask)}.
-   *
-   * @return 0, or {@code -EINVAL} when the kernel's mask is wider than {@code mask}, {@code -ESRCH}
-   *     for an unknown thread
+   * {@code sched_getaffinity(tid, mask.length * 8, mask)}: 0, or {@code -EINVAL} when the kernel's
+   * mask is wider than {@code mask}, {@code -ESRCH} for an unknown thread.
    */
   int getAffinity(int tid, long[] mask);
 
@@ -43,11 +33,8 @@ public interface ThreadCalls {
   int threadId();
 
   /**
-   * {@code kill(pid, signal)}: sends {@code signal} to process {@code pid} (0 checks that it exists
-   * and may be signalled), without a {@code kill} program looked up on {@code PATH}.
-   *
-   * @return 0, or {@code -ESRCH} for no such process, {@code -EPERM} for another user's, {@code
-   *     -EINVAL} for an unknown signal
+   * {@code kill(pid, signal)} (signal 0 checks that it exists and may be signalled): 0, or {@code
+   * -ESRCH}, {@code -EPERM} for another user's, {@code -EINVAL} for an unknown signal.
    */
   int kill(int pid, int signal);
 }

@@ -34,12 +34,10 @@ public final class Printable {
   }
 
   /**
-   * Makes bytes read from a file safe to show on one line (or, with {@code keepNewlines}, one line
-   * per line): UTF-8 decoded; {@code \n}, {@code \r}, {@code \t} and {@code \\} escaped as in Java;
-   * other control, format, separator, private-use and unassigned characters as a backslash, a
-   * {@code u} and four hex digits (Java's escape); bytes that are not UTF-8 as {@code \xNN}; cut at
-   * {@link #MAX_SHOWN_CHARS} characters with {@code ...(N bytes)}; leading and trailing white space
-   * removed.
+   * Makes bytes read from a file safe to show on one line (with {@code keepNewlines}, one line per
+   * line): UTF-8 decoded; control, format, separator, private-use and unassigned characters escaped
+   * as in Java; bytes that are not UTF-8 as {@code \xNN}; cut at {@link #MAX_SHOWN_CHARS}
+   * characters; white space stripped.
    */
   public static String of(byte[] bytes, boolean keepNewlines) {
     CharsetDecoder utf8 =

@@ -25,14 +25,10 @@ import java.util.Optional;
 
 /**
  * The native layer through {@code java.lang.foreign} (JDK 22+, in the jar's {@code
- * META-INF/versions/22}): downcalls into the libc the JVM already has loaded, so nothing is
- * extracted or loaded from a file and a {@code noexec} temporary directory does not matter. Every
- * downcall captures {@code errno} into a per-thread buffer and is adapted to one shape, {@code
- * (state, long × 7) -> long} (ints narrowed, pointers passed as addresses of per-thread native
- * buffers that grow as needed and are freed with the thread), so that one method ({@link #call})
- * makes them all. {@code gettid}, {@code statx} and the NUMA calls go through the variadic {@code
- * syscall(2)}. {@link NativeLayer} creates it by reflection ({@link #load}); JDK 17-21 never see
- * this class.
+ * META-INF/versions/22}): downcalls into the libc the JVM has loaded, each capturing {@code errno}
+ * and adapted to one shape, {@code (state, long × 7) -> long}, so that {@link #call} makes them
+ * all. Pointers are addresses of per-thread native buffers ({@link FfmBuffers}). See
+ * ARCHITECTURE.md, "FFM details".
  *
  * <p>Thread safety: safe for concurrent use by any number of threads.
  */
