@@ -7,8 +7,8 @@ import java.util.Set;
 
 /**
  * The exclusivity audit as core needs it: did another task run, or may it run, on these CPUs during
- * a window, and which. {@link AffinityKit#audit} and a watchdog built with {@link
- * WatchdogBuilder#audit(Duration)} call it; the wait rule takes its answer ({@link
+ * a window, and which. {@link AffinityKit#audit} and a watchdog that audits (affinity-watchdog's
+ * {@code WatchdogBuilder.audit}) call it; the wait rule takes its answer ({@link
  * WaitAdvice#decide(HostCpus, Assignment, java.util.Collection, CpuSet, CpuSet)}). Core implements
  * none: the artifact {@code io.github.affinitykit:affinity-audit} does (its {@code CpuAudit}), and
  * a kit finds it with {@link java.util.ServiceLoader} at its first audit. Without that artifact

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three races of the pin state, each forced at its one interleaving by a backend that acts in the
- * middle of a system call: a seat closed while a thread binds it, a late re-pin after its lease
- * closed and the thread bound anew, and two watchdogs sharing one lease's moves.
+ * A race of the pin state forced at its one interleaving by a backend that acts in the middle of a
+ * system call: a seat closed while a thread binds it. The watchdogs' races (a late re-pin after its
+ * lease closed, two watchdogs sharing one lease's moves) are affinity-watchdog's {@code
+ * RepinRaceTest}.
  */
 @Timeout(30)
 class PinRaceTest {
@@ -64,56 +65,5 @@ class PinRaceTest {
     assertThat(group.held().isEmpty()).isTrue();
     lease.close();
     group.close();
-  }
-
-  @Test
-  void shouldNotUndoANewLeasesPinWhenALateRepinFindsItsLeaseClosed() {
-    AffinityKit kit = kit();
-    CpuGroup group = kit.group("r").cpus(CPU).build();
-    Seat seat = group.joinAll(1).get(0);
-    CpuLease first = seat.bind();
-    int self = first.tid();
-    sim.setAffinity(self, CpuSet.range(CPU, CPU + 1)); // moved: the kernel allows more
-    assertThat(first.check()).isEqualTo(LeaseStatus.MOVED);
-    AtomicReference<CpuLease> second = new AtomicReference<>();
-    onPin.set( // the re-pin's set is done; the lease closes and the thread binds again
-        () -> {
-          first.close();
-          second.set(seat.bind());
-        });
-
-    try (Watchdog repin = Watchdog.builder(kit).repin(RepinPolicy.REPIN).build()) {
-      repin.checkNow();
-    }
-
-    assertThat(second.get().status()).isEqualTo(LeaseStatus.PINNED);
-    assertThat(sim.maskOf(self)).as("the new lease's pin stands").isEqualTo(CpuSet.of(CPU));
-    second.get().close();
-    assertThat(sim.maskOf(self)).isEqualTo(first.previousMask());
-    group.close();
-  }
-
-  @Test
-  void shouldTellAMoveAfterAnotherWatchdogsRepinAgain() {
-    AffinityKit kit = kit();
-    CpuGroup group = kit.group("w").cpus(CPU).build();
-    CpuLease lease = group.joinAll(1).get(0).bind();
-    try (Watchdog report = Watchdog.builder(kit).build();
-        Watchdog repin = Watchdog.builder(kit).repin(RepinPolicy.REPIN).build()) {
-      for (int move = 1; move <= 2; move++) {
-        sim.setAffinity(lease.tid(), CpuSet.range(CPU, CPU + 1));
-        report.checkNow();
-        repin.checkNow();
-
-        assertThat(report.count(WatchEvent.Kind.MOVED)).as("move %d", move).isEqualTo(move);
-        assertThat(repin.count(WatchEvent.Kind.REPINNED)).as("move %d", move).isEqualTo(move);
-        assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
-      }
-      report.checkNow();
-      assertThat(report.count(WatchEvent.Kind.MOVED)).as("a re-pinned lease").isEqualTo(2);
-    } finally {
-      lease.close();
-      group.close();
-    }
   }
 }

@@ -1,6 +1,6 @@
 package io.github.affinitykit.reactor;
 
-import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.Transport;

@@ -1,7 +1,7 @@
 package io.github.affinitykit.spring;
 
-import io.github.affinitykit.core.WatchEvent;
-import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.watchdog.WatchEvent;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.reactor.PinnedLoopResources;

@@ -2,7 +2,7 @@ package io.github.affinitykit.spring;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroupBuilder;
-import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.ServerGroupsBuilder;
 import io.github.affinitykit.netty.SpinLimit;

@@ -5,7 +5,7 @@ import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.RepinPolicy;
+import io.github.affinitykit.watchdog.RepinPolicy;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;

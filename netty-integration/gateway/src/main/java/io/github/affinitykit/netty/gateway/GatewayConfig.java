@@ -1,6 +1,6 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.RepinPolicy;
+import io.github.affinitykit.watchdog.RepinPolicy;
 import io.github.affinitykit.hostreport.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;

@@ -6,7 +6,7 @@ import io.github.affinitykit.audit.CpuAudit;
 import io.github.affinitykit.audit.JvmThreads;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.isolation.Isolation;
