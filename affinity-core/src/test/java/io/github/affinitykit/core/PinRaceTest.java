@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
-import io.github.affinitykit.core.testkit.ForwardingAffinityBackend;
+import io.github.affinitykit.core.testkit.PinTrapBackend;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,20 +25,7 @@ class PinRaceTest {
   @TempDir Path root;
   @TempDir Path locks;
   private final RecordingAffinityBackend sim = new RecordingAffinityBackend(CpuSet.range(0, 5));
-  private final AtomicReference<Runnable> onPin = new AtomicReference<>();
-
-  /** Runs {@link #onPin}'s action once, on the first set of a single-CPU mask after it is armed. */
-  private final ForwardingAffinityBackend backend =
-      new ForwardingAffinityBackend(sim) {
-        @Override
-        public void setAffinity(int tid, CpuSet cpus) {
-          super.setAffinity(tid, cpus);
-          Runnable act = cpus.size() == 1 ? onPin.getAndSet(null) : null;
-          if (act != null) {
-            act.run();
-          }
-        }
-      };
+  private final PinTrapBackend backend = new PinTrapBackend(sim);
 
   private AffinityKit kit() {
     return AffinityKit.create(
@@ -53,7 +39,7 @@ class PinRaceTest {
     Seat seat = group.joinAll(1).get(0);
     int self = sim.currentThreadId();
     CpuSet before = sim.maskOf(self);
-    onPin.set(seat::close); // after the kernel bound the thread, before the bind settled
+    backend.onPin(seat::close); // after the kernel bound the thread, before the bind settled
 
     CpuLease lease = seat.bind();
 

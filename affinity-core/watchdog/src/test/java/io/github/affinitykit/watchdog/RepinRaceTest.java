@@ -10,7 +10,7 @@ import io.github.affinitykit.core.Seat;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
-import io.github.affinitykit.core.testkit.ForwardingAffinityBackend;
+import io.github.affinitykit.core.testkit.PinTrapBackend;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
@@ -30,20 +30,7 @@ class RepinRaceTest {
   @TempDir Path root;
   @TempDir Path locks;
   private final RecordingAffinityBackend sim = new RecordingAffinityBackend(CpuSet.range(0, 5));
-  private final AtomicReference<Runnable> onPin = new AtomicReference<>();
-
-  /** Runs {@link #onPin}'s action once, on the first set of a single-CPU mask after it is armed. */
-  private final ForwardingAffinityBackend backend =
-      new ForwardingAffinityBackend(sim) {
-        @Override
-        public void setAffinity(int tid, CpuSet cpus) {
-          super.setAffinity(tid, cpus);
-          Runnable act = cpus.size() == 1 ? onPin.getAndSet(null) : null;
-          if (act != null) {
-            act.run();
-          }
-        }
-      };
+  private final PinTrapBackend backend = new PinTrapBackend(sim);
 
   private AffinityKit kit() {
     return AffinityKit.create(
@@ -60,7 +47,7 @@ class RepinRaceTest {
     sim.setAffinity(self, CpuSet.range(CPU, CPU + 1)); // moved: the kernel allows more
     assertThat(first.check()).isEqualTo(LeaseStatus.MOVED);
     AtomicReference<CpuLease> second = new AtomicReference<>();
-    onPin.set( // the re-pin's set is done; the lease closes and the thread binds again
+    backend.onPin( // the re-pin's set is done; the lease closes and the thread binds again
         () -> {
           first.close();
           second.set(seat.bind());
