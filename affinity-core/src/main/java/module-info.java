@@ -3,15 +3,16 @@
  * reservations ({@code reservation}), the OS backend ({@code os}), and the API that joins them (the
  * root package: {@code AffinityKit}, {@code CpuGroup}, {@code PinnedThreadFactory}, {@code
  * CpuLease}, {@code CpuSet}). {@code internal} is plumbing shared by the packages, exported only to
- * affinity-isolation, affinity-audit, affinity-host-report and affinity-jitter (and its native
- * layer to affinity-numa). Runtime isolation is its own artifact, affinity-isolation, which core
- * finds with {@link java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit,
- * affinity-audit ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code
- * ThreadMemoryPolicy}); the doctor's whole-host report and the NICs are affinity-host-report; the
- * doctor application is affinity-cli.
+ * affinity-isolation, affinity-audit, affinity-host-report, affinity-jitter and affinity-watchdog
+ * (its native layer to affinity-numa, the lease's steps {@code internal.lease} to the watchdog).
+ * Runtime isolation is its own artifact, affinity-isolation, which core finds with {@link
+ * java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit, affinity-audit
+ * ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code ThreadMemoryPolicy}); the
+ * doctor's whole-host report and the NICs are affinity-host-report; the doctor application is
+ * affinity-cli; the periodic watchdog is affinity-watchdog.
  */
-// "module": affinity-isolation, affinity-audit, affinity-host-report, affinity-numa and
-// affinity-jitter, named by the qualified exports, are built after core
+// "module": affinity-isolation, affinity-audit, affinity-host-report, affinity-numa,
+// affinity-jitter and affinity-watchdog, named by the qualified exports, are built after core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
@@ -33,7 +34,11 @@ module io.github.affinitykit.core {
       io.github.affinitykit.isolation,
       io.github.affinitykit.audit,
       io.github.affinitykit.hostreport,
-      io.github.affinitykit.jitter;
+      io.github.affinitykit.jitter,
+      io.github.affinitykit.watchdog;
+  // the watchdog re-pins and tells a loss once through the lease's package-private steps
+  exports io.github.affinitykit.core.internal.lease to
+      io.github.affinitykit.watchdog;
   // the host report shows kernel text (the command line) as core does
   exports io.github.affinitykit.core.internal.text to
       io.github.affinitykit.hostreport;

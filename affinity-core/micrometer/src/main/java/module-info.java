@@ -6,6 +6,7 @@
  */
 module io.github.affinitykit.micrometer {
   requires transitive io.github.affinitykit.core;
+  requires transitive io.github.affinitykit.watchdog;
   requires transitive io.github.affinitykit.audit;
   requires transitive micrometer.core;
 

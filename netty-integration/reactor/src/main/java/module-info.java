@@ -6,6 +6,7 @@
  */
 module io.github.affinitykit.reactor {
   requires transitive io.github.affinitykit.netty;
+  requires transitive io.github.affinitykit.watchdog;
   requires transitive reactor.netty.core;
   requires transitive reactor.core;
   requires transitive org.reactivestreams;

@@ -2,6 +2,7 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.Flight;
+import io.github.affinitykit.core.internal.lease.LeaseSteps;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.os.AffinityException;
 import io.github.affinitykit.core.reservation.Reservation;
@@ -28,6 +29,31 @@ import java.util.Optional;
  * may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
+  static { // affinity-watchdog's steps (core.internal.lease): no I/O, one assignment
+    LeaseSteps.set(
+        new LeaseSteps<CpuLease>() {
+          @Override
+          public boolean verifyLoss(CpuLease l) {
+            return l.verifyLoss();
+          }
+
+          @Override
+          public int move(CpuLease l) {
+            return l.move();
+          }
+
+          @Override
+          public CpuSet movedTo(CpuLease l) {
+            return l.movedTo();
+          }
+
+          @Override
+          public String repin(CpuLease l) {
+            return l.repin();
+          }
+        });
+  }
+
   private final Seat seat;
   private final int id; // its binding in the seat's state
   private final Optional<AffinityKit> kit;
@@ -180,8 +206,8 @@ public final class CpuLease implements AutoCloseable {
   /**
    * Returns whether the thread is bound to its CPU and no check found otherwise: {@link
    * #isBound()}, and its reservation not found lost. One volatile read, no lock and no system call:
-   * for a spin path that must stop spinning once a check (the application's or a {@link
-   * Watchdog}'s) found the pin broken.
+   * for a spin path that must stop spinning once a check (the application's or affinity-watchdog's)
+   * found the pin broken.
    *
    * @return false once closed, found moved (until re-pinned) or its reservation found lost
    */
@@ -255,8 +281,9 @@ public final class CpuLease implements AutoCloseable {
 
   /**
    * Binds the thread to its CPU again after {@link #check()} found it moved, when the kernel still
-   * allows it there ({@link RepinPolicy#REPIN}). Returns "" when this call re-pinned it (the status
-   * goes back to the seat's, the reason names the move undone), else why not (it stays MOVED).
+   * allows it there (affinity-watchdog's {@code RepinPolicy.REPIN}). Returns "" when this call
+   * re-pinned it (the status goes back to the seat's, the reason names the move undone), else why
+   * not (it stays MOVED).
    */
   String repin() {
     Optional<PinState.Binding> seen = seat.state().open(id);

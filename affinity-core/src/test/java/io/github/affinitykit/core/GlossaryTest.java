@@ -57,6 +57,8 @@ class GlossaryTest {
   void shouldReadEveryModuleAndTheGlossary() {
     assertThat(files).anyMatch(f -> f.endsWith("netty/gateway/PinMode.java"));
     assertThat(files).anyMatch(f -> f.endsWith("bench/load/Controls.java"));
+    assertThat(files).anyMatch(f -> f.endsWith("watchdog/WatchEvent.java")); // affinity-watchdog
+    assertThat(enums.get("WatchEvent.Kind")).contains("MOVED", "LOST", "INTRUDED");
     assertThat(enums.get("LeaseStatus")).contains("PINNED", "SHARED", "UNPINNED", "LOST");
     assertThat(enums.get("CpuVerdict.Verdict")).containsExactly("EXCLUSIVE", "INTRUDED", "UNKNOWN");
     assertThat(words).contains("SHARED", "LOST", "UNPINNED", "io.github.affinitykit.LeaseLost");
@@ -115,6 +117,8 @@ class GlossaryTest {
           .forEach(meters::add);
     }
     assertThat(events).as("JFR event names found").hasSizeGreaterThanOrEqualTo(7);
+    assertThat(events) // the watchdog's, in affinity-watchdog
+        .contains("io.github.affinitykit.LeaseRepinned", "io.github.affinitykit.PinnedCpu");
     assertThat(meters).as("meter names found").contains("affinity.threads", "affinity.leases.lost");
     Set<String> missing = new TreeSet<>(events);
     missing.addAll(meters);

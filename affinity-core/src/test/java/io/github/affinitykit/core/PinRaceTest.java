@@ -5,18 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
-import io.github.affinitykit.core.testkit.ForwardingAffinityBackend;
+import io.github.affinitykit.core.testkit.PinTrapBackend;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three races of the pin state, each forced at its one interleaving by a backend that acts in the
- * middle of a system call: a seat closed while a thread binds it, a late re-pin after its lease
- * closed and the thread bound anew, and two watchdogs sharing one lease's moves.
+ * A race of the pin state forced at its one interleaving by a backend that acts in the middle of a
+ * system call: a seat closed while a thread binds it. The watchdogs' races (a late re-pin after its
+ * lease closed, two watchdogs sharing one lease's moves) are affinity-watchdog's {@code
+ * RepinRaceTest}.
  */
 @Timeout(30)
 class PinRaceTest {
@@ -25,20 +25,7 @@ class PinRaceTest {
   @TempDir Path root;
   @TempDir Path locks;
   private final RecordingAffinityBackend sim = new RecordingAffinityBackend(CpuSet.range(0, 5));
-  private final AtomicReference<Runnable> onPin = new AtomicReference<>();
-
-  /** Runs {@link #onPin}'s action once, on the first set of a single-CPU mask after it is armed. */
-  private final ForwardingAffinityBackend backend =
-      new ForwardingAffinityBackend(sim) {
-        @Override
-        public void setAffinity(int tid, CpuSet cpus) {
-          super.setAffinity(tid, cpus);
-          Runnable act = cpus.size() == 1 ? onPin.getAndSet(null) : null;
-          if (act != null) {
-            act.run();
-          }
-        }
-      };
+  private final PinTrapBackend backend = new PinTrapBackend(sim);
 
   private AffinityKit kit() {
     return AffinityKit.create(
@@ -52,7 +39,7 @@ class PinRaceTest {
     Seat seat = group.joinAll(1).get(0);
     int self = sim.currentThreadId();
     CpuSet before = sim.maskOf(self);
-    onPin.set(seat::close); // after the kernel bound the thread, before the bind settled
+    backend.onPin(seat::close); // after the kernel bound the thread, before the bind settled
 
     CpuLease lease = seat.bind();
 
@@ -64,56 +51,5 @@ class PinRaceTest {
     assertThat(group.held().isEmpty()).isTrue();
     lease.close();
     group.close();
-  }
-
-  @Test
-  void shouldNotUndoANewLeasesPinWhenALateRepinFindsItsLeaseClosed() {
-    AffinityKit kit = kit();
-    CpuGroup group = kit.group("r").cpus(CPU).build();
-    Seat seat = group.joinAll(1).get(0);
-    CpuLease first = seat.bind();
-    int self = first.tid();
-    sim.setAffinity(self, CpuSet.range(CPU, CPU + 1)); // moved: the kernel allows more
-    assertThat(first.check()).isEqualTo(LeaseStatus.MOVED);
-    AtomicReference<CpuLease> second = new AtomicReference<>();
-    onPin.set( // the re-pin's set is done; the lease closes and the thread binds again
-        () -> {
-          first.close();
-          second.set(seat.bind());
-        });
-
-    try (Watchdog repin = Watchdog.builder(kit).repin(RepinPolicy.REPIN).build()) {
-      repin.checkNow();
-    }
-
-    assertThat(second.get().status()).isEqualTo(LeaseStatus.PINNED);
-    assertThat(sim.maskOf(self)).as("the new lease's pin stands").isEqualTo(CpuSet.of(CPU));
-    second.get().close();
-    assertThat(sim.maskOf(self)).isEqualTo(first.previousMask());
-    group.close();
-  }
-
-  @Test
-  void shouldTellAMoveAfterAnotherWatchdogsRepinAgain() {
-    AffinityKit kit = kit();
-    CpuGroup group = kit.group("w").cpus(CPU).build();
-    CpuLease lease = group.joinAll(1).get(0).bind();
-    try (Watchdog report = Watchdog.builder(kit).build();
-        Watchdog repin = Watchdog.builder(kit).repin(RepinPolicy.REPIN).build()) {
-      for (int move = 1; move <= 2; move++) {
-        sim.setAffinity(lease.tid(), CpuSet.range(CPU, CPU + 1));
-        report.checkNow();
-        repin.checkNow();
-
-        assertThat(report.count(WatchEvent.Kind.MOVED)).as("move %d", move).isEqualTo(move);
-        assertThat(repin.count(WatchEvent.Kind.REPINNED)).as("move %d", move).isEqualTo(move);
-        assertThat(lease.status()).isEqualTo(LeaseStatus.PINNED);
-      }
-      report.checkNow();
-      assertThat(report.count(WatchEvent.Kind.MOVED)).as("a re-pinned lease").isEqualTo(2);
-    } finally {
-      lease.close();
-      group.close();
-    }
   }
 }

@@ -2,38 +2,28 @@ package io.github.affinitykit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.WatchEvent.Kind;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
-import io.github.affinitykit.core.testkit.KitEvents;
+import io.github.affinitykit.core.testkit.Racers;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import jdk.jfr.Recording;
-import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seat's one state ({@link PinState}) under contention: a lease's closes, a watchdog's move and
- * loss reports (re-pinning or only reporting), the application's own checks and a second thread
- * binding the same seat (a Netty loop resumed) start together at a barrier, many times over, on a
- * fixture kit whose kernel is the recording backend. Every transition must be told exactly once:
- * the counters, each watchdog's events, and the Flight Recorder events read back per thread.
+ * The seat's one state ({@link PinState}) under contention: the application's own checks of a lease
+ * on many threads at once, and a bind racing the group's close, many times over, on a fixture kit
+ * whose kernel is the recording backend; every transition is told exactly once. The race of closes,
+ * checks and a bind with watchdogs is affinity-watchdog's {@code WatchdogStressTest}.
  */
 @Timeout(120)
 class PinStateStressTest {
@@ -50,162 +40,6 @@ class PinStateStressTest {
         FakeHost.create(root, 6, 1).probe(), backend, CpuReservations.inDirectory(locks));
   }
 
-  /** A thread that binds {@code bind}'s lease, hands it over and stays alive until {@code end}. */
-  private static CpuLease bound(Supplier<CpuLease> bind, CountDownLatch end, List<Thread> threads)
-      throws InterruptedException {
-    LinkedBlockingQueue<CpuLease> out = new LinkedBlockingQueue<>();
-    Thread t =
-        new Thread(
-            () -> {
-              out.add(bind.get());
-              awaitQuietly(end);
-            });
-    threads.add(t);
-    t.start();
-    return out.poll(10, TimeUnit.SECONDS);
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static Thread gated(CyclicBarrier gate, Runnable action) {
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                gate.await(10, TimeUnit.SECONDS);
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-              action.run();
-            });
-    t.start();
-    return t;
-  }
-
-  @Test
-  void shouldTellEachTransitionOnceWhenClosesChecksRepinsAndABindRace() throws Exception {
-    AffinityKit kit = kit();
-    Map<Integer, AtomicInteger> lostByTid = new ConcurrentHashMap<>();
-    Consumer<WatchEvent> count =
-        e -> {
-          if (e.kind() == Kind.LOST) {
-            lostByTid.computeIfAbsent(e.tid(), k -> new AtomicInteger()).incrementAndGet();
-          }
-        };
-    Watchdog repin = Watchdog.builder(kit).repin(RepinPolicy.REPIN).listener(count).build();
-    Watchdog report = Watchdog.builder(kit).listener(count).build();
-    Path file = root.resolve("stress.jfr");
-    List<RecordedEvent> events;
-    int restoredWrong = 0;
-    int movedOnTheOtherLease = 0;
-    try (Recording r = new Recording()) {
-      for (String name :
-          List.of("ThreadPinned", "ThreadReleased", "LeaseMoved", "LeaseLost", "LeaseRepinned")) {
-        r.enable(KitEvents.PREFIX + name);
-      }
-      r.start();
-      for (int i = 0; i < ITERATIONS; i++) {
-        long moved = kit.movedTotal();
-        long repinMoved = repin.count(Kind.MOVED);
-        long reportMoved = report.count(Kind.MOVED);
-        long repinned = repin.count(Kind.REPINNED);
-        CountDownLatch end = new CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        CpuGroup group = kit.group("s" + i).cpus(CPU).build();
-        Seat seat = group.joinAll(1).get(0);
-        CpuLease first = bound(seat::bind, end, threads);
-        backend.setAffinity(
-            first.tid(), CpuSet.range(CPU, CPU + 1)); // the kernel now allows more than its CPU
-        Files.delete(kit.reservations().lockFile(CPU)); // another program's clean-up
-        CyclicBarrier gate = new CyclicBarrier(6);
-        LinkedBlockingQueue<CpuLease> second = new LinkedBlockingQueue<>();
-        List<Thread> racers =
-            List.of(
-                gated(gate, first::close),
-                gated(gate, first::close),
-                gated(gate, repin::checkNow),
-                gated(gate, report::checkNow),
-                gated(
-                    gate,
-                    () -> {
-                      first.check();
-                      first.verify();
-                    }),
-                gated(gate, () -> second.add(seat.bind())));
-        for (Thread t : racers) {
-          t.join(10_000);
-          assertThat(t.isAlive()).as("%s still racing after 10 s", t.getName()).isFalse();
-        }
-        CpuLease other = second.poll(10, TimeUnit.SECONDS);
-
-        assertThat(first.status()).isEqualTo(LeaseStatus.RELEASED);
-        if (!backend.maskOf(first.tid()).equals(first.previousMask())) {
-          restoredWrong++;
-        }
-        if (other.status() == LeaseStatus.MOVED) {
-          movedOnTheOtherLease++;
-        }
-        assertThat(other.status()).isIn(LeaseStatus.PINNED, LeaseStatus.LOST);
-        assertThat(seat.isBound()).isTrue();
-        assertThat(kit.movedTotal() - moved)
-            .as("moves told, iteration %d", i)
-            .isLessThanOrEqualTo(1);
-        assertThat(repin.count(Kind.MOVED) - repinMoved).isLessThanOrEqualTo(1);
-        assertThat(report.count(Kind.MOVED) - reportMoved).isLessThanOrEqualTo(1);
-        assertThat(repin.count(Kind.REPINNED) - repinned).isLessThanOrEqualTo(1);
-        if (repin.count(Kind.MOVED) > repinMoved || report.count(Kind.MOVED) > reportMoved) {
-          assertThat(kit.movedTotal() - moved).as("a watchdog told a move never found").isOne();
-        }
-        other.close();
-        assertThat(seat.isBound()).isFalse();
-        group.close();
-        assertThat(seat.status()).isEqualTo(LeaseStatus.RELEASED);
-        end.countDown();
-        for (Thread t : threads) {
-          t.join(10_000);
-        }
-      }
-      events = KitEvents.stopAndRead(r, file);
-    }
-
-    assertThat(restoredWrong).as("leases left on their CPU by a re-pin racing the close").isZero();
-    assertThat(movedOnTheOtherLease).isZero();
-    assertThat(lostByTid).as("a watchdog told a loss").isNotEmpty();
-    assertThat(lostByTid.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
-    assertThat(kit.reservations().reservedHere().isEmpty()).isTrue();
-    Map<String, Map<Integer, Long>> byTid =
-        events.stream()
-            .collect(
-                Collectors.groupingBy(
-                    e -> e.getEventType().getName().substring(KitEvents.PREFIX.length()),
-                    Collectors.groupingBy(e -> e.getInt("tid"), Collectors.counting())));
-    assertThat(byTid.get("ThreadPinned"))
-        .hasSize(2 * ITERATIONS)
-        .containsOnlyKeys(byTid.get("ThreadReleased").keySet());
-    assertThat(byTid.get("ThreadReleased").values()).containsOnly(1L); // each close told once
-    assertThat(byTid.getOrDefault("LeaseMoved", Map.of()).values()).containsOnly(1L);
-    assertThat(byTid.getOrDefault("LeaseLost", Map.of()).values()).containsOnly(1L);
-    assertThat(sum(byTid, "LeaseMoved")).isEqualTo(kit.movedTotal());
-    assertThat(sum(byTid, "LeaseLost")).isEqualTo(kit.lostTotal());
-    long repinnedEvents =
-        events.stream()
-            .filter(e -> e.getEventType().getName().endsWith("LeaseRepinned"))
-            .filter(e -> e.getBoolean("repinned"))
-            .count();
-    assertThat(repinnedEvents).isEqualTo(repin.count(Kind.REPINNED));
-    assertThat(kit.movedTotal()).as("the race found moves").isPositive();
-  }
-
-  private static long sum(Map<String, Map<Integer, Long>> byTid, String event) {
-    return byTid.getOrDefault(event, Map.of()).values().stream().mapToLong(Long::longValue).sum();
-  }
-
   @Test
   void shouldCountAMoveAndALossOnceWhenManyThreadsCheckAtOnce() throws Exception {
     AffinityKit kit = kit();
@@ -215,13 +49,13 @@ class PinStateStressTest {
       long moved = kit.movedTotal();
       long lost = kit.lostTotal();
       try (CpuGroup group = kit.group("m" + i).cpus(CPU).build()) {
-        CpuLease lease = bound(group.joinAll(1).get(0)::bind, end, threads);
+        CpuLease lease = Racers.bound(group.joinAll(1).get(0)::bind, end, threads);
         backend.setAffinity(lease.tid(), CpuSet.range(0, CPU));
         Files.delete(kit.reservations().lockFile(CPU));
         CyclicBarrier gate = new CyclicBarrier(CHECKERS);
         List<Thread> racers = new ArrayList<>();
         for (int c = 0; c < CHECKERS; c++) {
-          racers.add(gated(gate, c % 2 == 0 ? lease::check : lease::verify));
+          racers.add(Racers.gated(gate, c % 2 == 0 ? lease::check : lease::verify));
         }
         for (Thread t : racers) {
           t.join(10_000);
@@ -254,9 +88,9 @@ class PinStateStressTest {
       LinkedBlockingQueue<CpuLease> lease = new LinkedBlockingQueue<>();
       List<Thread> racers =
           List.of(
-              gated(gate, () -> lease.add(seat.bind())),
-              gated(gate, group::close),
-              gated(gate, group::close));
+              Racers.gated(gate, () -> lease.add(seat.bind())),
+              Racers.gated(gate, group::close),
+              Racers.gated(gate, group::close));
       for (Thread t : racers) {
         t.join(10_000);
         assertThat(t.isAlive()).as("%s still racing after 10 s", t.getName()).isFalse();

@@ -3,8 +3,8 @@ package io.github.affinitykit.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.WatchReport;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.watchdog.WatchReport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

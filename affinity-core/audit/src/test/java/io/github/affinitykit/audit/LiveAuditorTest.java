@@ -10,7 +10,6 @@ import io.github.affinitykit.audit.internal.LiveAuditor;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuAuditor;
 import io.github.affinitykit.core.ExclusivityAudit;
-import io.github.affinitykit.core.WatchEvent;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -90,11 +89,11 @@ class LiveAuditorTest {
             WINDOW,
             Map.of(
                 1,
-                WatchEvent.Kind.EXCLUSIVE,
+                FakeAudit.Verdict.EXCLUSIVE,
                 2,
-                WatchEvent.Kind.INTRUDED,
+                FakeAudit.Verdict.INTRUDED,
                 3,
-                WatchEvent.Kind.UNKNOWN),
+                FakeAudit.Verdict.UNKNOWN),
             Map.of(2, "bash (pid 300): ran_there", 3, "no procfs"));
     CpuAudit audit = CpuAudit.of(core);
     assertThat(audit.window()).isEqualTo(WINDOW);

@@ -5,7 +5,7 @@ import io.github.affinitykit.audit.CpuVerdict;
 import io.github.affinitykit.audit.TaskReader;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.IdentityHashMap;

@@ -5,8 +5,8 @@ import static io.github.affinitykit.micrometer.AffinityMeterBinder.WATCHDOG_CHEC
 import static io.github.affinitykit.micrometer.AffinityMeterBinder.WATCHDOG_EVENTS;
 import static io.github.affinitykit.micrometer.AffinityMeterBinder.WATCHDOG_LISTENER_FAILURES;
 
-import io.github.affinitykit.core.WatchEvent.Kind;
-import io.github.affinitykit.core.Watchdog;
+import io.github.affinitykit.watchdog.WatchEvent.Kind;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 

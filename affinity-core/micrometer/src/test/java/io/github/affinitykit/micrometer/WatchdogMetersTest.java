@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
-import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.testkit.FixtureKits;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.internal;
 
 import io.github.affinitykit.core.jfr.FlightEvents;
-import io.github.affinitykit.core.jfr.PinnedCpuSample;
 
 /**
  * Where the library tells JDK Flight Recorder what it did ({@code core.jfr}'s events). Each call
@@ -94,42 +93,6 @@ public final class Flight {
   public static void isolation(String kind, String cpus, String status, String detail) {
     if (Module.PRESENT) {
       FlightEvents.isolation(kind, cpus, status, detail);
-    }
-  }
-
-  /**
-   * A watchdog tried to bind a moved thread to its CPU again.
-   *
-   * @param cpu its CPU
-   * @param tid the thread's kernel id
-   * @param repinned whether it runs on its CPU alone again
-   * @param allowed the CPUs the kernel allowed it on before
-   * @param detail why not, or the move it undid
-   */
-  public static void repinned(int cpu, int tid, boolean repinned, String allowed, String detail) {
-    if (Module.PRESENT) {
-      FlightEvents.repinned(cpu, tid, repinned, allowed, detail);
-    }
-  }
-
-  /**
-   * Whether a recording takes the per-check event of each pinned CPU: the watchdog reads the
-   * threads' context switches only then.
-   *
-   * @return true when {@code jdk.jfr} is there and a recording enabled the event
-   */
-  public static boolean pinnedCpuEnabled() {
-    return Module.PRESENT && FlightEvents.pinnedCpuEnabled();
-  }
-
-  /**
-   * One pinned thread at a watchdog's check.
-   *
-   * @param s what the watchdog saw
-   */
-  public static void pinnedCpu(PinnedCpuSample s) {
-    if (Module.PRESENT) {
-      FlightEvents.pinnedCpu(s);
     }
   }
 }

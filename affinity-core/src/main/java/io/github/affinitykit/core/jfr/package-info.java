@@ -5,6 +5,7 @@
  * trace. The library emits them only where the runtime has the {@code jdk.jfr} module (a jlink'd
  * runtime may not): without it, nothing is recorded and nothing fails. The module does not export
  * this package: the events are package-private, read by their names, and built only by {@code
- * FlightEvents} for {@code core.internal.Flight}.
+ * FlightEvents} for {@code core.internal.Flight}. The watchdog's own events (a re-pin, each pinned
+ * CPU at a check) are affinity-watchdog's.
  */
 package io.github.affinitykit.core.jfr;

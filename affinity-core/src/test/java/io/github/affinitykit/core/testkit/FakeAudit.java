@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.testkit;
 
 import io.github.affinitykit.core.ExclusivityAudit;
-import io.github.affinitykit.core.WatchEvent;
 import io.github.affinitykit.core.cpu.CpuSet;
 import java.time.Duration;
 import java.util.Map;
@@ -18,8 +17,18 @@ import java.util.TreeMap;
  * @param details each audited CPU's detail
  */
 public record FakeAudit(
-    Duration window, Map<Integer, WatchEvent.Kind> verdicts, Map<Integer, String> details)
+    Duration window, Map<Integer, FakeAudit.Verdict> verdicts, Map<Integer, String> details)
     implements ExclusivityAudit {
+  /** A CPU's verdict, as an audit names it. */
+  public enum Verdict {
+    /** Nothing else ran or may run there. */
+    EXCLUSIVE,
+    /** Something else ran or may run there. */
+    INTRUDED,
+    /** The audit could not tell. */
+    UNKNOWN
+  }
+
   /** Copies. */
   public FakeAudit {
     verdicts = new TreeMap<>(verdicts);
@@ -27,7 +36,7 @@ public record FakeAudit(
   }
 
   /** {@return an audit of one CPU} */
-  public static FakeAudit of(Duration window, int cpu, WatchEvent.Kind verdict, String detail) {
+  public static FakeAudit of(Duration window, int cpu, Verdict verdict, String detail) {
     return new FakeAudit(window, Map.of(cpu, verdict), Map.of(cpu, detail));
   }
 
@@ -38,15 +47,15 @@ public record FakeAudit(
 
   @Override
   public CpuSet exclusive() {
-    return only(WatchEvent.Kind.EXCLUSIVE);
+    return only(Verdict.EXCLUSIVE);
   }
 
   @Override
   public CpuSet intruded() {
-    return only(WatchEvent.Kind.INTRUDED);
+    return only(Verdict.INTRUDED);
   }
 
-  private CpuSet only(WatchEvent.Kind kind) {
+  private CpuSet only(Verdict kind) {
     return CpuSet.of(
         verdicts.entrySet().stream()
             .filter(e -> e.getValue() == kind)

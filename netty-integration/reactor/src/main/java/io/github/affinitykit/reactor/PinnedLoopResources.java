@@ -1,9 +1,9 @@
 package io.github.affinitykit.reactor;
 
-import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;

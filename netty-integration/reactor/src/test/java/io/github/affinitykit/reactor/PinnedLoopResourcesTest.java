@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.Transport;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;

@@ -1,10 +1,10 @@
 package io.github.affinitykit.spring;
 
-import io.github.affinitykit.core.WatchEvent;
-import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.netty.AssignmentReport;
 import io.github.affinitykit.netty.LoopAssignment;
 import io.github.affinitykit.reactor.PinnedLoopResources;
+import io.github.affinitykit.watchdog.WatchEvent;
+import io.github.affinitykit.watchdog.Watchdog;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.github.affinitykit.spring;
 
-import io.github.affinitykit.core.RepinPolicy;
 import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
+import io.github.affinitykit.watchdog.RepinPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -2,11 +2,11 @@ package io.github.affinitykit.spring;
 
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroupBuilder;
-import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.netty.PinnedServerGroups;
 import io.github.affinitykit.netty.ServerGroupsBuilder;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.reactor.PinnedLoopResources;
+import io.github.affinitykit.watchdog.Watchdog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

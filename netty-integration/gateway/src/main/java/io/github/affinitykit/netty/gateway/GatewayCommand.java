@@ -5,7 +5,6 @@ import static io.github.affinitykit.core.cli.OptionTable.key;
 import static io.github.affinitykit.core.cli.OptionTable.option;
 
 import io.github.affinitykit.core.AffinityKit;
-import io.github.affinitykit.core.RepinPolicy;
 import io.github.affinitykit.core.cli.CommandLines;
 import io.github.affinitykit.core.cli.KitVersion;
 import io.github.affinitykit.core.cli.OptionTable;
@@ -15,6 +14,7 @@ import io.github.affinitykit.isolation.Isolation;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
+import io.github.affinitykit.watchdog.RepinPolicy;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;

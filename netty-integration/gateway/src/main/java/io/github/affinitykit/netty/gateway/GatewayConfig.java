@@ -1,10 +1,10 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.RepinPolicy;
 import io.github.affinitykit.hostreport.IrqSharing;
 import io.github.affinitykit.netty.SpinLimit;
 import io.github.affinitykit.netty.Transport;
 import io.github.affinitykit.netty.WaitPolicy;
+import io.github.affinitykit.watchdog.RepinPolicy;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.github.affinitykit.netty.gateway;
 
-import io.github.affinitykit.core.WatchEvent;
+import io.github.affinitykit.watchdog.WatchEvent;
 import io.netty.channel.Channel;
 
 /**

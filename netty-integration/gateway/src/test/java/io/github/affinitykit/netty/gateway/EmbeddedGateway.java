@@ -56,7 +56,7 @@ final class EmbeddedGateway implements AutoCloseable {
           java.util.Optional.empty(),
           io.github.affinitykit.hostreport.IrqSharing.AVOID,
           Duration.ZERO,
-          io.github.affinitykit.core.RepinPolicy.REPORT,
+          io.github.affinitykit.watchdog.RepinPolicy.REPORT,
           100,
           java.util.Optional.empty());
 

@@ -108,7 +108,7 @@ class GatewayCommandTest {
                 java.util.Optional.of("eth0"),
                 io.github.affinitykit.hostreport.IrqSharing.SHARE,
                 Duration.ofMillis(250),
-                io.github.affinitykit.core.RepinPolicy.REPORT,
+                io.github.affinitykit.watchdog.RepinPolicy.REPORT,
                 50,
                 java.util.Optional.of(java.net.InetSocketAddress.createUnresolved("::1", 9090))));
   }

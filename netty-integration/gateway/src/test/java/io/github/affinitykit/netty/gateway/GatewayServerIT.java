@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.WatchEvent;
-import io.github.affinitykit.core.Watchdog;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.netty.LoopAssignment;
+import io.github.affinitykit.watchdog.WatchEvent;
+import io.github.affinitykit.watchdog.Watchdog;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import java.net.BindException;

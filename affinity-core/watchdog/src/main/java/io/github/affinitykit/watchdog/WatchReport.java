@@ -1,5 +1,6 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
+import io.github.affinitykit.core.ExclusivityAudit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,13 +1,16 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.ReadmeBlocks;
+import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -68,8 +71,9 @@ class ReadmeWatchdogExampleTest {
 
   @Test
   void shouldBeTheCodeTheReadmeShows() throws IOException {
-    Path me = Path.of("src/test/java/io/github/affinitykit/core/ReadmeWatchdogExampleTest.java");
+    Path me =
+        Path.of("src/test/java/io/github/affinitykit/watchdog/ReadmeWatchdogExampleTest.java");
     assertThat(ReadmeBlocks.block(me)).hasSize(6);
-    ReadmeBlocks.assertShown(me, Path.of("..", "docs", "production.md"));
+    ReadmeBlocks.assertShown(me, Path.of("..", "..", "docs", "production.md"));
   }
 }

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.jfr;
+package io.github.affinitykit.watchdog;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -66,4 +66,27 @@ final class PinnedCpuEvent extends jdk.jfr.Event {
   @Label("Interval")
   @Timespan(Timespan.NANOSECONDS)
   public long interval;
+
+  /** Whether a recording enabled it. */
+  static boolean enabled() {
+    return new PinnedCpuEvent().isEnabled();
+  }
+
+  /** Commits one if a recording enabled it. */
+  static void commit(PinnedCpuSample s) {
+    PinnedCpuEvent e = new PinnedCpuEvent();
+    if (e.shouldCommit()) {
+      e.cpu = s.cpu();
+      e.tid = s.tid();
+      e.thread = s.thread();
+      e.group = s.group();
+      e.status = s.status();
+      e.verdict = s.verdict();
+      e.intruders = s.intruders();
+      e.voluntarySwitches = s.voluntarySwitches();
+      e.involuntarySwitches = s.involuntarySwitches();
+      e.interval = s.intervalNs();
+      e.commit();
+    }
+  }
 }

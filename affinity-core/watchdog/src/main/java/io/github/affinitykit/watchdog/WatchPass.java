@@ -1,10 +1,11 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
-import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.ExclusivityAudit;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.Flight;
 import io.github.affinitykit.core.internal.TaskStatus;
-import io.github.affinitykit.core.jfr.PinnedCpuSample;
+import io.github.affinitykit.core.internal.lease.LeaseSteps;
+import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ final class WatchPass {
       lease(l, at, events);
     }
     Optional<ExclusivityAudit> audit = config.audit().flatMap(w -> audit(leases, w, at, events));
-    if (Flight.pinnedCpuEnabled()) {
+    if (WatchFlight.pinnedCpuEnabled()) {
       record(leases, audit);
     }
     Set<CpuLease> open = new HashSet<>(leases); // leases compare by identity
@@ -56,26 +57,28 @@ final class WatchPass {
   }
 
   private void lease(CpuLease l, Instant at, List<WatchEvent> out) {
-    if (l.verifyLoss()) { // also a moved lease's: its status says MOVED first
+    LeaseSteps<CpuLease> steps =
+        LeaseSteps.of(); // set: a lease exists, so its class is initialised
+    if (steps.verifyLoss(l)) { // also a moved lease's: its status says MOVED first
       String why = "the lock files of cpu " + l.cpu() + " were deleted or replaced under the lease";
       out.add(
           WatchEvent.of(Kind.LOST, at, l, CpuSet.empty(), why + ": another process may take it"));
     }
-    l.checkMove();
-    int move = l.move(); // found by this check, or by the application's since
+    l.check();
+    int move = steps.move(l); // found by this check, or by the application's since
     if (move > 0 && !Integer.valueOf(move).equals(moved.put(l, move))) {
-      out.add(WatchEvent.of(Kind.MOVED, at, l, l.movedTo(), l.reason()));
+      out.add(WatchEvent.of(Kind.MOVED, at, l, steps.movedTo(l), l.reason()));
     }
     if (config.repin() == RepinPolicy.REPIN && move > 0) {
-      String why = l.repin();
-      String allowed = l.movedTo().toString();
+      String why = steps.repin(l);
+      String allowed = steps.movedTo(l).toString();
       if (why.isEmpty()) {
-        out.add(WatchEvent.of(Kind.REPINNED, at, l, l.movedTo(), l.reason()));
-        Flight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
-      } else if (l.move() == move // not closed, re-pinned or moved again meanwhile
+        out.add(WatchEvent.of(Kind.REPINNED, at, l, steps.movedTo(l), l.reason()));
+        WatchFlight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
+      } else if (steps.move(l) == move // not closed, re-pinned or moved again meanwhile
           && !Integer.valueOf(move).equals(notRepinned.put(l, move))) {
-        out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, l.movedTo(), why));
-        Flight.repinned(l.cpu(), l.tid(), false, allowed, why);
+        out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, steps.movedTo(l), why));
+        WatchFlight.repinned(l.cpu(), l.tid(), false, allowed, why);
       }
     }
   }
@@ -134,7 +137,7 @@ final class WatchPass {
       long vol = Math.max(0, t.voluntary());
       long invol = Math.max(0, t.involuntary());
       switches.put(l.tid(), new long[] {vol, invol, now});
-      Flight.pinnedCpu(
+      WatchFlight.pinnedCpu(
           new PinnedCpuSample(
               l.cpu(),
               l.tid(),

@@ -1,8 +1,9 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
 /**
- * What a {@link Watchdog} does with a lease it finds {@link LeaseStatus#MOVED}: the kernel, a
- * cpuset change or another program widened the pinned thread's mask.
+ * What a {@link Watchdog} does with a lease it finds {@link
+ * io.github.affinitykit.core.LeaseStatus#MOVED}: the kernel, a cpuset change or another program
+ * widened the pinned thread's mask.
  *
  * <p>Thread safety: an enum; immutable.
  */

@@ -1,15 +1,21 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.Assignment;
+import io.github.affinitykit.core.CpuGroup;
+import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.LeaseStatus;
+import io.github.affinitykit.core.Seat;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeAudit;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
+import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -207,7 +213,7 @@ class WatchdogTest {
                   assertThat(owners).isEqualTo(kit.pinnedThreadIds());
                   Kind v = verdicts.isEmpty() ? Kind.EXCLUSIVE : verdicts.remove(0);
                   String in = v == Kind.INTRUDED ? "bash (pid 300): ran_there" : "";
-                  return FakeAudit.of(window, 2, v, in);
+                  return FakeAudit.of(window, 2, FakeAudit.Verdict.valueOf(v.name()), in);
                 })
             .build();
     assertThat(dog.checkNow().audit()).isEmpty(); // nothing pinned, nothing audited
@@ -280,7 +286,7 @@ class WatchdogTest {
                     failedTwice.countDown();
                     throw new IllegalStateException("procfs went away");
                   }
-                  return FakeAudit.of(window, 4, Kind.INTRUDED, "");
+                  return FakeAudit.of(window, 4, FakeAudit.Verdict.INTRUDED, "");
                 })
             .listener(
                 e -> {

@@ -1,7 +1,9 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.internal.ThreadFiles;
@@ -60,7 +62,7 @@ class WatchdogFlightTest {
             .repin(RepinPolicy.REPIN)
             .auditor(
                 (h, cpus, window, owners) ->
-                    FakeAudit.of(window, 2, WatchEvent.Kind.INTRUDED, "45: irq"))
+                    FakeAudit.of(window, 2, FakeAudit.Verdict.INTRUDED, "45: irq"))
             .tasks(new ThreadFiles(proc))
             .build();
     Path file = root.resolve("events.jfr");

@@ -1,8 +1,8 @@
-package io.github.affinitykit.core.jfr;
+package io.github.affinitykit.watchdog;
 
 /**
- * What a watchdog saw of one pinned thread at a check, for {@code core.internal.Flight.pinnedCpu}.
- * Thread safety: immutable.
+ * What a watchdog saw of one pinned thread at a check, for {@link WatchFlight#pinnedCpu}. Thread
+ * safety: immutable.
  *
  * @param cpu the CPU the thread is pinned to
  * @param tid the thread's kernel id
@@ -17,7 +17,7 @@ package io.github.affinitykit.core.jfr;
  *     thread began, at its first)
  * @param intervalNs nanoseconds since the previous check of the thread; 0 at its first
  */
-public record PinnedCpuSample(
+record PinnedCpuSample(
     int cpu,
     int tid,
     String thread,

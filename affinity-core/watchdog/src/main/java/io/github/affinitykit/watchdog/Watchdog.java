@@ -1,8 +1,10 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
-import io.github.affinitykit.core.WatchEvent.Kind;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.ExclusivityAudit;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,8 +18,9 @@ import java.util.function.Consumer;
  * Checks a kit's pinned threads periodically, so that pinning that breaks in production (a CPU
  * offlined, a cpuset narrowed by Kubernetes or {@code runc update}, a {@code taskset} on the
  * process, a lock file deleted, a noisy neighbour on a "dedicated" core) is found without the
- * application asking: every check verifies each open lease ({@link CpuLease#verify()}: LOST) and
- * checks its mask ({@link CpuLease#check()}: MOVED), re-pins a moved thread by its {@link
+ * application asking: every check verifies each open lease ({@link
+ * io.github.affinitykit.core.CpuLease#verify()}: LOST) and checks its mask ({@link
+ * io.github.affinitykit.core.CpuLease#check()}: MOVED), re-pins a moved thread by its {@link
  * RepinPolicy}, and optionally audits the pinned CPUs ({@link WatchdogBuilder#audit}: INTRUDED).
  * Each change is a {@link WatchEvent} told to the listeners, counted ({@link #count}), committed to
  * JDK Flight Recorder, and seen in the groups' and factories' assignments (a moved member says

@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.jfr;
+package io.github.affinitykit.watchdog;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -43,4 +43,17 @@ final class LeaseRepinnedEvent extends jdk.jfr.Event {
   /** Why not, when it was not; else the move it undid. */
   @Label("Detail")
   public String detail;
+
+  /** Commits one if a recording enabled it. */
+  static void commit(int cpu, int tid, boolean repinned, String allowed, String detail) {
+    LeaseRepinnedEvent e = new LeaseRepinnedEvent();
+    if (e.shouldCommit()) {
+      e.cpu = cpu;
+      e.tid = tid;
+      e.repinned = repinned;
+      e.allowed = allowed;
+      e.detail = detail;
+      e.commit();
+    }
+  }
 }

@@ -1,5 +1,6 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
+import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cpu.CpuSet;
 import java.time.Instant;
 import java.util.Objects;

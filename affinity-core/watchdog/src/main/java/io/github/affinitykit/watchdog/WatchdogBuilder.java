@@ -1,5 +1,7 @@
-package io.github.affinitykit.core;
+package io.github.affinitykit.watchdog;
 
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.CpuAuditor;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.ThreadFiles;
 import java.time.Duration;
@@ -162,7 +164,7 @@ public final class WatchdogBuilder {
             repin,
             List.copyOf(listeners),
             housekeeping(),
-            auditor.orElse((h, c, w, o) -> kit.auditor().audit(h, c, w, o)),
+            auditor.orElse((h, c, w, o) -> kit.audit(c, w)),
             tasks));
   }
 
