@@ -44,6 +44,15 @@ final class MicroJitterAnchor {
     return ROUND.multipliedBy(rounds + 1L);
   }
 
+  /**
+   * How long the anchor is waited for: three times its duration and 30 s, since a round's 15,000
+   * sleeps of 1 ms take longer on a busy host (its 30 s warm-up took 51 s here at a load average of
+   * 10 on 2 CPUs).
+   */
+  static Duration patience(int rounds) {
+    return duration(rounds).multipliedBy(3).plusSeconds(30);
+  }
+
   /** How the anchor runs, in a sentence. */
   static String setup(int rounds) {
     return "OpenHFT MicroJitterSampler as it is built: a JVM of its own per CPU (-Dcpu=N,"
@@ -67,8 +76,7 @@ final class MicroJitterAnchor {
       for (int cpu : cpus.toArray()) {
         children.add(Child.start(cpu, rounds, lockDir));
       }
-      long deadline =
-          System.nanoTime() + duration(rounds).multipliedBy(2).plusSeconds(30).toNanos();
+      long deadline = System.nanoTime() + patience(rounds).toNanos();
       for (Child c : children) {
         c.await(deadline);
       }
@@ -87,11 +95,18 @@ final class MicroJitterAnchor {
       if (block.isPresent()) {
         rows.add(MicroJitterOutput.row(c.cpu, c.thread(), block.get()));
       } else {
-        notes.add("anchor cpu " + c.cpu + ": no count printed (" + c.lines.size() + " lines)");
+        notes.add(
+            "anchor cpu "
+                + c.cpu
+                + ": no count printed within "
+                + patience(rounds).toSeconds()
+                + " s (its last line: "
+                + (c.lines.isEmpty() ? "none" : c.lines.get(c.lines.size() - 1))
+                + ")");
       }
     }
     if (rows.isEmpty()) {
-      return ArmResult.refused("anchor", setup, String.join("; ", notes));
+      return ArmResult.refused("anchor", setup, "no result: " + String.join("; ", notes));
     }
     return ArmResult.ran("anchor", setup, rows, notes);
   }

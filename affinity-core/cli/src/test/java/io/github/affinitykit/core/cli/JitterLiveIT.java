@@ -78,7 +78,7 @@ class JitterLiveIT {
   }
 
   @Test
-  @Timeout(300)
+  @Timeout(400)
   void shouldPrintEveryArmOrWhyItDidNotRunUnderTheSameNoise() {
     CliRun run =
         cli("jitter", "--window", "1s", "--anchor-rounds", "1", "--lock-dir", locks.toString());
@@ -90,8 +90,10 @@ class JitterLiveIT {
       int at = indexOf(lines, arm + " ");
       assertThat(at).as(arm + " in\n" + run.out()).isNotNegative();
       String next = lines.get(at + 1);
-      if (next.startsWith("  not run: ") || next.startsWith("  refused: ")) {
-        continue; // refused, with its reason
+      if (next.startsWith("  not run: ")
+          || next.startsWith("  refused: ")
+          || next.startsWith("  no result: ")) {
+        continue; // refused, with its reason (the anchor's rounds may outlast its patience here)
       }
       assertThat(next).as(arm).startsWith("   cpu  thread");
       Matcher row = ROW.matcher(lines.get(at + 2));
