@@ -114,8 +114,8 @@ record ArmRow(
     return new Amount(Math.min(h.upperBoundNs(P9999), maxNs), Bound.AT_MOST);
   }
 
-  /** The audit's verdict word, for the doctor. */
+  /** The audit's verdict word, for the doctor: UNKNOWN where the audit gave none. */
   static String verdict(CpuJitter c) {
-    return c.audit().map(CpuVerdict::verdict).map(Enum::name).orElse("not audited");
+    return c.audit().map(CpuVerdict::verdict).map(Enum::name).orElse("UNKNOWN");
   }
 }

@@ -52,7 +52,7 @@ class JitterLiveIT {
     assertThat(section).contains("cost: one spinning thread pinned per CPU");
     Matcher cpu =
         Pattern.compile(
-                "  cpu (\\d+) (\\w+), audit (\\w+|not audited): ([\\d,]+) gaps, max .+, p99.99 .+,"
+                "  cpu (\\d+) (\\w+), audit (\\w+): ([\\d,]+) gaps, max .+, p99.99 .+,"
                     + " (\\d+\\.\\d{4})% of the window lost")
             .matcher(section);
     int cpus = 0;
