@@ -12,8 +12,9 @@ import picocli.CommandLine;
 
 /**
  * The command line: {@code java -jar affinity-core/cli/target/affinity-cli.jar doctor [--json]
- * [--root DIR] [--audit-ms N]}, {@code isolate CPUS [--dry-run] [--json] [-- COMMAND...]}, {@code
- * release [--json]} ({@code --help}, {@code --version}).
+ * [--root DIR] [--audit-ms N] [--jitter DURATION]}, {@code isolate CPUS [--dry-run] [--json] [--
+ * COMMAND...]}, {@code release [--json]}, {@code jitter [--window DURATION] [--cpus CPUS]
+ * [--isolated]} ({@code --help}, {@code --version}).
  *
  * <p>Exit status: 0 when the report was printed (warnings included), 2 for a usage error or a
  * rejected pool override (one line on the error stream), 1 when the host could not be read.
@@ -65,6 +66,7 @@ public final class AffinityKitCli {
     cl.addSubcommand(new DoctorCommand(backends));
     cl.addSubcommand(new IsolateCommand(backends));
     cl.addSubcommand(new ReleaseCommand(backends));
+    cl.addSubcommand(new JitterCommand(backends));
     return CommandLines.execute(cl, args, out, err);
   }
 }

@@ -3,11 +3,15 @@ package io.github.affinitykit.core.cli;
 import io.github.affinitykit.core.host.CpuPool;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.hostreport.HostReport;
+import io.github.affinitykit.jitter.JitterReport;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -33,7 +37,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Explain this host's CPUs and what pinning can do here.",
       "Topology, isolation, this JVM's backend, the pool and why, warnings; on the live host"
-          + " (text), an exclusivity audit of the pool and this JVM's threads."
+          + " (text), an exclusivity audit of the pool and this JVM's threads; with --jitter, the"
+          + " gaps a pinned thread sees on each pool CPU and their causes."
     })
 final class DoctorCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -53,11 +58,37 @@ final class DoctorCommand implements Callable<Integer> {
       description = "audit window in ms, 0 to 999999 (default ${DEFAULT-VALUE}; 0 skips the audit)")
   private int auditMs = DoctorRun.DEFAULT_AUDIT_MS;
 
+  @Option(
+      names = "--jitter",
+      paramLabel = "DURATION",
+      description =
+          "sample the pool's CPUs for DURATION, 1s to 10m: one spinning thread pinned per CPU (a"
+              + " busy CPU for the window), the worst gaps and their causes beside the audit's"
+              + " verdict; this host only")
+  private Duration jitter;
+
+  @Option(
+      names = "--lock-dir",
+      paramLabel = "DIR",
+      description =
+          "where --jitter's sampling threads take their CPU locks (default:"
+              + " -Daffinitykit.lock.dir, AFFINITYKIT_LOCK_DIR, else java.io.tmpdir)")
+  private Path lockDir;
+
   private final Supplier<AffinityBackend> backends;
 
   /** A doctor whose backend, when it needs one, comes from {@code backends}. */
   DoctorCommand(Supplier<AffinityBackend> backends) {
     this.backends = Objects.requireNonNull(backends, "backends");
+  }
+
+  private Optional<JitterReport> sample(HostCpus host, AffinityBackend backend, CpuPool pool) {
+    CpuReservations locks =
+        lockDir != null
+            ? CpuReservations.inDirectory(lockDir)
+            : CpuReservations.inConfiguredDirectory();
+    return CommandLines.configured(
+        spec, () -> DoctorJitter.sample(host, backend, pool, jitter, locks));
   }
 
   /** The isolations recorded on this machine, and whether their owners still run. */
@@ -72,6 +103,11 @@ final class DoctorCommand implements Callable<Integer> {
         "--audit-ms",
         auditMs,
         "a whole number of ms, 0 to " + DoctorRun.MAX_AUDIT_MS);
+    if (jitter != null) {
+      CommandLines.require(spec, JitterWindow.ok(jitter), "--jitter", jitter, JitterWindow.RULE);
+      CommandLines.require(
+          spec, DoctorRun.isLive(root), "--jitter", jitter, "no --root: it samples this host");
+    }
     PrintWriter out = spec.commandLine().getOut();
     HostReport report;
     try {
@@ -83,12 +119,20 @@ final class DoctorCommand implements Callable<Integer> {
       return 1;
     }
     AffinityBackend backend = backends.get();
-    out.print(DoctorRun.report(report, root, json, backend));
     HostCpus host = report.host();
+    Optional<JitterReport> sampled =
+        json && jitter != null
+            ? sample(host, backend, CommandLines.configured(spec, host::pool))
+            : Optional.empty();
+    out.print(DoctorRun.report(report, root, json, backend, sampled));
     out.flush();
     CpuPool pool = CommandLines.configured(spec, host::pool);
     if (!json && DoctorRun.isLive(root)) {
       out.print(DoctorRun.live(host, backend, pool, auditMs));
+      if (jitter != null) {
+        out.flush();
+        out.print(DoctorJitter.text(sample(host, backend, pool)));
+      }
     }
     return 0;
   }

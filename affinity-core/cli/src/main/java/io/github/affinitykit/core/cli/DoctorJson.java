@@ -18,10 +18,14 @@ import io.github.affinitykit.hostreport.NetDevice;
 import io.github.affinitykit.hostreport.NicIrq;
 import io.github.affinitykit.hostreport.QueueMask;
 import io.github.affinitykit.isolation.IsolationJournal;
+import io.github.affinitykit.jitter.CpuJitter;
+import io.github.affinitykit.jitter.Gap;
+import io.github.affinitykit.jitter.JitterReport;
 import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The doctor's report as a JSON document for machines: every set as a kernel cpu list string.
@@ -44,6 +48,16 @@ final class DoctorJson {
   /** As above, with the isolations recorded on the machine (see {@code IsolationJson}). */
   static String render(
       HostReport report, String root, AffinityBackend backend, List<IsolationJournal> isolations) {
+    return render(report, root, backend, isolations, Optional.empty());
+  }
+
+  /** As above, with {@code doctor --jitter}'s sampling of the pool where there was one. */
+  static String render(
+      HostReport report,
+      String root,
+      AffinityBackend backend,
+      List<IsolationJournal> isolations,
+      Optional<JitterReport> jitter) {
     HostCpus host = report.host();
     ObjectNode doc = MAPPER.createObjectNode();
     doc.put("root", root);
@@ -60,6 +74,7 @@ final class DoctorJson {
     network(doc.putObject("network"), report);
     ArrayNode iso = doc.putArray("isolations");
     isolations.forEach(i -> iso.add(IsolationJson.tree(i)));
+    jitter.ifPresent(j -> jitter(doc.putObject("jitter"), j));
     ArrayNode warnings = doc.putArray("warnings");
     for (HostWarning w : report.warnings()) {
       warnings.addObject().put("kind", w.kind().name()).put("message", w.message());
@@ -69,6 +84,41 @@ final class DoctorJson {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e); // a tree of strings, numbers and booleans always writes
     }
+  }
+
+  private static void jitter(ObjectNode m, JitterReport r) {
+    m.put("windowNs", r.window().toNanos())
+        .put("floorNs", r.floorNs())
+        .put("thresholdNs", r.thresholdNs())
+        .put("cost", DoctorJitter.COST);
+    ArrayNode cpus = m.putArray("cpus");
+    for (CpuJitter c : r.cpus()) {
+      ArmRow row = ArmRow.of(c);
+      ObjectNode n =
+          cpus.addObject()
+              .put("cpu", c.cpu())
+              .put("status", c.status().name())
+              .put("audit", ArmRow.verdict(c))
+              .put("samples", c.samples())
+              .put("spanNs", c.spanNs())
+              .put("gaps", row.gaps())
+              .put("maxGapNs", row.maxGap().ns())
+              .put("p9999Ns", row.p9999().ns())
+              .put("p9999Bound", row.p9999().bound().name())
+              .put("lostNs", c.lostNs())
+              .put("lostShare", c.lostShare());
+      ArrayNode worst = n.putArray("worst");
+      for (Gap g : c.largest()) {
+        worst
+            .addObject()
+            .put("start", g.start().toString())
+            .put("durationNs", g.durationNs())
+            .put("cause", g.attribution().cause())
+            .put("bracketNs", g.attribution().bracketNs());
+      }
+    }
+    ArrayNode notes = m.putArray("notes");
+    r.notes().forEach(notes::add);
   }
 
   private static void topology(ObjectNode m, CpuTopology t) {

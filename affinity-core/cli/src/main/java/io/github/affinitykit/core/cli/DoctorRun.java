@@ -8,6 +8,7 @@ import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.hostreport.HostReport;
 import io.github.affinitykit.isolation.IsolationJournal;
 import io.github.affinitykit.isolation.Isolator;
+import io.github.affinitykit.jitter.JitterReport;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -117,6 +118,16 @@ final class DoctorRun {
 
   /** The report of {@code host}, read under {@code root}: text, or JSON. */
   static String report(HostReport host, Path root, boolean json, AffinityBackend backend) {
+    return report(host, root, json, backend, Optional.empty());
+  }
+
+  /** As above; the JSON with {@code jitter}'s sampling where there was one. */
+  static String report(
+      HostReport host,
+      Path root,
+      boolean json,
+      AffinityBackend backend,
+      Optional<JitterReport> jitter) {
     String label = isLive(root) ? "this host" : root.toString();
     List<IsolationJournal> isolations =
         Isolator.at(
@@ -125,7 +136,7 @@ final class DoctorRun {
                 Path.of(System.getProperty(Isolator.DIRECTORY_PROPERTY, "/run/affinitykit")))
             .journals();
     return json
-        ? DoctorJson.render(host, label, backend, isolations)
+        ? DoctorJson.render(host, label, backend, isolations, jitter)
         : DoctorText.render(host, label, backend) + isolationText(isolations);
   }
 

@@ -7,7 +7,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The top of {@code affinity-kit}: only subcommands ({@link DoctorCommand doctor}, {@link
- * IsolateCommand isolate}, {@link ReleaseCommand release}); without one it is a usage error.
+ * IsolateCommand isolate}, {@link ReleaseCommand release}, {@link JitterCommand jitter}); without
+ * one it is a usage error.
  *
  * <p>Thread safety: one instance per run.
  */

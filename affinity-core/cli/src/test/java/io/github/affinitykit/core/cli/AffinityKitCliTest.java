@@ -76,11 +76,13 @@ class AffinityKitCliTest {
 
   @Test
   void shouldFailWithOneLineWhenTheCommandOrAnOptionIsUnknownOrMissing() {
-    run().assertUsageError("command: none (expected: doctor, isolate, release)");
-    run("doktor").assertUsageError("unknown command: doktor (expected: doctor, isolate, release)");
+    run().assertUsageError("command: none (expected: doctor, isolate, release, jitter)");
+    run("doktor")
+        .assertUsageError("unknown command: doktor (expected: doctor, isolate, release, jitter)");
     run("doctor", "--jsn")
         .assertUsageError(
-            "unknown option: --jsn (expected: one of --json, --root, --audit-ms, --help, --version)");
+            "unknown option: --jsn (expected: one of --json, --root, --audit-ms, --jitter,"
+                + " --lock-dir, --help, --version)");
     run("doctor", "--root").assertUsageError("--root: missing value (expected: --root DIR)");
     run("doctor", "--audit-ms", "abc").assertUsageError("--audit-ms: abc (expected: an integer)");
   }

@@ -94,12 +94,12 @@ class BundleIT {
 
     assertThat(help.status()).isZero();
     assertThat(help.output())
-        .contains("loadtest", "soak", "numa", "doctor", "gateway", "Sizing a load test");
+        .contains("loadtest", "soak", "numa", "doctor", "jitter", "gateway", "Sizing a load test");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.output().strip())
         .isEqualTo(
-            "affinity-kit: command: bench (expected: loadtest, soak, numa, doctor or gateway; --help"
-                + " lists them)");
+            "affinity-kit: command: bench (expected: loadtest, soak, numa, doctor, jitter or gateway;"
+                + " --help lists them)");
     assertThat(version.output()).startsWith("affinity-kit " + version() + " (Java ");
   }
 
