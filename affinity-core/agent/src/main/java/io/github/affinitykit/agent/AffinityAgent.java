@@ -96,9 +96,9 @@ public final class AffinityAgent {
       ThreadPinner pinner = new ThreadPinner(rules, backend, verbose ? err : line -> {});
       hook(inst);
       ThreadHook.install(pinner::started, pinner::ended);
-      instrument(inst);
+      instrument(inst, verbose);
       AgentWatchdog.start(kit, period, err);
-      scanEvery(pinner, period, err);
+      scanEvery(pinner, period.dividedBy(2), err); // two scans bind a renamed thread: one period
       err.accept(
           rules
               + " on "
@@ -152,11 +152,15 @@ public final class AffinityAgent {
   }
 
   /** Inlines {@link RunAdvice} into every {@code run()} of Thread and of its subclasses. */
-  private static void instrument(Instrumentation inst) {
+  private static void instrument(Instrumentation inst, boolean verbose) {
     new AgentBuilder.Default()
         .disableClassFormatChanges()
+        .with(
+            verbose
+                ? AgentBuilder.Listener.StreamWriting.toSystemError().withErrorsOnly()
+                : AgentBuilder.Listener.NoOp.INSTANCE)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-        .ignore(nameStartsWith("io.github.affinitykit.agent.").or(isSynthetic()))
+        .ignore(nameStartsWith("io.github.affinitykit.agent.shaded.").or(isSynthetic()))
         .assureReadEdgeTo(inst, ThreadHook.class)
         .type(named("java.lang.Thread").or(hasSuperClass(named("java.lang.Thread"))))
         .transform(

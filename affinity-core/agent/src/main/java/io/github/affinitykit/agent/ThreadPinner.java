@@ -3,9 +3,11 @@ package io.github.affinitykit.agent;
 import io.github.affinitykit.core.CpuLease;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -25,6 +27,10 @@ final class ThreadPinner {
   private final TidBackend backend;
   private final Consumer<String> out;
   private final Map<Thread, Bound> bound = new ConcurrentHashMap<>();
+  // the scanning thread's: the threads running when the agent loaded (no run() of theirs will
+  // start), and the candidates of the last scan
+  private final Set<Thread> before = new HashSet<>(live());
+  private Set<Thread> seen = Set.of();
 
   ThreadPinner(ThreadRules rules, TidBackend backend, Consumer<String> out) {
     this.rules = rules;
@@ -33,6 +39,7 @@ final class ThreadPinner {
   }
 
   /** On thread {@code self} as its run() starts: binds it if a rule names it. Never throws. */
+  @SuppressWarnings("checkstyle:illegalcatch") // the application's thread goes on, whatever failed
   boolean started(Thread self) {
     Optional<ThreadRules.Rule> rule = rules.match(self.getName());
     if (rule.isEmpty() || bound.putIfAbsent(self, new Bound(rule.get(), null)) != null) {
@@ -43,8 +50,8 @@ final class ThreadPinner {
       bound.put(self, new Bound(rule.get(), lease));
       out.accept(line(lease, rule.get()));
       return true;
-    } catch (RuntimeException e) {
-      out.accept(self.getName() + ": not bound: " + e.getMessage());
+    } catch (Throwable e) {
+      out.accept(self.getName() + ": not bound: " + e);
       return false;
     }
   }
@@ -59,9 +66,12 @@ final class ThreadPinner {
 
   /**
    * Binds the running threads a rule names that are not bound to it; lets go renamed or dead ones.
+   * A thread started since the agent loaded is bound here only when two scans in a row found it
+   * unbound: its own run() binds it (a scan between its start and its run() must not).
    */
   void scan() throws Exception {
     List<Thread> unbound = new ArrayList<>();
+    Set<Thread> candidates = new HashSet<>();
     for (Thread t : live()) {
       Optional<ThreadRules.Rule> rule = rules.match(t.getName());
       Bound b = bound.get(t);
@@ -71,10 +81,14 @@ final class ThreadPinner {
       if (b != null && bound.remove(t, b) && b.close()) {
         out.accept(t.getName() + ": let go, renamed out of " + b.rule().glob());
       }
-      if (rule.isPresent()) {
+      if (rule.isPresent() && (before.contains(t) || seen.contains(t))) {
         unbound.add(t);
+      } else if (rule.isPresent()) {
+        candidates.add(t);
       }
     }
+    seen = candidates;
+    before.removeIf(t -> !t.isAlive());
     bound.forEach(
         (t, b) -> {
           if (!t.isAlive() && bound.remove(t, b)) {
