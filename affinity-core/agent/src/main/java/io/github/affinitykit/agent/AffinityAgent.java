@@ -19,8 +19,11 @@ import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.ProtectionDomain;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -121,10 +124,9 @@ public final class AffinityAgent {
 
   /**
    * Defines {@link ThreadHook} in the boot loader, before anything loads it, so that {@code
-   * java.lang.Thread} sees it: up to JDK 23 directly, through Byte Buddy's {@code Unsafe} (JDK 17
-   * warns that an appended boot class path turns class-data sharing off for the application's
-   * classes), from JDK 24, which warns of {@code Unsafe} instead, from a one-class jar appended to
-   * the boot class path (deleted at exit).
+   * java.lang.Thread} sees it: directly ({@link #defineInBootLoader}), else from a one-class jar
+   * appended to the boot class path (deleted at exit; the JVM then warns that class-data sharing is
+   * off for the application's classes).
    */
   private static void hook(Instrumentation inst) throws IOException {
     byte[] bytes;
@@ -134,10 +136,7 @@ public final class AffinityAgent {
       }
       bytes = in.readAllBytes();
     }
-    ClassInjector.UsingUnsafe.Factory unsafe = ClassInjector.UsingUnsafe.Factory.resolve(inst);
-    if (unsafe.isAvailable()) {
-      String name = HOOK.replace('/', '.').substring(0, HOOK.length() - ".class".length());
-      unsafe.make(null).injectRaw(Map.of(name, bytes));
+    if (defineInBootLoader(inst, bytes)) {
       return;
     }
     Path jar = Files.createTempFile("affinity-agent-boot", ".jar");
@@ -151,8 +150,41 @@ public final class AffinityAgent {
     inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
   }
 
+  /**
+   * Defines the hook with the JDK's own {@code jdk.internal.misc.Unsafe}, opened to the agent
+   * through the instrumentation (no warning on any JDK, no class generated); false where that
+   * fails.
+   */
+  @SuppressWarnings("checkstyle:illegalcatch") // any failure falls back to the boot class path
+  private static boolean defineInBootLoader(Instrumentation inst, byte[] bytes) {
+    try {
+      Module base = Object.class.getModule();
+      Module self = AffinityAgent.class.getModule();
+      inst.redefineModule(
+          base, Set.of(), Map.of("jdk.internal.misc", Set.of(self)), Map.of(), Set.of(), Map.of());
+      Class<?> unsafe = Class.forName("jdk.internal.misc.Unsafe");
+      Object u = unsafe.getMethod("getUnsafe").invoke(null);
+      String name = HOOK.substring(0, HOOK.length() - ".class".length());
+      unsafe
+          .getMethod(
+              "defineClass",
+              String.class,
+              byte[].class,
+              int.class,
+              int.class,
+              ClassLoader.class,
+              ProtectionDomain.class)
+          .invoke(u, name, bytes, 0, bytes.length, null, null);
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
   /** Inlines {@link RunAdvice} into every {@code run()} of Thread and of its subclasses. */
   private static void instrument(Instrumentation inst, boolean verbose) {
+    // the agent injects no class through Byte Buddy: keep it off sun.misc.Unsafe (JDK 24+ warns)
+    System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
     new AgentBuilder.Default()
         .disableClassFormatChanges()
         .with(
@@ -160,6 +192,8 @@ public final class AffinityAgent {
                 ? AgentBuilder.Listener.StreamWriting.toSystemError().withErrorsOnly()
                 : AgentBuilder.Listener.NoOp.INSTANCE)
         .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        // a class's super classes are read once per loader, not again for each of its subclasses
+        .with(new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(new ConcurrentHashMap<>()))
         .ignore(nameStartsWith("io.github.affinitykit.agent.shaded.").or(isSynthetic()))
         .assureReadEdgeTo(inst, ThreadHook.class)
         .type(named("java.lang.Thread").or(hasSuperClass(named("java.lang.Thread"))))
