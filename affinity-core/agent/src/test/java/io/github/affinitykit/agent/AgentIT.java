@@ -81,7 +81,7 @@ class AgentIT {
   @Test
   @Timeout(120)
   void shouldRunTheApplicationWithBadRulesAndSayEachOnce() throws Exception {
-    try (Child c = Child.start(dir, List.of(agent("bogus;x-*=count:0;worker-*=cpus:1")))) {
+    try (Child c = Child.start(dir, List.of(agent("bogus;x-*=count:0;worker-a=cpus:1")))) {
       assertThat(c.await("first worker-a ")).as("%s", c.lines()).isEqualTo("first worker-a 1");
       c.await("ready");
       assertThat(c.quit()).isZero();
@@ -114,7 +114,8 @@ class AgentIT {
   @Timeout(120)
   void shouldReadTheRulesFromAFile() throws Exception {
     Path rules =
-        Files.writeString(dir.resolve("rules"), "# workers\nworker-*=cpus:1\n\nplain-*=cpus:0\n");
+        Files.writeString(
+            dir.resolve("rules"), "# one thread each\nworker-a=cpus:1\n\nplain-c=cpus:0\n");
     try (Child c = Child.start(dir, List.of(agent("@" + rules)))) {
       assertThat(c.await("first worker-a ")).as("%s", c.lines()).isEqualTo("first worker-a 1");
       assertThat(c.await("first plain-c ")).as("%s", c.lines()).isEqualTo("first plain-c 0");
