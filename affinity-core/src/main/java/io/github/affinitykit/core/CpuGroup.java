@@ -41,6 +41,8 @@ public final class CpuGroup implements AutoCloseable {
   private final CpuSet unpinnedMask;
   private final boolean isolate;
   private final Optional<ThreadMemoryPolicy> memoryPolicy;
+  private final int count;
+  private final String placedBy;
   private final Planner planner;
   private final Map<Integer, Reservation> held = new TreeMap<>();
   private final Map<Integer, Integer> load = new TreeMap<>();
@@ -61,6 +63,8 @@ public final class CpuGroup implements AutoCloseable {
     this.unpinnedMask = b.resolvedMask();
     this.isolate = b.isolates();
     this.memoryPolicy = b.memory();
+    this.count = b.countLimit();
+    this.placedBy = b.placedBy();
     this.planner = new Planner(kit.host().topology(), pool, b.placementList());
   }
 
@@ -119,6 +123,9 @@ public final class CpuGroup implements AutoCloseable {
       return unpinned.get();
     }
     CpuSet live = CpuSet.of(held.keySet().stream().mapToInt(Integer::intValue).toArray());
+    if (count > 0 && held.size() >= count) {
+      return runOut(member, "count:" + count + " held: " + live);
+    }
     CpuSet busy = CpuSet.empty();
     List<ReservationResult> failures = new ArrayList<>();
     while (true) {
@@ -264,7 +271,7 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   private Seat add(String member, int cpu, LeaseStatus status, String reason) {
-    Seat seat = new Seat(this, next++, member, cpu, status, reason);
+    Seat seat = new Seat(this, next++, member, cpu, status, reason + placedBy);
     open.add(seat);
     return seat;
   }
@@ -374,6 +381,6 @@ public final class CpuGroup implements AutoCloseable {
   @Override
   public synchronized String toString() {
     return String.format(
-        "CpuGroup[%s, pool %s, held %s, %d seats]", name, pool, held(), open.size());
+        "CpuGroup[%s, pool %s, held %s, %d seats%s]", name, pool, held(), open.size(), placedBy);
   }
 }

@@ -26,7 +26,13 @@ import java.util.stream.IntStream;
  *   <li>{@link #isolate}: make the group's CPUs exclusive at runtime; default off.
  *   <li>{@link #memoryPolicy}: the NUMA memory policy each pinned member's thread takes
  *       (affinity-numa); default none, which leaves it alone.
+ *   <li>{@link #rule}: any of these as text, and at most how many CPUs the group holds ({@code
+ *       count}); the grammar is docs/groups.md's.
  * </ul>
+ *
+ * <p>The system property {@code affinitykit.group.<name>} or the environment variable {@code
+ * AFFINITYKIT_GROUP_<NAME>} overrides the code: {@link #build()} applies its rule last, and every
+ * member's reason says so (docs/groups.md has the mapping of names to variables).
  *
  * <p>Thread safety: not thread-safe; build on one thread.
  */
@@ -41,6 +47,8 @@ public final class CpuGroupBuilder {
   private Optional<CpuSet> unpinnedMask = Optional.empty();
   private boolean isolate;
   private Optional<ThreadMemoryPolicy> memoryPolicy = Optional.empty();
+  private int count;
+  private String placedBy = "";
 
   CpuGroupBuilder(AffinityKit kit, String name) {
     this.kit = kit;
@@ -195,13 +203,36 @@ public final class CpuGroupBuilder {
   }
 
   /**
+   * Sets the options {@code rule} names, in the grammar of docs/groups.md: {@code
+   * count:4,placement:DIFFERENT_CORE,runout:SHARE} or {@code cpus:2-5,...}; {@code count:N} holds
+   * at most N CPUs at once (more members follow the run-out policy). Nothing is set unless the
+   * whole rule reads.
+   *
+   * @param rule the options, {@code key:value} separated by commas
+   * @return this builder
+   * @throws IllegalArgumentException naming the option and what was expected: {@code <group name>:
+   *     count:0 (expected: a positive number of CPUs)}
+   */
+  public CpuGroupBuilder rule(String rule) {
+    GroupRule.parse(name, Objects.requireNonNull(rule, "rule")).applyTo(this);
+    return this;
+  }
+
+  /**
    * Builds the group.
    *
    * @return a new open group; it reserves nothing before a member joins
    * @throws IllegalArgumentException if the pool, the unpinned mask or the explicit CPUs name CPUs
-   *     this process may not use, or the memory policy names a node this host lacks
+   *     this process may not use, the memory policy names a node this host lacks, or the group's
+   *     property or variable holds a bad rule (or they disagree)
    */
   public CpuGroup build() {
+    GroupOverride.find(name)
+        .ifPresent(
+            o -> {
+              o.rule().applyTo(this);
+              placedBy = "; placed by " + o.origin() + ", not the code";
+            });
     CpuSet reachable = kit.host().reachable();
     memoryPolicy.ifPresent(p -> checkNodes(name, p, kit));
     checkReachable(name, "pool", resolvedPool(), reachable);
@@ -210,7 +241,27 @@ public final class CpuGroupBuilder {
     return new CpuGroup(this);
   }
 
+  CpuGroupBuilder count(int cpus) {
+    this.count = cpus;
+    return this;
+  }
+
+  /** Clears where the code put the group: a rule that says where replaces it whole. */
+  void where(Optional<CpuSet> pool, List<Integer> cpus, int count) {
+    this.pool = pool;
+    this.cpus = cpus;
+    this.count = count;
+  }
+
   // What the group's constructor reads, once, on the building thread: every option, resolved.
+
+  int countLimit() {
+    return count;
+  }
+
+  String placedBy() {
+    return placedBy;
+  }
 
   AffinityKit kit() {
     return kit;

@@ -1,0 +1,226 @@
+package io.github.affinitykit.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperClass;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
+
+import io.github.affinitykit.agent.boot.ThreadHook;
+import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.host.HostCpus;
+import io.github.affinitykit.core.os.AffinityBackend;
+import io.github.affinitykit.core.reservation.CpuReservations;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.ProtectionDomain;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.dynamic.loading.ClassInjector;
+
+/**
+ * The Java agent: {@code -javaagent:affinity-agent.jar=<rules>} (or {@code =@file}) pins the
+ * threads of an unmodified application by name, through a kit of its own (this host, the configured
+ * lock directory), its groups, leases and a reporting watchdog (docs/agent.md). It never stops the
+ * JVM: a bad rule is one line on stderr and is left out, and an agent that cannot start says why in
+ * one line.
+ *
+ * <p>Thread safety: {@link #premain} and {@link #agentmain} are called by the JVM; they serialise
+ * on the class.
+ */
+public final class AffinityAgent {
+  private static final String PREFIX = "affinity-agent: ";
+  private static final String HOOK = "io/github/affinitykit/agent/boot/ThreadHook.class";
+  private static boolean started;
+
+  private AffinityAgent() {}
+
+  /**
+   * Starts the agent before {@code main} ({@code -javaagent:}).
+   *
+   * @param args the rules, or {@code @file}
+   * @param inst the JVM's instrumentation
+   */
+  public static void premain(String args, Instrumentation inst) {
+    start(args, inst);
+  }
+
+  /**
+   * Starts the agent in a running JVM (the Attach API).
+   *
+   * @param args the rules, or {@code @file}
+   * @param inst the JVM's instrumentation
+   */
+  public static void agentmain(String args, Instrumentation inst) {
+    start(args, inst);
+  }
+
+  @SuppressWarnings("checkstyle:illegalcatch") // an agent never stops the JVM: not even an Error
+  private static synchronized void start(String args, Instrumentation inst) {
+    Consumer<String> err = line -> System.err.println(PREFIX + line);
+    try {
+      if (started) {
+        err.accept("already started: " + args + " ignored");
+        return;
+      }
+      String text = rules(args);
+      boolean verbose = Boolean.getBoolean("affinitykit.agent.verbose");
+      Duration period = Duration.ofMillis(Long.getLong("affinitykit.agent.period", 1000));
+      TidBackend backend = new TidBackend(AffinityBackend.detect());
+      AffinityKit kit =
+          AffinityKit.create(HostCpus.probe(), backend, CpuReservations.inConfiguredDirectory());
+      ThreadRules rules =
+          ThreadRules.parse(
+              text,
+              (glob, rule) -> kit.group(glob).rule(rule).build(),
+              e -> err.accept(e + "; rule left out, the application runs"));
+      if (rules.rules().isEmpty()) {
+        err.accept(
+            "no rule to apply: " + text.strip() + " (expected: <thread-name glob>=<group rule>)");
+        return;
+      }
+      started = true;
+      ThreadPinner pinner = new ThreadPinner(rules, backend, verbose ? err : line -> {});
+      hook(inst);
+      ThreadHook.install(pinner::started, pinner::ended);
+      instrument(inst, verbose);
+      AgentWatchdog.start(kit, period, err);
+      scanEvery(pinner, period.dividedBy(2), err); // two scans bind a renamed thread: one period
+      err.accept(
+          rules
+              + " on "
+              + kit.pool().cpus()
+              + ", "
+              + backend.reason()
+              + "; watchdog every "
+              + period.toMillis()
+              + " ms, reporting");
+    } catch (Throwable e) {
+      err.accept("not started: " + e);
+    }
+  }
+
+  /** The rules of {@code args}: as given, or the file after {@code @}. */
+  private static String rules(String args) throws IOException {
+    String a = args == null ? "" : args.strip();
+    return a.startsWith("@") ? Files.readString(Path.of(a.substring(1))) : a;
+  }
+
+  /**
+   * Defines {@link ThreadHook} in the boot loader, before anything loads it, so that {@code
+   * java.lang.Thread} sees it: directly ({@link #defineInBootLoader}), else from a one-class jar
+   * appended to the boot class path (deleted at exit; the JVM then warns that class-data sharing is
+   * off for the application's classes).
+   */
+  private static void hook(Instrumentation inst) throws IOException {
+    byte[] bytes;
+    try (InputStream in = AffinityAgent.class.getClassLoader().getResourceAsStream(HOOK)) {
+      if (in == null) {
+        throw new IOException(HOOK + ": not in the agent's jar");
+      }
+      bytes = in.readAllBytes();
+    }
+    if (defineInBootLoader(inst, bytes)) {
+      return;
+    }
+    Path jar = Files.createTempFile("affinity-agent-boot", ".jar");
+    jar.toFile().deleteOnExit();
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream out = new JarOutputStream(file)) {
+      out.putNextEntry(new JarEntry(HOOK));
+      out.write(bytes);
+      out.closeEntry();
+    }
+    inst.appendToBootstrapClassLoaderSearch(new JarFile(jar.toFile()));
+  }
+
+  /**
+   * Defines the hook with the JDK's own {@code jdk.internal.misc.Unsafe}, opened to the agent
+   * through the instrumentation (no warning on any JDK, no class generated); false where that
+   * fails.
+   */
+  @SuppressWarnings("checkstyle:illegalcatch") // any failure falls back to the boot class path
+  private static boolean defineInBootLoader(Instrumentation inst, byte[] bytes) {
+    try {
+      Module base = Object.class.getModule();
+      Module self = AffinityAgent.class.getModule();
+      inst.redefineModule(
+          base, Set.of(), Map.of("jdk.internal.misc", Set.of(self)), Map.of(), Set.of(), Map.of());
+      Class<?> unsafe = Class.forName("jdk.internal.misc.Unsafe");
+      Object u = unsafe.getMethod("getUnsafe").invoke(null);
+      String name = HOOK.substring(0, HOOK.length() - ".class".length());
+      unsafe
+          .getMethod(
+              "defineClass",
+              String.class,
+              byte[].class,
+              int.class,
+              int.class,
+              ClassLoader.class,
+              ProtectionDomain.class)
+          .invoke(u, name, bytes, 0, bytes.length, null, null);
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** Inlines {@link RunAdvice} into every {@code run()} of Thread and of its subclasses. */
+  private static void instrument(Instrumentation inst, boolean verbose) {
+    // the agent injects no class through Byte Buddy: keep it off sun.misc.Unsafe (JDK 24+ warns)
+    System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+    new AgentBuilder.Default()
+        .disableClassFormatChanges()
+        .with(
+            verbose
+                ? AgentBuilder.Listener.StreamWriting.toSystemError().withErrorsOnly()
+                : AgentBuilder.Listener.NoOp.INSTANCE)
+        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+        // a class's super classes are read once per loader, not again for each of its subclasses
+        .with(new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(new ConcurrentHashMap<>()))
+        .ignore(nameStartsWith("io.github.affinitykit.agent.shaded.").or(isSynthetic()))
+        .assureReadEdgeTo(inst, ThreadHook.class)
+        .type(named("java.lang.Thread").or(hasSuperClass(named("java.lang.Thread"))))
+        .transform(
+            (builder, type, loader, module, domain) ->
+                builder.visit(
+                    Advice.to(RunAdvice.class)
+                        .on(named("run").and(takesNoArguments()).and(not(isAbstract())))))
+        .installOn(inst);
+  }
+
+  /** Scans now, then every {@code period}, on a daemon thread of the agent's. */
+  private static void scanEvery(ThreadPinner pinner, Duration period, Consumer<String> err) {
+    Thread scan =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  pinner.scan();
+                } catch (Exception e) {
+                  err.accept("scan failed: " + e);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(period.toMillis()));
+              }
+            },
+            "affinity-agent-scan");
+    scan.setDaemon(true);
+    scan.start();
+  }
+}

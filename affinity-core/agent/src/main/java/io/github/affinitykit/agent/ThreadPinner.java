@@ -1,0 +1,194 @@
+package io.github.affinitykit.agent;
+
+import io.github.affinitykit.core.CpuLease;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Binds the threads the rules name, each through a seat of its rule's group: a new thread on itself
+ * as its {@code run()} starts ({@link #started}), and at every {@link #scan} the threads already
+ * running when the agent loaded and those renamed since (by kernel id, found in the thread dump). A
+ * thread renamed out of its rule is let go (its lease closed, its mask restored); one renamed into
+ * another rule is bound there. A thread's lease is closed when its {@code run()} ends, or at the
+ * first scan that finds it dead.
+ *
+ * <p>Thread safety: safe for concurrent use: the bindings are a concurrent map, each thread's entry
+ * changed by the thread itself (start, end) or by the one scanning thread.
+ */
+final class ThreadPinner {
+  private final ThreadRules rules;
+  private final TidBackend backend;
+  private final Consumer<String> out;
+  private final Map<Thread, Bound> bound = new ConcurrentHashMap<>();
+  // the scanning thread's: the threads running when the agent loaded (no run() of theirs will
+  // start), and the candidates of the last scan
+  private final Set<Thread> before = new HashSet<>(live());
+  private Set<Thread> seen = Set.of();
+
+  ThreadPinner(ThreadRules rules, TidBackend backend, Consumer<String> out) {
+    this.rules = rules;
+    this.backend = backend;
+    this.out = out;
+  }
+
+  /** On thread {@code self} as its run() starts: binds it if a rule names it. Never throws. */
+  @SuppressWarnings("checkstyle:illegalcatch") // the application's thread goes on, whatever failed
+  boolean started(Thread self) {
+    Optional<ThreadRules.Rule> rule = rules.match(self.getName());
+    if (rule.isEmpty() || bound.putIfAbsent(self, new Bound(rule.get(), null)) != null) {
+      return false; // unnamed, or a scan got there first
+    }
+    try {
+      CpuLease lease = rule.get().group().join(self.getName()).bindOnce();
+      bound.put(self, new Bound(rule.get(), lease));
+      out.accept(line(lease, rule.get()));
+      return true;
+    } catch (Throwable e) {
+      out.accept(self.getName() + ": not bound: " + e);
+      return false;
+    }
+  }
+
+  /** On thread {@code self} as the run() that bound it ends: lets it go. */
+  void ended(Thread self) {
+    Bound b = bound.remove(self);
+    if (b != null) {
+      b.close();
+    }
+  }
+
+  /**
+   * Binds the running threads a rule names that are not bound to it; lets go renamed or dead ones.
+   * A thread started since the agent loaded is bound here only when two scans in a row found it
+   * unbound: its own run() binds it (a scan between its start and its run() must not).
+   */
+  void scan() throws Exception {
+    List<Thread> unbound = new ArrayList<>();
+    Set<Thread> candidates = new HashSet<>();
+    for (Thread t : live()) {
+      Optional<ThreadRules.Rule> rule = rules.match(t.getName());
+      Bound b = bound.get(t);
+      if (b != null && rule.isPresent() && b.rule() == rule.get()) {
+        continue;
+      }
+      if (b != null && bound.remove(t, b) && b.close()) {
+        out.accept(t.getName() + ": let go, renamed out of " + b.rule().glob());
+      }
+      if (rule.isPresent() && (before.contains(t) || seen.contains(t))) {
+        unbound.add(t);
+      } else if (rule.isPresent()) {
+        candidates.add(t);
+      }
+    }
+    seen = candidates;
+    before.removeIf(t -> !t.isAlive());
+    bound.forEach(
+        (t, b) -> {
+          if (!t.isAlive() && bound.remove(t, b)) {
+            b.close();
+          }
+        });
+    if (!unbound.isEmpty()) {
+      Map<Long, Integer> tids = ThreadIds.now();
+      for (Thread t : unbound) {
+        Integer tid = tids.get(t.getId());
+        if (tid != null && t.isAlive()) {
+          bindOther(t, tid);
+        }
+      }
+    }
+  }
+
+  /**
+   * Binds running thread {@code t} (kernel id {@code tid}) from this one, through its seat as a
+   * thread binds itself: this thread stands in for it (its id and, while binding, its name, which
+   * the lease reports). A rule with a memory policy binds only threads started after the agent: the
+   * policy is set by the thread bound, on itself.
+   */
+  private void bindOther(Thread t, int tid) {
+    String name = t.getName();
+    Optional<ThreadRules.Rule> rule = rules.match(name);
+    if (rule.isEmpty() || bound.putIfAbsent(t, new Bound(rule.get(), null)) != null) {
+      return;
+    }
+    if (rule.get().text().contains("memory:")) {
+      out.accept(
+          name
+              + ": not bound: it was running before its rule named it, and a memory policy"
+              + " is set by the thread itself at its start");
+      return;
+    }
+    Thread me = Thread.currentThread();
+    String own = me.getName();
+    me.setName(name);
+    backend.actFor(tid);
+    try {
+      CpuLease lease = rule.get().group().join(name).bindOnce();
+      bound.put(t, new Bound(rule.get(), lease));
+      out.accept(line(lease, rule.get()));
+    } catch (RuntimeException e) {
+      out.accept(name + ": not bound: " + e.getMessage());
+    } finally {
+      backend.done();
+      me.setName(own);
+    }
+  }
+
+  /** {@return the bound threads' leases now} */
+  List<CpuLease> leases() {
+    return bound.values().stream().flatMap(b -> Optional.ofNullable(b.lease()).stream()).toList();
+  }
+
+  private static String line(CpuLease lease, ThreadRules.Rule rule) {
+    return lease.threadName()
+        + " (tid "
+        + lease.tid()
+        + "): "
+        + lease.status()
+        + " cpu "
+        + lease.cpu()
+        + " by "
+        + rule.glob()
+        + "="
+        + rule.text()
+        + ": "
+        + lease.reason();
+  }
+
+  /** {@return this JVM's live platform threads} */
+  private static List<Thread> live() {
+    ThreadGroup root = Thread.currentThread().getThreadGroup();
+    while (root.getParent() != null) {
+      root = root.getParent();
+    }
+    Thread[] threads = new Thread[root.activeCount() + 16];
+    int n = root.enumerate(threads, true);
+    while (n == threads.length) {
+      threads = new Thread[threads.length * 2];
+      n = root.enumerate(threads, true);
+    }
+    return Arrays.asList(threads).subList(0, n);
+  }
+
+  /**
+   * A thread's binding and the rule it was bound by; no lease while it is being bound, or when its
+   * binding failed (not tried again until it is renamed).
+   */
+  private record Bound(ThreadRules.Rule rule, CpuLease lease) {
+    /** Closes the lease, if any; {@return whether there was one} */
+    boolean close() {
+      if (lease == null) {
+        return false;
+      }
+      lease.close();
+      return true;
+    }
+  }
+}
