@@ -16,8 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
- * registry of the threads this library has pinned (so that an audit counts them as owners and
- * affinity-audit's {@code JvmThreads} leaves them alone).
+ * registry of the threads this library has pinned (an audit's owners).
  *
  * <pre>{@code
  * AffinityKit kit = AffinityKit.shared();
@@ -55,10 +54,8 @@ public final class AffinityKit {
   }
 
   /**
-   * Returns the JVM-wide kit, created on first use: probes this host (capture it before pinning
-   * anything), detects the backend, reserves in the configured lock directory ({@link
-   * CpuReservations#inConfiguredDirectory()}: {@code -Daffinitykit.lock.dir}, {@code
-   * AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir}), pool by policy.
+   * Returns the JVM-wide kit, made on first use: probed host, detected backend, the configured lock
+   * directory ({@link CpuReservations#inConfiguredDirectory()}), pool by policy.
    *
    * @return the JVM-wide kit; every call returns the same instance
    * @throws IllegalArgumentException if a configured pool override or lock directory is invalid
@@ -73,12 +70,12 @@ public final class AffinityKit {
   }
 
   /**
-   * Creates a kit from explicit parts, with the pool chosen by policy (and overrides).
+   * Creates a kit from explicit parts; its pool is {@code host.pool()}.
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
    * @param reservations where CPUs are reserved across processes
-   * @return a new kit, independent of {@link #shared()}; its pool is {@code host.pool()}
+   * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
@@ -86,7 +83,7 @@ public final class AffinityKit {
   }
 
   /**
-   * Creates a kit from explicit parts and pool (tests, and callers with their own policy).
+   * Creates a kit from explicit parts and pool.
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
@@ -100,16 +97,14 @@ public final class AffinityKit {
   }
 
   /**
-   * Creates a kit from explicit parts whose isolations ({@link #isolate(CpuSet)}, and those the
-   * groups, factories and adapters ask for) go through {@code isolator}: affinity-isolation's
-   * {@code Isolator} with its own journal directory or mechanisms, or a fixture tree in tests.
+   * Creates a kit from explicit parts whose isolations (its own and its groups') go through {@code
+   * isolator}.
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
    * @param reservations where CPUs are reserved across processes
    * @param pool the CPUs pinned threads are given unless a group sets its own
-   * @param isolator the isolator of the kit's isolations, instead of the one {@link
-   *     java.util.ServiceLoader} finds
+   * @param isolator used instead of the one {@link java.util.ServiceLoader} finds
    * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
@@ -122,48 +117,29 @@ public final class AffinityKit {
         host, backend, reservations, pool, Objects.requireNonNull(isolator, "isolator"));
   }
 
-  /**
-   * Returns the host snapshot.
-   *
-   * @return the snapshot the kit was made with; never refreshed
-   */
+  /** {@return the host snapshot the kit was made with; never refreshed} */
   public HostCpus host() {
     return host;
   }
 
-  /**
-   * Returns the backend.
-   *
-   * @return the backend every pin and mask read of this kit goes through
-   */
+  /** {@return the backend every pin and mask read of this kit goes through} */
   public AffinityBackend backend() {
     return backend;
   }
 
-  /**
-   * Returns the cross-process reservations.
-   *
-   * @return the reservations of the directory this kit reserves CPUs in
-   */
+  /** {@return the cross-process reservations this kit reserves CPUs in} */
   public CpuReservations reservations() {
     return reservations;
   }
 
-  /**
-   * Returns the pool pinned threads are given CPUs from.
-   *
-   * @return the pool of every group of this kit that does not set its own
-   */
+  /** {@return the pool of every group of this kit that does not set its own} */
   public CpuPool pool() {
     return pool;
   }
 
   /**
-   * Returns the open leases of the threads pinned through this kit: the one registry that audits,
-   * the watchdog, the wait rule and metrics read. A lease joins when its thread is bound to a CPU
-   * and leaves when it is closed.
-   *
-   * @return an immutable snapshot, by CPU then thread id
+   * {@return the open leases of this kit's pinned threads: an immutable snapshot, by CPU then
+   * thread id} A lease joins when its thread is bound and leaves when it is closed.
    */
   public List<CpuLease> leases() {
     return pinned.all();
@@ -179,12 +155,7 @@ public final class AffinityKit {
     return pinned.of(tid);
   }
 
-  /**
-   * Returns the open lease of the calling thread: what an idle strategy or a wait policy asks to
-   * learn where it runs.
-   *
-   * @return the calling thread's lease; empty if it holds none, or the platform cannot tell its id
-   */
+  /** {@return the calling thread's open lease; empty if it holds none, or its id is unknown} */
   public Optional<CpuLease> currentLease() {
     return pinned.current();
   }
@@ -210,17 +181,15 @@ public final class AffinityKit {
     return pinned.lostTotal();
   }
 
-  /** The registry itself, for the seats and leases that join, leave and count. */
+  /** The registry the seats and leases join, leave and count in. */
   PinnedLeases pinned() {
     return pinned;
   }
 
   /**
-   * Reserves the first free CPU of the pool and binds the calling thread to it: the first member of
-   * a fresh {@link CpuGroup} of this kit's pool, so the pool's order applies (CPUs on cores wholly
-   * inside the pool first: {@link CpuPool#order(CpuTopology)}). Never throws for a platform or
-   * kernel refusal: the lease's status and reason say what happened (UNPINNED, the thread's mask
-   * left as it is, when no CPU is free).
+   * Reserves the first free CPU of the pool, in {@link CpuPool#order(CpuTopology)}, and binds the
+   * calling thread to it. Never throws for a platform or kernel refusal: the lease's status and
+   * reason say what happened (UNPINNED, the mask left as it is, when no CPU is free).
    *
    * @return the lease to close when done, which frees the CPU; never null
    */
@@ -255,20 +224,15 @@ public final class AffinityKit {
     return Seat.refused(group, "pin-" + cpu, refused.reason()).bindOnce();
   }
 
-  /**
-   * A group of one member per call (a CPU this JVM holds is refused as for another process's, never
-   * shared), whose run-out leaves the thread's mask as it is.
-   */
+  /** One member per call (a CPU this JVM holds is refused, never shared); run-out: mask kept. */
   private CpuGroup solo() {
     return group("pin").unpinnedMask(CpuSet.empty()).build();
   }
 
   /**
-   * Audits {@code cpus} over {@code window} with the kit's {@link CpuAuditor} (the artifact {@code
-   * io.github.affinitykit:affinity-audit}, found by {@link java.util.ServiceLoader}), the threads
-   * pinned through this kit being their owners: everything else seen there is an intruder. Blocks
-   * for the window. Without the artifact it returns at once: every CPU UNKNOWN, its detail naming
-   * the missing artifact.
+   * Audits {@code cpus} over {@code window} with the {@link CpuAuditor} that {@link
+   * java.util.ServiceLoader} finds (affinity-audit), this kit's pinned threads being the owners.
+   * Blocks for the window. Without the artifact it returns at once: every CPU UNKNOWN.
    *
    * @param cpus the CPUs to audit
    * @param window how long to watch them; positive
@@ -279,9 +243,7 @@ public final class AffinityKit {
     return auditor().audit(host, cpus, window, pinnedOrNone());
   }
 
-  /**
-   * The auditor ServiceLoader finds, looked up at the first audit; else one saying it is missing.
-   */
+  /** The auditor ServiceLoader finds at the first audit; else one saying it is missing. */
   CpuAuditor auditor() {
     return auditor.updateAndGet(a -> a != null ? a : NoAudit.find());
   }
@@ -293,13 +255,10 @@ public final class AffinityKit {
 
   /**
    * Makes {@code cpus} exclusive to this kit's threads pinned there, at runtime, with the kit's
-   * isolator: the one given to {@link #create(HostCpus, AffinityBackend, CpuReservations, CpuPool,
-   * CpuIsolator)}, else the one {@link java.util.ServiceLoader} finds (the artifact {@code
-   * io.github.affinitykit:affinity-isolation}, through this kit's backend); threads pinned there
-   * later are let in as they bind. It changes the whole machine (other processes, IRQs, cgroups):
-   * call it only where a person asked for it. Never throws for a missing permission, a kernel
-   * refusal or a missing artifact: the handle is inactive, its reason says why, and nothing was
-   * changed. Closing the handle undoes it.
+   * isolator (given to {@code create}, else affinity-isolation's through {@link
+   * java.util.ServiceLoader}); threads pinned there later are let in as they bind. It changes the
+   * whole machine: call it only where a person asked for it. Never throws for a missing permission,
+   * a kernel refusal or a missing artifact: the handle is inactive and its reason says why.
    *
    * @param cpus the CPUs to isolate: online, and not every online CPU
    * @return the handle: its reason says what was done or why not; closing it undoes it
@@ -334,19 +293,12 @@ public final class AffinityKit {
     return made;
   }
 
-  /**
-   * Returns the isolation this kit made that is in force, if any.
-   *
-   * @return the last isolation this kit made while it is in force; else empty
-   */
+  /** {@return the last isolation this kit made while it is in force; else empty} */
   public Optional<CpuIsolation> isolation() {
     return Optional.ofNullable(isolation.get()).filter(CpuIsolation::isActive);
   }
 
-  /**
-   * Called by a seat before it binds thread {@code tid} to {@code cpu}: an isolated CPU lets the
-   * thread in first. Returns the refusal, empty if none.
-   */
+  /** Before a seat binds {@code tid} to {@code cpu}: an isolated CPU lets it in; "" or why not. */
   String admit(int tid, int cpu) {
     return isolation()
         .filter(i -> i.cpus().contains(cpu))

@@ -11,22 +11,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A thread bound to a CPU: the handle that pinning is. {@link Seat#bind()} binds the thread and
- * returns the lease; {@link #close()} restores the thread's previous mask and gives the CPU back to
- * its seat (and frees it, for {@link Seat#bindOnce()}), from any thread.
- *
- * <p>The lease keeps no state of its own: its status and reason are a view of its binding in its
- * seat's one state value ({@code PinState}: PINNED, SHARED, UNPINNED, UNSUPPORTED, FAILED, LOST
- * once a check found the reservation lost; MOVED once {@link #check()} found this lease's thread
- * moved; RELEASED once closed). Its checks, re-pin and close change that value by compare-and-set,
- * each told (counter, Flight Recorder) only by the caller whose transition happened. A lease that
- * did not bind a CPU ({@link #isBound()} false) says why in {@link #reason()}; closing it is
+ * A thread bound to a CPU: the handle that pinning is. {@link Seat#bind()} returns it; {@link
+ * #close()} restores the thread's previous mask and gives the CPU back to its seat. Its status and
+ * reason are a view of its binding in the seat's one state value; each transition is told (counter,
+ * Flight Recorder) once, by the caller that made it. See ARCHITECTURE.md, "One pin state". A lease
+ * that bound no CPU ({@link #isBound()} false) says why in {@link #reason()}; closing it is
  * harmless.
  *
- * <p>Thread safety: its state is the seat's one compare-and-set value (no lock guards it; its bind
- * and close take the group's monitor briefly); {@link #close()} is idempotent and may be called
- * from any thread, including concurrently with a check, a re-pin or another close; the accessors
- * may be read from any thread.
+ * <p>Thread safety: no lock guards its state (its bind and close take the group's monitor briefly);
+ * {@link #close()} is idempotent and may be called from any thread, also concurrently with a check,
+ * a re-pin or another close; the accessors may be read from any thread.
  */
 public final class CpuLease implements AutoCloseable {
   static { // affinity-watchdog's steps (core.internal.lease): no I/O, one assignment
@@ -67,11 +61,7 @@ public final class CpuLease implements AutoCloseable {
   private final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
   private final Optional<Reservation> reservation; // its CPU's, while the seat holds it
 
-  /**
-   * A lease of thread {@code tid}, binding {@code id} of {@code seat}: on {@code cpu}, or -1 when
-   * it bound none; {@code previous} is the mask to restore (empty: nothing to restore); {@code
-   * memory} the thread's memory policy, restored on close.
-   */
+  /** Binding {@code id} of {@code seat}; {@code cpu} -1: none; {@code previous} empty: kept. */
   CpuLease(
       Seat seat,
       int id,
@@ -92,57 +82,35 @@ public final class CpuLease implements AutoCloseable {
     this.reservation = cpu >= 0 ? seat.reservation() : Optional.empty();
   }
 
-  /**
-   * Returns the CPU, or -1 when nothing was bound.
-   *
-   * @return the bound CPU, 0-based; -1 if this lease bound none; {@link #close()} keeps it
-   */
+  /** {@return the bound CPU, 0-based; -1 if this lease bound none; {@link #close()} keeps it} */
   public int cpu() {
     return cpu;
   }
 
-  /**
-   * Returns the name of the group whose seat made this lease.
-   *
-   * @return the group's name ({@link CpuGroup#name()})
-   */
+  /** {@return the name of the group whose seat made this lease} */
   public String group() {
     return seat.groupName();
   }
 
-  /**
-   * Returns the name of the member whose seat made this lease.
-   *
-   * @return the member's name ({@link Seat#member()})
-   */
+  /** {@return the name of the member whose seat made this lease} */
   public String member() {
     return seat.member();
   }
 
-  /**
-   * Returns the name the bound thread had when it was bound.
-   *
-   * @return the thread's name at the bind; a later rename is not seen
-   */
+  /** {@return the bound thread's name at the bind; a later rename is not seen} */
   public String threadName() {
     return threadName;
   }
 
-  /**
-   * Returns the kernel thread id of the bound thread (-1 if unknown).
-   *
-   * @return the id ({@code gettid}) of the thread that {@link Seat#bind()} bound; -1 if unknown
-   */
+  /** {@return the bound thread's kernel id ({@code gettid}); -1 if unknown} */
   public int tid() {
     return tid;
   }
 
   /**
-   * Returns what became of the request: {@link LeaseStatus#RELEASED} after {@link #close()}, {@link
-   * LeaseStatus#MOVED} once {@link #check()} found the thread moved, else its seat's status ({@link
-   * LeaseStatus#LOST} once a check found the reservation lost: no I/O here, see {@link #verify()}).
-   *
-   * @return the status now, never null; read from memory, no system call
+   * {@return the status now, from memory (no system call)} RELEASED after {@link #close()}, MOVED
+   * once {@link #check()} found the thread moved, LOST once {@link #verify()} found the reservation
+   * lost, else its seat's.
    */
   public LeaseStatus status() {
     return seat.state().leaseStatus(id);
@@ -157,19 +125,14 @@ public final class CpuLease implements AutoCloseable {
   /**
    * Checks that the reservation of the lease's CPU still holds (see {@link Reservation#verify()}).
    *
-   * @return the status after the check: {@link LeaseStatus#LOST} if a lock file was deleted or
-   *     replaced under it
+   * @return the status after the check: LOST if a lock file was deleted or replaced under it
    */
   public LeaseStatus verify() {
     verifyLoss();
     return status();
   }
 
-  /**
-   * Checks the reservation (its files: no lock held); true when this call found it lost: the
-   * transition that tells a lease's loss ({@link AffinityKit#lostTotal()}, Flight Recorder) once,
-   * whatever its status shows (a moved lease's too).
-   */
+  /** Checks the reservation's files (no lock held); true when this call found it lost. */
   boolean verifyLoss() {
     if (cpu < 0 || seat.state().open(id).map(PinState.Binding::lossTold).orElse(true)) {
       return false;
@@ -184,42 +147,31 @@ public final class CpuLease implements AutoCloseable {
     return true;
   }
 
-  /**
-   * Returns why: its seat's reason (the placement, run-out, platform or kernel), or the move.
-   *
-   * @return one line for people, never null; names the mask seen once {@link #check()} found a move
-   */
+  /** {@return why, one line for people: the seat's reason, or the mask a check found moved to} */
   public String reason() {
     return seat.state().leaseReason(id);
   }
 
   /**
-   * Returns whether the thread was bound to a CPU and the lease is neither closed nor found moved
-   * (also when its reservation is {@link LeaseStatus#LOST}).
-   *
-   * @return false for a lease that bound no CPU, once closed, and once found moved
+   * {@return whether the thread was bound to a CPU and the lease is neither closed nor found moved}
+   * True also when its reservation is LOST.
    */
   public boolean isBound() {
     return cpu >= 0 && seat.state().open(id).map(b -> b.moved().isEmpty()).orElse(false);
   }
 
   /**
-   * Returns whether the thread is bound to its CPU and no check found otherwise: {@link
-   * #isBound()}, and its reservation not found lost. One volatile read, no lock and no system call:
-   * for a spin path that must stop spinning once a check (the application's or affinity-watchdog's)
-   * found the pin broken.
-   *
-   * @return false once closed, found moved (until re-pinned) or its reservation found lost
+   * {@return {@link #isBound()} and its reservation not found lost} One volatile read: for a spin
+   * path that must stop once a check found the pin broken.
    */
   public boolean isIntact() {
     return seat.state().intact(id);
   }
 
   /**
-   * Asks the kernel whether the bound thread still runs only on its CPU. If it does not (the CPU
-   * went offline and the kernel widened the mask, a cpuset shrank, someone else re-pinned it), the
-   * status becomes {@link LeaseStatus#MOVED}, the reason names the mask seen, and {@link
-   * AffinityKit#movedTotal()} counts it once. A lease that is not bound, or whose thread has ended,
+   * Asks the kernel whether the bound thread still runs only on its CPU; if not (CPU offlined,
+   * cpuset shrunk, re-pinned by someone else) the status becomes MOVED, the reason names the mask,
+   * and {@link AffinityKit#movedTotal()} counts it once. A lease not bound, or whose thread ended,
    * is left as it is.
    *
    * @return the status after the check
@@ -229,11 +181,7 @@ public final class CpuLease implements AutoCloseable {
     return status();
   }
 
-  /**
-   * Reads the thread's mask; true when this call found the move: the transition that tells it
-   * (counter, Flight Recorder, the seat's reports) once. A reading made stale by another check, a
-   * re-pin or a close meanwhile does not apply.
-   */
+  /** Reads the mask; true when this call found the move (a stale reading does not apply). */
   boolean checkMove() {
     Optional<PinState.Binding> seen = seat.state().open(id);
     if (cpu < 0 || seen.isEmpty() || !seen.get().moved().isEmpty() || !ownerAlive()) {
@@ -260,15 +208,7 @@ public final class CpuLease implements AutoCloseable {
     return t != null && t.isAlive();
   }
 
-  /** Whether a check found the thread moved and it was neither re-pinned nor closed since. */
-  boolean isMoved() {
-    return move() > 0;
-  }
-
-  /**
-   * The number of the move the thread is on (the binding's count of moves found), or 0 when it is
-   * not moved now: re-pinned, closed, or never found moved. A watchdog tells each number once.
-   */
+  /** The binding's count of moves found; 0 when not moved now. A watchdog tells each once. */
   int move() {
     PinState.Binding b = seat.state().open(id).orElse(null);
     return b == null || b.moved().isEmpty() ? 0 : b.moves();
@@ -279,12 +219,7 @@ public final class CpuLease implements AutoCloseable {
     return seat.state().open(id).map(PinState.Binding::mask).orElse(CpuSet.empty());
   }
 
-  /**
-   * Binds the thread to its CPU again after {@link #check()} found it moved, when the kernel still
-   * allows it there (affinity-watchdog's {@code RepinPolicy.REPIN}). Returns "" when this call
-   * re-pinned it (the status goes back to the seat's, the reason names the move undone), else why
-   * not (it stays MOVED).
-   */
+  /** Binds a moved thread to its CPU again if the kernel allows it: "" if done, else why not. */
   String repin() {
     Optional<PinState.Binding> seen = seat.state().open(id);
     if (seen.isEmpty() || seen.get().moved().isEmpty()) {
@@ -329,31 +264,23 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Returns the mask the thread had before the bind changed it: before its pin, or before a member
-   * without a CPU was confined to the group's unpinned mask; empty when the bind left it alone.
-   *
-   * @return the mask {@link #close()} restores; empty when it restores none
+   * {@return the mask the thread had before the bind, which {@link #close()} restores; or empty}
    */
   public CpuSet previousMask() {
     return previous;
   }
 
   /**
-   * Returns what became of the group's memory policy on this lease's thread ({@link
-   * CpuGroupBuilder#memoryPolicy}): affinity-numa's {@code MemoryPolicyStatus.of(lease)} reads it
-   * as {@code LEFT_ALONE}, {@code IN_FORCE}, {@code FAILED} with the errno (the pin stands), and
-   * once closed {@code RESTORED}, or {@code NOT_RESTORED} when closed from another thread.
-   *
-   * @return the policy on this lease's thread; empty where the group asked for none
+   * {@return the group's memory policy on this thread; empty where none was asked} affinity-numa's
+   * {@code MemoryPolicyStatus.of(lease)} reads it.
    */
   public Optional<ThreadMemoryPolicy.Binding> memoryPolicy() {
     return memory;
   }
 
   /**
-   * Restores the thread's previous memory policy (when closed on that thread) and mask (if the
-   * thread still lives), takes the thread out of the kit's pinned threads and runs the seat's close
-   * hook (which frees the CPU for {@link Seat#bindOnce()}). Idempotent.
+   * Restores the thread's memory policy (when closed on that thread) and mask (if it still lives),
+   * leaves the kit's pinned threads and frees the seat. Idempotent.
    */
   @Override
   public void close() {

@@ -3,12 +3,9 @@ package io.github.affinitykit.core.internal;
 import io.github.affinitykit.core.jfr.FlightEvents;
 
 /**
- * Where the library tells JDK Flight Recorder what it did ({@code core.jfr}'s events). Each call
- * commits one event when the runtime has {@code jdk.jfr} and a recording enabled it; without the
- * module (a jlink'd runtime may leave it out) it does nothing, and no {@code jdk.jfr} class is
- * loaded: the events are built in {@link FlightEvents}, reached only when the module is there.
- *
- * <p>Thread safety: any thread may call any method.
+ * Where the library tells JDK Flight Recorder what it did: each call commits one event when the
+ * runtime has {@code jdk.jfr} and a recording enabled it, else does nothing and loads no {@code
+ * jdk.jfr} class. See ARCHITECTURE.md, "Flight Recorder events". Thread safety: any thread.
  */
 public final class Flight {
   private Flight() {}
@@ -27,8 +24,7 @@ public final class Flight {
    * @param tid the thread's kernel id
    * @param status the lease's status
    * @param reason why that CPU, or why none
-   * @param memoryPolicy what became of the memory policy (its text is built only when recorded),
-   *     empty if none was asked
+   * @param memoryPolicy what became of the memory policy (text built only when recorded)
    */
   public static void pinned(
       String group,

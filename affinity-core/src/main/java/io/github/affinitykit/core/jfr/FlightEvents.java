@@ -2,15 +2,13 @@ package io.github.affinitykit.core.jfr;
 
 /**
  * Builds and commits the events for {@code core.internal.Flight}, only when a recording enabled
- * them: the one public class of a package the module does not export (the events are
- * package-private and enabled by name). Thread safety: stateless.
+ * them. Thread safety: stateless.
  */
 public final class FlightEvents {
   private FlightEvents() {}
 
   /**
-   * Commits a {@code ThreadPinned} event if a recording enabled it (the fields as {@code
-   * Flight.pinned}).
+   * Commits a {@code ThreadPinned} event if a recording enabled it.
    *
    * @param group the group's name
    * @param member the member's name
@@ -42,8 +40,7 @@ public final class FlightEvents {
   }
 
   /**
-   * Commits a {@code ThreadReleased} event if a recording enabled it (the fields as {@code
-   * Flight.released}).
+   * Commits a {@code ThreadReleased} event if a recording enabled it.
    *
    * @param cpu the CPU, -1 if none
    * @param tid the thread's kernel id
@@ -60,8 +57,7 @@ public final class FlightEvents {
   }
 
   /**
-   * Commits a {@code LeaseMoved} event if a recording enabled it (the fields as {@code
-   * Flight.moved}).
+   * Commits a {@code LeaseMoved} event if a recording enabled it.
    *
    * @param cpu the CPU, -1 if none
    * @param tid the thread's kernel id
@@ -78,8 +74,7 @@ public final class FlightEvents {
   }
 
   /**
-   * Commits a {@code LeaseLost} event if a recording enabled it (the fields as {@code
-   * Flight.lost}).
+   * Commits a {@code LeaseLost} event if a recording enabled it.
    *
    * @param cpu the CPU, -1 if none
    * @param tid the thread's kernel id
@@ -96,8 +91,7 @@ public final class FlightEvents {
   }
 
   /**
-   * Commits an {@code Isolation} event if a recording enabled it (the fields as {@code
-   * Flight.isolation}).
+   * Commits a {@code Isolation} event if a recording enabled it.
    *
    * @param kind what was applied or undone
    * @param cpus the CPUs

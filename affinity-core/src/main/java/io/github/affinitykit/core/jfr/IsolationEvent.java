@@ -8,9 +8,7 @@ import jdk.jfr.StackTrace;
 
 /**
  * CPUs isolated at runtime (or refused), or an isolation undone; or the rest of the JVM confined to
- * housekeeping CPUs, or let go again.
- *
- * <p>Thread safety: an event; one thread fills and commits it.
+ * housekeeping CPUs, or let go again. Thread safety: one thread fills and commits it.
  */
 @Name("io.github.affinitykit.Isolation")
 @Label("Isolation")
@@ -19,11 +17,6 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
 final class IsolationEvent extends jdk.jfr.Event {
-  /** An empty event, to fill and commit. */
-  IsolationEvent() {
-    // fields are set one by one
-  }
-
   /** {@code isolation} or {@code confinement}. */
   @Label("Kind")
   public String kind;

@@ -8,9 +8,7 @@ import jdk.jfr.StackTrace;
 
 /**
  * A check found the reservation of a pinned thread's CPU lost: its lock file deleted or replaced,
- * so another process may take the CPU.
- *
- * <p>Thread safety: an event; one thread fills and commits it.
+ * so another process may take the CPU. Thread safety: one thread fills and commits it.
  */
 @Name("io.github.affinitykit.LeaseLost")
 @Label("Lease Lost")
@@ -19,16 +17,9 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
 final class LeaseLostEvent extends jdk.jfr.Event {
-  /** An empty event, to fill and commit. */
-  LeaseLostEvent() {
-    // fields are set one by one
-  }
-
-  /** The CPU whose reservation was lost. */
   @Label("CPU")
   public int cpu;
 
-  /** The thread's kernel id. */
   @Label("TID")
   public int tid;
 

@@ -8,9 +8,7 @@ import jdk.jfr.StackTrace;
 
 /**
  * A check found a pinned thread allowed on other CPUs than its own: the CPU went offline, a cpuset
- * shrank, someone re-pinned it.
- *
- * <p>Thread safety: an event; one thread fills and commits it.
+ * shrank, someone re-pinned it. Thread safety: one thread fills and commits it.
  */
 @Name("io.github.affinitykit.LeaseMoved")
 @Label("Lease Moved")
@@ -19,16 +17,9 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
 final class LeaseMovedEvent extends jdk.jfr.Event {
-  /** An empty event, to fill and commit. */
-  LeaseMovedEvent() {
-    // fields are set one by one
-  }
-
-  /** The CPU it was pinned to. */
   @Label("CPU")
   public int cpu;
 
-  /** The thread's kernel id. */
   @Label("TID")
   public int tid;
 

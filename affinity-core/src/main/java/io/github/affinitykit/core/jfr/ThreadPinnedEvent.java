@@ -7,9 +7,8 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * A thread bound to its seat's CPU (or confined to its group's unpinned CPUs).
- *
- * <p>Thread safety: an event; one thread fills and commits it.
+ * A thread bound to its seat's CPU (or confined to its group's unpinned CPUs). Thread safety: one
+ * thread fills and commits it.
  */
 @Name("io.github.affinitykit.ThreadPinned")
 @Label("Thread Pinned")
@@ -18,12 +17,6 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
 final class ThreadPinnedEvent extends jdk.jfr.Event {
-  /** An empty event, to fill and commit. */
-  ThreadPinnedEvent() {
-    // fields are set one by one
-  }
-
-  /** The group's name. */
   @Label("Group")
   public String group;
 

@@ -7,9 +7,8 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * A lease closed: the thread's previous mask restored, its CPU given back to its seat.
- *
- * <p>Thread safety: an event; one thread fills and commits it.
+ * A lease closed: the thread's previous mask restored, its CPU given back to its seat. Thread
+ * safety: one thread fills and commits it.
  */
 @Name("io.github.affinitykit.ThreadReleased")
 @Label("Thread Released")
@@ -18,11 +17,6 @@ import jdk.jfr.StackTrace;
 @StackTrace(false)
 @SuppressWarnings("checkstyle:visibilitymodifier") // events are filled field by field, as JDK ones
 final class ThreadReleasedEvent extends jdk.jfr.Event {
-  /** An empty event, to fill and commit. */
-  ThreadReleasedEvent() {
-    // fields are set one by one
-  }
-
   /** The CPU the lease held, -1 if none. */
   @Label("CPU")
   public int cpu;

@@ -216,26 +216,9 @@ public final class CpuReservations {
    */
   public ReservationResult reserveFirstFree(CpuSet candidates) {
     Objects.requireNonNull(candidates, "candidates");
-    return reserveFirstFree(
-        java.util.Arrays.stream(candidates.toArray()).boxed().toList(), candidates.toString());
-  }
-
-  /**
-   * Reserves the first CPU of {@code candidates}, in that order, that no one holds (as {@link
-   * #reserveFirstFree(CpuSet)}).
-   *
-   * @param candidates the CPUs to try, in this order
-   * @return the reservation, or {@link ReservationStatus#NONE_FREE} (cpu -1) naming each failure
-   */
-  public ReservationResult reserveFirstFreeInOrder(java.util.List<Integer> candidates) {
-    Objects.requireNonNull(candidates, "candidates");
-    return reserveFirstFree(candidates, candidates.toString());
-  }
-
-  private ReservationResult reserveFirstFree(java.util.List<Integer> candidates, String label) {
-    StringJoiner why = new StringJoiner("; ", "no free cpu among [" + label + "]: ", "");
+    StringJoiner why = new StringJoiner("; ", "no free cpu among [" + candidates + "]: ", "");
     why.setEmptyValue("no free cpu among []: no candidates");
-    for (int cpu : candidates) {
+    for (int cpu : candidates.toArray()) {
       ReservationResult r = tryReserve(cpu);
       if (r.isReserved()) {
         return r;

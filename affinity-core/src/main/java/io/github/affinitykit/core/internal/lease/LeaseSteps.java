@@ -4,12 +4,9 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.Objects;
 
 /**
- * The steps of a lease's checks that affinity-watchdog takes and a library user does not: whether
- * this call found the reservation lost, the number of the move the thread is on, the mask it was
- * moved to, and a re-pin. They stay package-private in core's root package; {@code CpuLease}'s
- * class initialiser hands them here (one assignment, no I/O), as the JDK's {@code SharedSecrets}
- * do, and the module exports this package to the watchdog alone. Typed by the lease class, so this
- * package names nothing of the root package.
+ * The steps of a lease's checks that affinity-watchdog takes and a library user does not; {@code
+ * CpuLease}'s class initialiser hands its package-private ones here, as the JDK's {@code
+ * SharedSecrets} do, and the module exports this package to the watchdog alone.
  *
  * <p>Thread safety: set once, before any lease exists; read from any thread.
  *
@@ -17,26 +14,23 @@ import java.util.Objects;
  */
 public interface LeaseSteps<L> {
   /**
-   * Checks the reservation's files.
+   * {@return true when this call found the reservation lost (told once)}
    *
    * @param lease the lease
-   * @return true when this call found it lost (told once: counter, Flight Recorder)
    */
   boolean verifyLoss(L lease);
 
   /**
-   * Returns the number of the move the thread is on.
+   * {@return the binding's count of moves found; 0 when not moved now}
    *
    * @param lease the lease
-   * @return the binding's count of moves found; 0 when not moved now (re-pinned, closed, never)
    */
   int move(L lease);
 
   /**
-   * Returns the mask the kernel allowed the thread on when a check or a re-pin last looked.
+   * {@return the mask a check or a re-pin last saw; empty when closed}
    *
    * @param lease the lease
-   * @return that mask; empty when closed
    */
   CpuSet movedTo(L lease);
 
@@ -49,10 +43,9 @@ public interface LeaseSteps<L> {
   String repin(L lease);
 
   /**
-   * Returns the steps {@code CpuLease} set.
+   * {@return the steps {@code CpuLease} set}
    *
    * @param <L> the lease class
-   * @return the steps
    * @throws IllegalStateException if no lease class was initialised yet
    */
   @SuppressWarnings("unchecked") // set by CpuLease alone, for CpuLease
