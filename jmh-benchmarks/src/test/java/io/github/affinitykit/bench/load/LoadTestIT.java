@@ -61,8 +61,22 @@ class LoadTestIT {
       assertThat(t.serverCpuPercent()).isGreaterThan(0).isLessThanOrEqualTo(100.0 * cpus + 5);
       assertThat(t.warmup().windows()).isBetween(1, 3);
       assertThat(t.warmup().tookNs()).isPositive();
-      CapacityRamp.Step first = t.capacity().steps().get(0);
-      assertThat(t.capacity().steps()).hasSizeBetween(1, 2);
+      List<CapacityRamp.Step> steps = t.capacity().steps();
+      CapacityRamp.Step first = steps.get(0);
+      if (first.sustained()) {
+        assertThat(steps).as("the operating point and one probe").hasSizeBetween(1, 2);
+      } else { // p99 over the SLO at the operating point (a shared host): the ramp descends
+        long floor = Math.max(Calibration.MIN_RATE, 1000 / CapacityRamp.FLOOR_DIVISOR);
+        assertThat(steps)
+            .as("the descent by halves to its floor, then one probe")
+            .hasSizeBetween(1, 8);
+        assertThat(steps)
+            .extracting(CapacityRamp.Step::rate)
+            .allMatch(r -> r >= floor && r <= 1000);
+        if (steps.size() > 1) {
+          assertThat(steps.get(1).rate()).as("the descent's first step").isLessThan(first.rate());
+        }
+      }
       assertThat(first.rate()).as("the ramp starts at the offered rate").isEqualTo(1000);
       assertThat(first.sustained())
           .as("the first step is the trial's own measurement against the 5 ms SLO")
