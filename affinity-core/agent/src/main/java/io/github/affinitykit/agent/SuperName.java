@@ -44,25 +44,20 @@ final class SuperName {
     if (p + 6 > b.length) {
       return Optional.empty();
     }
-    int superClass = u2(b, p + 4);
-    if (superClass == 0 || superClass >= count || offsets[superClass] == 0) {
-      return Optional.empty();
-    }
-    int classEntry = offsets[superClass];
-    if (b[classEntry - 1] != 7) {
-      return Optional.empty();
-    }
-    int nameIndex = u2(b, classEntry);
-    if (nameIndex == 0 || nameIndex >= count || offsets[nameIndex] == 0) {
-      return Optional.empty();
-    }
-    int utf = offsets[nameIndex];
-    if (b[utf - 1] != 1) {
+    int classEntry = entry(b, offsets, u2(b, p + 4), 7);
+    int utf = classEntry < 0 ? -1 : entry(b, offsets, u2(b, classEntry), 1);
+    if (utf < 0) {
       return Optional.empty();
     }
     int length = u2(b, utf);
     // class names in the JDK and in applications: ASCII is read as is, anything else decoded
     return Optional.of(new String(b, utf + 2, length, StandardCharsets.UTF_8));
+  }
+
+  /** {@return where constant {@code index}'s bytes start, if its tag is {@code tag}; else -1} */
+  private static int entry(byte[] b, int[] offsets, int index, int tag) {
+    boolean found = index > 0 && index < offsets.length && offsets[index] > 0;
+    return found && b[offsets[index] - 1] == tag ? offsets[index] : -1;
   }
 
   /** {@return the bytes after tag {@code tag} at {@code at}; -1 for an unknown tag or overrun} */
