@@ -91,8 +91,8 @@ public final class AffinityAgent {
       hook(inst);
       ThreadHook.install(pinner::started, pinner::ended);
       instrument(inst);
-      AgentWatchdog.start(kit, period, err);
-      scanEvery(pinner, period.dividedBy(2), err); // two scans bind a renamed thread: one period
+      // the watchdog starts on the scan thread, off the JVM's start-up path
+      scanEvery(pinner, period.dividedBy(2), () -> AgentWatchdog.start(kit, period, err), err);
       err.accept(
           rules
               + " on "
@@ -189,11 +189,21 @@ public final class AffinityAgent {
     inst.retransformClasses(loaded.toArray(new Class<?>[0]));
   }
 
-  /** Scans now, then every {@code period}, on a daemon thread of the agent's. */
-  private static void scanEvery(ThreadPinner pinner, Duration period, Consumer<String> err) {
+  /**
+   * On a daemon thread of the agent's: runs {@code first}, then scans now and every {@code period}
+   * (two scans bind a renamed thread: one watchdog period).
+   */
+  @SuppressWarnings("checkstyle:illegalcatch") // the scans go on without a watchdog
+  private static void scanEvery(
+      ThreadPinner pinner, Duration period, Runnable first, Consumer<String> err) {
     Thread scan =
         new Thread(
             () -> {
+              try {
+                first.run();
+              } catch (RuntimeException | LinkageError e) {
+                err.accept("watchdog not started: " + e);
+              }
               while (true) {
                 try {
                   pinner.scan();
