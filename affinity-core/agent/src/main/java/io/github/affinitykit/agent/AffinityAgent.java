@@ -1,13 +1,5 @@
 package io.github.affinitykit.agent;
 
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperClass;
-import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
-
 import io.github.affinitykit.agent.boot.ThreadHook;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.host.HostCpus;
@@ -17,22 +9,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.ProtectionDomain;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.dynamic.loading.ClassInjector;
 
 /**
  * The Java agent: {@code -javaagent:affinity-agent.jar=<rules>} (or {@code =@file}) pins the
@@ -99,9 +90,9 @@ public final class AffinityAgent {
       ThreadPinner pinner = new ThreadPinner(rules, backend, verbose ? err : line -> {});
       hook(inst);
       ThreadHook.install(pinner::started, pinner::ended);
-      instrument(inst, verbose);
-      AgentWatchdog.start(kit, period, err);
-      scanEvery(pinner, period.dividedBy(2), err); // two scans bind a renamed thread: one period
+      instrument(inst);
+      // the watchdog starts on the scan thread, off the JVM's start-up path
+      scanEvery(pinner, period.dividedBy(2), () -> AgentWatchdog.start(kit, period, err), err);
       err.accept(
           rules
               + " on "
@@ -181,35 +172,38 @@ public final class AffinityAgent {
     }
   }
 
-  /** Inlines {@link RunAdvice} into every {@code run()} of Thread and of its subclasses. */
-  private static void instrument(Instrumentation inst, boolean verbose) {
-    // the agent injects no class through Byte Buddy: keep it off sun.misc.Unsafe (JDK 24+ warns)
-    System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
-    new AgentBuilder.Default()
-        .disableClassFormatChanges()
-        .with(
-            verbose
-                ? AgentBuilder.Listener.StreamWriting.toSystemError().withErrorsOnly()
-                : AgentBuilder.Listener.NoOp.INSTANCE)
-        .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-        // a class's super classes are read once per loader, not again for each of its subclasses
-        .with(new AgentBuilder.PoolStrategy.WithTypePoolCache.Simple(new ConcurrentHashMap<>()))
-        .ignore(nameStartsWith("io.github.affinitykit.agent.shaded.").or(isSynthetic()))
-        .assureReadEdgeTo(inst, ThreadHook.class)
-        .type(named("java.lang.Thread").or(hasSuperClass(named("java.lang.Thread"))))
-        .transform(
-            (builder, type, loader, module, domain) ->
-                builder.visit(
-                    Advice.to(RunAdvice.class)
-                        .on(named("run").and(takesNoArguments()).and(not(isAbstract())))))
-        .installOn(inst);
+  /**
+   * Weaves the hook into every {@code run()} of Thread and of its subclasses ({@link
+   * ThreadClasses}, {@link RunWeaver}): those loaded later as they load, those loaded now (Thread
+   * itself among them) retransformed here.
+   */
+  private static void instrument(Instrumentation inst) throws UnmodifiableClassException {
+    ThreadClasses threads = new ThreadClasses(inst, ThreadHook.class);
+    inst.addTransformer(threads, true); // first: a thread class loading meanwhile is not missed
+    List<Class<?>> loaded = new ArrayList<>();
+    for (Class<?> type : inst.getAllLoadedClasses()) {
+      if (threads.add(type) && inst.isModifiableClass(type)) {
+        loaded.add(type);
+      }
+    }
+    inst.retransformClasses(loaded.toArray(new Class<?>[0]));
   }
 
-  /** Scans now, then every {@code period}, on a daemon thread of the agent's. */
-  private static void scanEvery(ThreadPinner pinner, Duration period, Consumer<String> err) {
+  /**
+   * On a daemon thread of the agent's: runs {@code first}, then scans now and every {@code period}
+   * (two scans bind a renamed thread: one watchdog period).
+   */
+  @SuppressWarnings("checkstyle:illegalcatch") // the scans go on without a watchdog
+  private static void scanEvery(
+      ThreadPinner pinner, Duration period, Runnable first, Consumer<String> err) {
     Thread scan =
         new Thread(
             () -> {
+              try {
+                first.run();
+              } catch (RuntimeException | LinkageError e) {
+                err.accept("watchdog not started: " + e);
+              }
               while (true) {
                 try {
                   pinner.scan();

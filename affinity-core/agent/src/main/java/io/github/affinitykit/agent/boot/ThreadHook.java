@@ -30,25 +30,38 @@ public final class ThreadHook {
   }
 
   /**
-   * Called first in {@code run()}.
+   * Called first in {@code run()}; never throws.
    *
-   * @param self the thread whose {@code run()} this is
-   * @return whether this call bound the thread (its exit must then call {@link #exit})
+   * @param self the thread whose {@code run()} this is (an {@code Object}, so that the call
+   *     verifies in whatever class it was woven into; only the current thread is ever bound)
+   * @return whether this call bound the thread (its exit then lets it go)
    */
-  public static boolean enter(Thread self) {
-    Predicate<Thread> start = onStart;
-    return start != null && self == Thread.currentThread() && start.test(self);
+  @SuppressWarnings("checkstyle:illegalcatch") // the application's run() goes on, whatever failed
+  public static boolean enter(Object self) {
+    try {
+      Predicate<Thread> start = onStart;
+      Thread current = Thread.currentThread();
+      return start != null && self == current && start.test(current);
+    } catch (Throwable e) {
+      return false;
+    }
   }
 
   /**
-   * Called last in a {@code run()} whose {@link #enter} returned true, however it ends.
+   * Called last in {@code run()}, however it ends; never throws.
    *
-   * @param self the thread ending
+   * @param self the thread ending its {@code run()}
+   * @param bound what this {@code run()}'s {@link #enter} returned: only then is the thread let go
    */
-  public static void exit(Thread self) {
-    Consumer<Thread> end = onEnd;
-    if (end != null) {
-      end.accept(self);
+  @SuppressWarnings("checkstyle:illegalcatch") // the application's run() ends as it would have
+  public static void exit(Object self, boolean bound) {
+    try {
+      Consumer<Thread> end = onEnd;
+      if (bound && end != null) {
+        end.accept(Thread.currentThread());
+      }
+    } catch (Throwable e) {
+      // nothing to tell the application's thread: its lease is closed by the next scan
     }
   }
 }
