@@ -112,16 +112,19 @@ class ShapeNIT extends BootedShape {
     assertThat(rows.get(0)).startsWith("NUMA seed: 2 threads on CPUs [1, 2] (nodes [0, 1]), 8 MiB");
     assertThat(row(rows, "first-touch")).endsWith("50%  node 0: 4096 pages");
     // MPOL_LOCAL puts a page on the faulting CPU's node unless that node is short of free memory,
-    // when the kernel falls back to another (Documentation/admin-guide/mm/numa_memory_policy.rst):
-    // once in CI the worker on node 1 got 1,793 of its 2,048 pages there (94% own-node). So: at
-    // least 90% own-node, three quarters of node 1's worker's pages there (first-touch puts none
-    // there, interleave half), and every page on a node. Another got 88% (node 1: 1,538) with 768
-    // MiB a node: the shape now has 1.5 GiB a node, and the section records each node's MemFree.
+    // when the kernel falls back to another (Documentation/admin-guide/mm/numa_memory_policy.rst).
+    // Three CI runs read 88% or 94% with the nodes' free memory to spare: each time one worker's
+    // share held 510 or 255 pages on the other's node, part of a transparent huge page (512 pages)
+    // straddling the two workers' adjacent mappings, placed whole by the first to touch it.
+    // NodeMemory now gives a buffer of a huge page or more huge pages of its own. So: at least 98%
+    // own-node (a straddle costs 6% or more), three quarters of node 1's worker's pages there
+    // (first-touch puts none there, interleave half), every page on a node; the section records
+    // each node's MemFree.
     Matcher local = LOCAL.matcher(row(rows, "local"));
     assertThat(local.find()).as(row(rows, "local")).isTrue();
     assertThat(Integer.parseInt(local.group(1)))
         .as("own-node %% (%s)", seed.path("memFree"))
-        .isGreaterThanOrEqualTo(90);
+        .isGreaterThanOrEqualTo(98);
     assertThat(Integer.parseInt(local.group(2)) + Integer.parseInt(local.group(3))).isEqualTo(4096);
     assertThat(Integer.parseInt(local.group(3))).as("pages on node 1").isGreaterThanOrEqualTo(1536);
     assertThat(row(rows, "interleave")).contains("node 0: ").contains("node 1: ");

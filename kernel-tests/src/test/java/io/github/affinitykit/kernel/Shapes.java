@@ -198,9 +198,9 @@ final class Shapes {
           2,
           1,
           2,
-          // 1.5 GiB a node: with 768 MiB the initramfs (loaded at the top of memory: node 1) and
-          // the
-          // JVM left node 1 short of free memory, and MPOL_LOCAL fell back to node 0 (88% own-node)
+          // 1.5 GiB a node, room for the initramfs (loaded at the top of memory: node 1) and the
+          // JVM; a short node was once blamed for 88% own-node, which was a shared huge page
+          // (ShapeNIT)
           3072,
           "",
           List.of(

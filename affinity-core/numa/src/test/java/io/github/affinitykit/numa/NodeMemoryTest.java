@@ -95,6 +95,33 @@ class NodeMemoryTest {
   }
 
   @Test
+  @EnabledOnOs(OS.LINUX)
+  void shouldGiveABufferOfAHugePageOrMoreHugePagesOfItsOwn() {
+    for (NativeLayer layer : layers()) {
+      NodeMemory memory = NodeMemory.on(layer);
+      MemoryCalls calls = layer.memory().orElseThrow();
+      long huge = (long) calls.pageSize() * calls.pageSize() / 8;
+      int bytes = (int) (2 * huge + calls.pageSize());
+      ByteBuffer a = memory.allocate(bytes, MemoryPolicy.DEFAULT);
+      ByteBuffer b = memory.allocate(bytes, MemoryPolicy.DEFAULT);
+      long first = calls.address(a);
+      long second = calls.address(b);
+      assertThat(first % huge).as(layer.name()).isZero();
+      assertThat(second % huge).isZero();
+      // each spans three whole huge pages: no huge page holds bytes of both
+      assertThat(Math.abs(first - second)).isGreaterThanOrEqualTo(3 * huge);
+      a.put(bytes - 1, (byte) 7);
+      b.put(0, (byte) 9);
+      assertThat(a.get(bytes - 1)).isEqualTo((byte) 7);
+      assertThat(b.get(0)).isEqualTo((byte) 9);
+      assertThat(memory.pageNodes(a).pagesOn(0) + memory.pageNodes(b).pagesOn(0))
+          .isPositive(); // touched; where else is THP's business, on node 0 here
+      assertThat(calls.address(memory.allocate(100, MemoryPolicy.DEFAULT)) % calls.pageSize())
+          .isZero();
+    }
+  }
+
+  @Test
   void shouldCountThePagesOfEachNodeApartFromUntouchedAndUnknownOnes() {
     int enoent = -Errno.ENOENT;
     PageNodes p = PageNodes.of(new int[] {1, 0, 1, enoent, -Errno.EPERM, 3, 1, -Errno.EFAULT});
