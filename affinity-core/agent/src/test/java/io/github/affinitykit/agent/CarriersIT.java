@@ -3,27 +3,21 @@ package io.github.affinitykit.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.agent.AgentIT.Child;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.ReservationResult;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,7 +58,7 @@ class CarriersIT {
   @Test
   @Timeout(120)
   void shouldRunEveryVirtualThreadOnTheGroupsCpu() throws Exception {
-    try (Child c = Child.start(java, dir, "carriers=cpus:1;carriers=count:2", "400")) {
+    try (Child c = start(java, dir, "carriers=cpus:1;carriers=count:2", "400")) {
       assertThat(c.await("affinity-agent: carriers: jdk."))
           .isEqualTo(
               "affinity-agent: carriers: jdk.virtualThreadScheduler.parallelism=1, one carrier"
@@ -72,7 +66,7 @@ class CarriersIT {
       assertThat(c.await("cpus ")).as("%s", c.lines()).isEqualTo("cpus [1]");
       List<String> ran = tids(c.await("carriers "));
       c.await("ready");
-      Map<String, String> masks = c.carrierMasks();
+      Map<String, String> masks = carrierMasks(c);
       assertThat(masks.keySet()).containsAll(ran);
       assertThat(masks.values()).as("every carrier's mask").containsOnly("1");
       c.send("quit");
@@ -89,13 +83,13 @@ class CarriersIT {
   @Test
   @Timeout(120)
   void shouldPinOneCarrierPerCpuRunAddedOnesOnTheGroupAndReleaseAllAtExit() throws Exception {
-    try (Child c = Child.start(java, dir, "carriers=cpus:0-1", "400", "block")) {
+    try (Child c = start(java, dir, "carriers=cpus:0-1", "400", "block")) {
       c.await("affinity-agent: carriers: jdk.virtualThreadScheduler.parallelism=2, ");
       assertThat(c.await("cpus ")).as("%s", c.lines()).isIn("cpus [0, 1]", "cpus [0]", "cpus [1]");
       List<String> ran = tids(c.await("carriers "));
       String[] spare = c.await("spare ").split(" ");
       c.await("ready");
-      Map<String, String> masks = c.carrierMasks();
+      Map<String, String> masks = carrierMasks(c);
       assertThat(ran).allSatisfy(t -> assertThat(masks.get(t)).isIn("0", "1"));
       assertThat(masks.values()).as("%s", masks).containsOnlyOnce("0", "1");
       assertThat(spare[2]).as("added for blocked carriers, by a pinned one").isEqualTo("0-1");
@@ -116,7 +110,7 @@ class CarriersIT {
       c.await("exiting"); // the child's hook waits while the agent's runs
       c.await("affinity-agent: exit: ");
       String process = c.mask(String.valueOf(c.pid()));
-      assertThat(c.carrierMasks().values()).as("restored").containsOnly(process);
+      assertThat(carrierMasks(c).values()).as("restored").containsOnly(process);
       for (int cpu : new int[] {0, 1}) {
         ReservationResult r = here.tryReserve(cpu);
         assertThat(r.isReserved()).as("cpu %d released: %s", cpu, r).isTrue();
@@ -163,113 +157,30 @@ class CarriersIT {
     return 0;
   }
 
-  /** A child JVM whose stdout and stderr are one stream of lines, read as they come. */
-  private static final class Child implements AutoCloseable {
-    private final Process process;
-    private final PrintWriter in;
-    private final BlockingQueue<String> queue = new LinkedBlockingQueue<>();
-    private final List<String> seen = new ArrayList<>();
-    private final Thread reader;
+  private static Child start(Path java, Path dir, String rules, String... args) throws IOException {
+    List<String> jvm =
+        List.of(
+            "--enable-native-access=ALL-UNNAMED",
+            "-Daffinitykit.lock.dir=" + dir,
+            "-Daffinitykit.agent.verbose=true",
+            "-javaagent:" + JAR + "=" + rules);
+    return Child.start(java, dir, jvm, CarrierTargetMain.class, List.of(args), Map.of());
+  }
 
-    private Child(Process process) {
-      this.process = process;
-      this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      this.reader =
-          new Thread(
-              () -> {
-                try (BufferedReader r =
-                    new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String l = r.readLine(); l != null; l = r.readLine()) {
-                    queue.add(l);
-                  }
-                } catch (IOException e) {
-                  queue.add("read failed: " + e);
-                }
-              },
-              "carriers-it-reader");
-      reader.setDaemon(true);
-      reader.start();
-    }
-
-    static Child start(Path java, Path dir, String rules, String... args) throws IOException {
-      List<String> cmd = new ArrayList<>();
-      cmd.add(java.toString());
-      cmd.add("--enable-native-access=ALL-UNNAMED");
-      cmd.add("-Daffinitykit.lock.dir=" + dir);
-      cmd.add("-Daffinitykit.agent.verbose=true");
-      cmd.add("-javaagent:" + JAR + "=" + rules);
-      cmd.addAll(List.of("-cp", Path.of("target", "test-classes").toAbsolutePath().toString()));
-      cmd.add(CarrierTargetMain.class.getName());
-      cmd.addAll(List.of(args));
-      ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true).directory(dir.toFile());
-      b.environment().remove("JAVA_TOOL_OPTIONS");
-      return new Child(b.start());
-    }
-
-    long pid() {
-      return process.pid();
-    }
-
-    void send(String line) {
-      in.println(line);
-    }
-
-    /** Waits for a line starting with {@code prefix}; returns it. */
-    String await(String prefix) throws InterruptedException {
-      for (String l : seen) {
-        if (l.startsWith(prefix)) {
-          return l;
-        }
-      }
-      while (true) {
-        String l = queue.poll(60, TimeUnit.SECONDS);
-        assertThat(l).as("a line %s in %s", prefix, seen).isNotNull();
-        seen.add(l);
-        if (l.startsWith(prefix)) {
-          return l;
-        }
-      }
-    }
-
-    /** {@return the mask of every carrier of the child now, by kernel id} */
-    Map<String, String> carrierMasks() throws IOException {
-      Map<String, String> masks = new TreeMap<>();
-      try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid() + "/task"))) {
-        for (Path t : (Iterable<Path>) tasks::iterator) {
+  /** {@return the mask of every carrier of {@code c} now, by kernel id} */
+  private static Map<String, String> carrierMasks(Child c) throws IOException {
+    Map<String, String> masks = new TreeMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/" + c.pid() + "/task"))) {
+      for (Path t : (Iterable<Path>) tasks::iterator) {
+        try {
           if (Files.readString(t.resolve("comm")).strip().equals(CARRIER_COMM)) {
-            masks.put(t.getFileName().toString(), mask(t.getFileName().toString()));
+            masks.put(t.getFileName().toString(), c.mask(t.getFileName().toString()));
           }
+        } catch (NoSuchFileException e) {
+          // a thread that ended as it was listed: no carrier of the child any more
         }
       }
-      return masks;
     }
-
-    String mask(String tid) throws IOException {
-      for (String l : Files.readAllLines(Path.of("/proc/" + pid() + "/task/" + tid + "/status"))) {
-        if (l.startsWith("Cpus_allowed_list:")) {
-          return l.substring(l.indexOf(':') + 1).strip();
-        }
-      }
-      throw new AssertionError(tid + ": no Cpus_allowed_list");
-    }
-
-    /** {@return the child's exit status}, every line read by then in {@link #lines()} */
-    int waitFor() throws InterruptedException {
-      int status = process.waitFor();
-      reader.join(TimeUnit.SECONDS.toMillis(30));
-      queue.drainTo(seen);
-      return status;
-    }
-
-    List<String> lines() {
-      return seen;
-    }
-
-    @Override
-    public void close() {
-      in.close();
-      process.destroyForcibly();
-    }
+    return masks;
   }
 }
