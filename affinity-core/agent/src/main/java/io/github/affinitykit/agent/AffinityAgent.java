@@ -2,6 +2,7 @@ package io.github.affinitykit.agent;
 
 import io.github.affinitykit.agent.boot.ThreadHook;
 import io.github.affinitykit.core.AffinityKit;
+import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -30,7 +31,8 @@ import java.util.jar.JarOutputStream;
  * threads of an unmodified application by name, through a kit of its own (this host, the configured
  * lock directory), its groups, leases and a reporting watchdog (docs/agent.md). It never stops the
  * JVM: a bad rule is one line on stderr and is left out, and an agent that cannot start says why in
- * one line.
+ * one line. Its {@code carriers=} rule places the virtual-thread scheduler's carriers ({@link
+ * Carriers}), at JVM start only. At JVM exit it closes every lease it holds.
  *
  * <p>Thread safety: {@link #premain} and {@link #agentmain} are called by the JVM; they serialise
  * on the class.
@@ -49,7 +51,7 @@ public final class AffinityAgent {
    * @param inst the JVM's instrumentation
    */
   public static void premain(String args, Instrumentation inst) {
-    start(args, inst);
+    start(args, inst, true);
   }
 
   /**
@@ -59,11 +61,11 @@ public final class AffinityAgent {
    * @param inst the JVM's instrumentation
    */
   public static void agentmain(String args, Instrumentation inst) {
-    start(args, inst);
+    start(args, inst, false);
   }
 
   @SuppressWarnings("checkstyle:illegalcatch") // an agent never stops the JVM: not even an Error
-  private static synchronized void start(String args, Instrumentation inst) {
+  private static synchronized void start(String args, Instrumentation inst, boolean atStart) {
     Consumer<String> err = line -> System.err.println(PREFIX + line);
     try {
       if (started) {
@@ -79,15 +81,27 @@ public final class AffinityAgent {
       ThreadRules rules =
           ThreadRules.parse(
               text,
-              (glob, rule) -> kit.group(glob).rule(rule).build(),
+              (glob, rule) ->
+                  glob.equals(Carriers.GLOB)
+                      ? Carriers.group(kit, rule, atStart, carriersNow())
+                      : kit.group(glob).rule(rule).build(),
               e -> err.accept(e + "; rule left out, the application runs"));
-      if (rules.rules().isEmpty()) {
+      if (rules.isEmpty()) {
         err.accept(
             "no rule to apply: " + text.strip() + " (expected: <thread-name glob>=<group rule>)");
         return;
       }
       started = true;
-      ThreadPinner pinner = new ThreadPinner(rules, backend, verbose ? err : line -> {});
+      rules.carriers().ifPresent(c -> err.accept(Carriers.size(c.group())));
+      CpuSet start =
+          rules.carriers().isPresent() && backend.isSupported()
+              ? backend.getAffinity(0)
+              : CpuSet.empty();
+      Consumer<String> out = verbose ? err : line -> {};
+      ThreadPinner pinner =
+          new ThreadPinner(rules, backend, out, new Carriers(backend, start, err));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> out.accept(pinner.close()), "affinity-agent-exit"));
       hook(inst);
       ThreadHook.install(pinner::started, pinner::ended);
       instrument(inst);
@@ -105,6 +119,11 @@ public final class AffinityAgent {
     } catch (Throwable e) {
       err.accept("not started: " + e);
     }
+  }
+
+  /** {@return how many carriers of the virtual-thread scheduler run now} */
+  private static long carriersNow() {
+    return ThreadPinner.live().stream().filter(Carriers::isCarrier).count();
   }
 
   /** The rules of {@code args}: as given, or the file after {@code @}. */

@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * running when the agent loaded and those renamed since (by kernel id, found in the thread dump). A
  * thread renamed out of its rule is let go (its lease closed, its mask restored); one renamed into
  * another rule is bound there. A thread's lease is closed when its {@code run()} ends, or at the
- * first scan that finds it dead.
+ * first scan that finds it dead. The virtual-thread scheduler's carriers bind by the carriers rule,
+ * whatever their names ({@link Carriers}). At JVM exit every lease is closed ({@link #close}).
  *
  * <p>Thread safety: safe for concurrent use: the bindings are a concurrent map, each thread's entry
  * changed by the thread itself (start, end) or by the one scanning thread.
@@ -26,29 +27,34 @@ final class ThreadPinner {
   private final ThreadRules rules;
   private final TidBackend backend;
   private final Consumer<String> out;
+  private final Carriers carriers;
   private final Map<Thread, Bound> bound = new ConcurrentHashMap<>();
+  private volatile boolean closed;
   // the scanning thread's: the threads running when the agent loaded (no run() of theirs will
   // start), and the candidates of the last scan
   private final Set<Thread> before = new HashSet<>(live());
   private Set<Thread> seen = Set.of();
 
-  ThreadPinner(ThreadRules rules, TidBackend backend, Consumer<String> out) {
+  ThreadPinner(ThreadRules rules, TidBackend backend, Consumer<String> out, Carriers carriers) {
     this.rules = rules;
     this.backend = backend;
     this.out = out;
+    this.carriers = carriers;
   }
 
   /** On thread {@code self} as its run() starts: binds it if a rule names it. Never throws. */
   @SuppressWarnings("checkstyle:illegalcatch") // the application's thread goes on, whatever failed
   boolean started(Thread self) {
-    Optional<ThreadRules.Rule> rule = rules.match(self.getName());
-    if (rule.isEmpty() || bound.putIfAbsent(self, new Bound(rule.get(), null)) != null) {
-      return false; // unnamed, or a scan got there first
+    Optional<ThreadRules.Rule> rule = rules.match(self);
+    if (closed || rule.isEmpty() || bound.putIfAbsent(self, new Bound(rule.get(), null)) != null) {
+      return false; // unnamed, a scan got there first, or the JVM is exiting
     }
     try {
-      CpuLease lease = rule.get().group().join(self.getName()).bindOnce();
-      bound.put(self, new Bound(rule.get(), lease));
-      out.accept(line(lease, rule.get()));
+      Bound b = new Bound(rule.get(), bind(self, rule.get()));
+      bound.put(self, b);
+      if (closed && bound.remove(self, b)) {
+        b.close(); // bound as the JVM's exit closed the others
+      }
       return true;
     } catch (Throwable e) {
       out.accept(self.getName() + ": not bound: " + e);
@@ -73,7 +79,7 @@ final class ThreadPinner {
     List<Thread> unbound = new ArrayList<>();
     Set<Thread> candidates = new HashSet<>();
     for (Thread t : live()) {
-      Optional<ThreadRules.Rule> rule = rules.match(t.getName());
+      Optional<ThreadRules.Rule> rule = rules.match(t);
       Bound b = bound.get(t);
       if (b != null && rule.isPresent() && b.rule() == rule.get()) {
         continue;
@@ -114,8 +120,8 @@ final class ThreadPinner {
    */
   private void bindOther(Thread t, int tid) {
     String name = t.getName();
-    Optional<ThreadRules.Rule> rule = rules.match(name);
-    if (rule.isEmpty() || bound.putIfAbsent(t, new Bound(rule.get(), null)) != null) {
+    Optional<ThreadRules.Rule> rule = rules.match(t);
+    if (closed || rule.isEmpty() || bound.putIfAbsent(t, new Bound(rule.get(), null)) != null) {
       return;
     }
     if (rule.get().text().contains("memory:")) {
@@ -130,15 +136,40 @@ final class ThreadPinner {
     me.setName(name);
     backend.actFor(tid);
     try {
-      CpuLease lease = rule.get().group().join(name).bindOnce();
-      bound.put(t, new Bound(rule.get(), lease));
-      out.accept(line(lease, rule.get()));
+      bound.put(t, new Bound(rule.get(), bind(t, rule.get())));
     } catch (RuntimeException e) {
       out.accept(name + ": not bound: " + e.getMessage());
     } finally {
       backend.done();
       me.setName(own);
     }
+  }
+
+  /**
+   * Binds thread {@code t} (the calling thread, or the one it stands in for) by {@code rule}: a
+   * carrier through {@link Carriers}; says how on the output, a carrier not pinned always.
+   */
+  private CpuLease bind(Thread t, ThreadRules.Rule rule) {
+    boolean carrier = rules.carriers().orElse(null) == rule;
+    CpuLease lease =
+        carrier ? carriers.bind(t, rule.group()) : rule.group().join(t.getName()).bindOnce();
+    carriers.report(lease, line(lease, rule), carrier, out);
+    return lease;
+  }
+
+  /**
+   * Binds no thread any more and closes every lease: masks restored, CPUs released (at JVM exit).
+   * {@return what it closed, as a line}
+   */
+  String close() {
+    closed = true;
+    int leases = 0;
+    for (Map.Entry<Thread, Bound> e : bound.entrySet()) {
+      if (bound.remove(e.getKey(), e.getValue()) && e.getValue().close()) {
+        leases++;
+      }
+    }
+    return "exit: " + leases + " leases closed, their threads' masks restored, their CPUs released";
   }
 
   /** {@return the bound threads' leases now} */
@@ -163,7 +194,7 @@ final class ThreadPinner {
   }
 
   /** {@return this JVM's live platform threads} */
-  private static List<Thread> live() {
+  static List<Thread> live() {
     ThreadGroup root = Thread.currentThread().getThreadGroup();
     while (root.getParent() != null) {
       root = root.getParent();

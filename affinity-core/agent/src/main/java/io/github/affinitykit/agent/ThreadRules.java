@@ -6,20 +6,25 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The agent's rules: {@code <thread-name glob>=<group rule>}, separated by {@code ;} or one per
  * line ({@code #} starts a comment line), each glob the name of the group its rule builds ({@code
  * *} any characters, {@code ?} one). The first rule whose glob matches a thread's whole name places
- * it. A rule that does not read is left out with one line to the error sink; the others stand.
+ * it. A rule that does not read is left out with one line to the error sink; the others stand. The
+ * glob {@value Carriers#GLOB} names no thread: its rule places the virtual-thread scheduler's
+ * carriers ({@link Carriers}).
  *
  * <p>Thread safety: immutable once parsed; {@link #match} may be called from any thread.
  */
 final class ThreadRules {
   private final List<Rule> rules;
+  private final Optional<Rule> carriers;
 
-  private ThreadRules(List<Rule> rules) {
+  private ThreadRules(List<Rule> rules, Optional<Rule> carriers) {
     this.rules = List.copyOf(rules);
+    this.carriers = carriers;
   }
 
   /**
@@ -30,6 +35,7 @@ final class ThreadRules {
   static ThreadRules parse(
       String text, BiFunction<String, String, CpuGroup> build, Consumer<String> errors) {
     List<Rule> rules = new ArrayList<>();
+    Optional<Rule> carriers = Optional.empty();
     for (String item : text.split("[;\\n]")) {
       String rule = item.trim();
       if (rule.isEmpty() || rule.startsWith("#")) {
@@ -41,17 +47,31 @@ final class ThreadRules {
         continue;
       }
       String glob = rule.substring(0, eq).trim();
+      String options = rule.substring(eq + 1).trim();
+      if (glob.equals(Carriers.GLOB) && carriers.isPresent()) {
+        errors.accept(glob + ": " + options + " (expected: one " + glob + " rule)");
+        continue;
+      }
       try {
-        rules.add(
-            new Rule(
-                glob,
-                rule.substring(eq + 1).trim(),
-                build.apply(glob, rule.substring(eq + 1).trim())));
+        Rule r = new Rule(glob, options, build.apply(glob, options));
+        if (glob.equals(Carriers.GLOB)) {
+          carriers = Optional.of(r);
+        } else {
+          rules.add(r);
+        }
       } catch (RuntimeException e) {
         errors.accept(e.getMessage());
       }
     }
-    return new ThreadRules(rules);
+    return new ThreadRules(rules, carriers);
+  }
+
+  /**
+   * {@return the rule placing {@code thread}: the carriers rule for a carrier when there is one,
+   * else the first whose glob matches its name}
+   */
+  Optional<Rule> match(Thread thread) {
+    return carriers.isPresent() && Carriers.isCarrier(thread) ? carriers : match(thread.getName());
   }
 
   /** {@return the first rule matching {@code name}, if any} */
@@ -64,14 +84,27 @@ final class ThreadRules {
     return Optional.empty();
   }
 
-  /** {@return the rules that read, in order} */
+  /** {@return the rules that read, in order, but the carriers rule} */
   List<Rule> rules() {
     return rules;
   }
 
+  /** {@return the carriers rule, if one read} */
+  Optional<Rule> carriers() {
+    return carriers;
+  }
+
+  /** {@return whether no rule read} */
+  boolean isEmpty() {
+    return rules.isEmpty() && carriers.isEmpty();
+  }
+
   @Override
   public String toString() {
-    return rules.stream().map(r -> r.glob() + "=" + r.text()).toList().toString();
+    return Stream.concat(rules.stream(), carriers.stream())
+        .map(r -> r.glob() + "=" + r.text())
+        .toList()
+        .toString();
   }
 
   /**

@@ -148,8 +148,11 @@ class AgentIT {
     return "-javaagent:" + JAR + "=" + rules;
   }
 
-  /** A child JVM whose stdout and stderr are one stream of lines, read as they come. */
-  private static final class Child implements AutoCloseable {
+  /**
+   * A child JVM whose stdout and stderr are one stream of lines, read as they come; {@link
+   * CarriersIT}'s too.
+   */
+  static final class Child implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> queue = new LinkedBlockingQueue<>();
     private final List<String> seen = new ArrayList<>();
@@ -182,11 +185,27 @@ class AgentIT {
     }
 
     static Child start(Path dir, List<String> jvmArgs, Map<String, String> env) throws IOException {
+      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+      return start(java, dir, jvmArgs, AgentTargetMain.class, List.of(), env);
+    }
+
+    /**
+     * Starts {@code main} of the test classes with {@code args} on {@code java}, in {@code dir}.
+     */
+    static Child start(
+        Path java,
+        Path dir,
+        List<String> jvmArgs,
+        Class<?> main,
+        List<String> args,
+        Map<String, String> env)
+        throws IOException {
       List<String> cmd = new ArrayList<>();
-      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.add(java.toString());
       cmd.addAll(jvmArgs);
       cmd.addAll(List.of("-cp", Path.of("target", "test-classes").toAbsolutePath().toString()));
-      cmd.add(AgentTargetMain.class.getName());
+      cmd.add(main.getName());
+      cmd.addAll(args);
       ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true).directory(dir.toFile());
       b.environment().remove("JAVA_TOOL_OPTIONS");
       b.environment().putAll(env);
@@ -195,6 +214,12 @@ class AgentIT {
 
     long pid() {
       return process.pid();
+    }
+
+    /** Writes {@code line} to the child's stdin, which stays open. */
+    void send(String line) {
+      PrintWriter in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+      in.println(line);
     }
 
     /** Waits for a line starting with {@code prefix}; returns it. */
@@ -247,6 +272,11 @@ class AgentIT {
           new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8)) {
         in.println("quit");
       }
+      return waitFor();
+    }
+
+    /** Waits for the child to exit; {@return its status}, every line read by then in lines(). */
+    int waitFor() throws InterruptedException {
       int status = process.waitFor();
       reader.join(TimeUnit.SECONDS.toMillis(30));
       queue.drainTo(seen);
