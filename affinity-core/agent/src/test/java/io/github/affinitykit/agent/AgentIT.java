@@ -1,10 +1,7 @@
 package io.github.affinitykit.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +26,7 @@ class AgentIT {
 
   @BeforeEach
   void needsTwoCpus() {
-    AffinityBackend backend = AffinityBackend.detect();
-    assumeTrue(backend.isSupported(), backend.reason());
-    assumeTrue(backend.getAffinity(0).containsAll(CpuSet.of(0, 1)), "needs CPUs 0 and 1");
-    assertThat(ChildJvm.AGENT_JAR).exists();
+    ChildJvm.assumeCpus0And1();
   }
 
   @Test

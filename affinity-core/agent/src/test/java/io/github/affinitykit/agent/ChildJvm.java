@@ -1,7 +1,10 @@
 package io.github.affinitykit.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -80,6 +83,14 @@ final class ChildJvm implements AutoCloseable {
     b.environment().remove("JAVA_TOOL_OPTIONS");
     b.environment().putAll(env);
     return new ChildJvm(b.start());
+  }
+
+  /** Skips the test where this thread cannot pin, or CPUs 0 and 1 are not both reachable. */
+  static void assumeCpus0And1() {
+    AffinityBackend backend = AffinityBackend.detect();
+    assumeTrue(backend.isSupported(), backend.reason());
+    assumeTrue(backend.getAffinity(0).containsAll(CpuSet.of(0, 1)), "needs CPUs 0 and 1");
+    assertThat(AGENT_JAR).exists();
   }
 
   /** {@return {@code -javaagent:} of this module's agent jar with {@code rules}} */

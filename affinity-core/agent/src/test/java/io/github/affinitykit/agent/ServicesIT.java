@@ -1,10 +1,7 @@
 package io.github.affinitykit.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.os.AffinityBackend;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -18,9 +15,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -70,10 +69,7 @@ class ServicesIT {
 
   @BeforeEach
   void needsTwoCpus() {
-    AffinityBackend backend = AffinityBackend.detect();
-    assumeTrue(backend.isSupported(), backend.reason());
-    assumeTrue(backend.getAffinity(0).containsAll(CpuSet.of(0, 1)), "needs CPUs 0 and 1");
-    assertThat(ChildJvm.AGENT_JAR).exists();
+    ChildJvm.assumeCpus0And1();
   }
 
   @Test
@@ -176,6 +172,12 @@ class ServicesIT {
       globs.add(rule.substring(0, rule.indexOf('=')));
     }
     Map<String, List<Bound>> byRule = new HashMap<>();
+    Set<String> ruled = new HashSet<>();
+    for (String name : names.values()) {
+      if (globs.stream().anyMatch(g -> matches(g, name))) {
+        ruled.add(comm(name));
+      }
+    }
     List<Map.Entry<String, String>> threads = new ArrayList<>(names.entrySet());
     threads.sort(Map.Entry.comparingByValue());
     for (Map.Entry<String, String> t : threads) {
@@ -199,12 +201,20 @@ class ServicesIT {
         System.out.printf("%s (tid %s): %s, Cpus_allowed_list %s%n", name, tid, b.status(), mask);
       } else if (!name.startsWith("affinity-")) {
         assertThat(mask).as("%s (tid %s) matches no rule", name, tid).isEqualTo(unpinned);
+        if (ruled.contains(comm(name))) { // what /proc alone could not tell apart
+          System.out.printf("%s (tid %s): no rule, Cpus_allowed_list %s%n", name, tid, mask);
+        }
       }
     }
     System.out.printf(
         "%d threads; %d named by a rule; every other thread on %s%n",
         names.size(), byRule.values().stream().mapToInt(List::size).sum(), unpinned);
     return byRule;
+  }
+
+  /** {@return the name /proc gives thread {@code name}: its first 15 characters} */
+  private static String comm(String name) {
+    return name.substring(0, Math.min(15, name.length()));
   }
 
   /** The agent's glob: {@code *} any characters, {@code ?} one, the whole name. */
