@@ -152,20 +152,6 @@ class ServicesIT {
   private static Map<String, List<Bound>> assertEveryThreadAsItsRuleSays(ChildJvm c, String rules)
       throws IOException, InterruptedException {
     Map<String, String> names = c.names();
-    Map<String, Bound> bound = new HashMap<>();
-    List<String> agentLines = new ArrayList<>();
-    for (String l : c.lines()) {
-      Matcher m = BOUND.matcher(l);
-      if (m.find()) {
-        Bound b =
-            new Bound(m.group(1), m.group(2), m.group(3), Integer.parseInt(m.group(4)), m.group(5));
-        bound.put(b.tid(), b);
-      } else if (l.startsWith("affinity-agent: ")) {
-        agentLines.add(l);
-      }
-    }
-    assertThat(agentLines).as("agent lines but bindings").hasSize(1);
-    assertThat(agentLines.get(0)).startsWith("affinity-agent: [");
     String unpinned = c.mask("" + c.pid());
     List<String> globs = new ArrayList<>();
     for (String rule : rules.split(";")) {
@@ -191,9 +177,12 @@ class ServicesIT {
         continue;
       }
       if (glob != null) {
-        Bound b = bound.get(tid);
-        assertThat(b).as("%s (tid %s) bound by the agent", name, tid).isNotNull();
-        assertThat(b.name()).isEqualTo(name);
+        // the thread's own line, printed once it is bound: its mask is read after it
+        Matcher m = BOUND.matcher(c.await("affinity-agent: " + name + " (tid " + tid + "): "));
+        assertThat(m.find()).as("%s (tid %s) bound by the agent", name, tid).isTrue();
+        Bound b =
+            new Bound(m.group(1), m.group(2), m.group(3), Integer.parseInt(m.group(4)), m.group(5));
+        mask = c.mask(tid);
         assertThat(b.glob()).isEqualTo(glob);
         String expected = b.status().equals("UNPINNED") ? unpinned : "" + b.cpu();
         assertThat(mask).as("%s (tid %s): %s", name, tid, b.status()).isEqualTo(expected);
@@ -206,6 +195,12 @@ class ServicesIT {
         }
       }
     }
+    List<String> agentLines =
+        c.lines().stream()
+            .filter(l -> l.startsWith("affinity-agent: ") && !BOUND.matcher(l).find())
+            .toList();
+    assertThat(agentLines).as("agent lines but bindings").hasSize(1);
+    assertThat(agentLines.get(0)).startsWith("affinity-agent: [");
     System.out.printf(
         "%d threads; %d named by a rule; every other thread on %s%n",
         names.size(), byRule.values().stream().mapToInt(List::size).sum(), unpinned);
