@@ -3,7 +3,6 @@ package io.github.affinitykit.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.affinitykit.agent.AgentIT.Child;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 class CarriersIT {
-  private static final Path JAR = Path.of("target", "affinity-agent.jar").toAbsolutePath();
   private static final String CARRIER_COMM = "ForkJoinPool-1-"; // 15 characters of the name
 
   @TempDir Path dir;
@@ -52,13 +50,13 @@ class CarriersIT {
             + Runtime.version().feature()
             + " and /usr/lib/jvm has none");
     java = jdk.get();
-    assertThat(JAR).exists();
+    assertThat(ChildJvm.AGENT_JAR).exists();
   }
 
   @Test
   @Timeout(120)
   void shouldRunEveryVirtualThreadOnTheGroupsCpu() throws Exception {
-    try (Child c = start(java, dir, "carriers=cpus:1;carriers=count:2", "400")) {
+    try (ChildJvm c = start(java, dir, "carriers=cpus:1;carriers=count:2", "400")) {
       assertThat(c.await("affinity-agent: carriers: jdk."))
           .isEqualTo(
               "affinity-agent: carriers: jdk.virtualThreadScheduler.parallelism=1, one carrier"
@@ -72,7 +70,7 @@ class CarriersIT {
       c.send("quit");
       c.await("exiting");
       c.send("exit");
-      assertThat(c.waitFor()).isZero();
+      assertThat(c.exit()).isZero();
       assertThat(c.lines())
           .contains(
               "affinity-agent: carriers: count:2 (expected: one carriers rule); rule left out,"
@@ -83,7 +81,7 @@ class CarriersIT {
   @Test
   @Timeout(120)
   void shouldPinOneCarrierPerCpuRunAddedOnesOnTheGroupAndReleaseAllAtExit() throws Exception {
-    try (Child c = start(java, dir, "carriers=cpus:0-1", "400", "block")) {
+    try (ChildJvm c = start(java, dir, "carriers=cpus:0-1", "400", "block")) {
       c.await("affinity-agent: carriers: jdk.virtualThreadScheduler.parallelism=2, ");
       assertThat(c.await("cpus ")).as("%s", c.lines()).isIn("cpus [0, 1]", "cpus [0]", "cpus [1]");
       List<String> ran = tids(c.await("carriers "));
@@ -117,7 +115,7 @@ class CarriersIT {
         r.orElseThrow().close();
       }
       c.send("exit");
-      assertThat(c.waitFor()).isZero();
+      assertThat(c.exit()).isZero();
     }
   }
 
@@ -157,18 +155,21 @@ class CarriersIT {
     return 0;
   }
 
-  private static Child start(Path java, Path dir, String rules, String... args) throws IOException {
+  private static ChildJvm start(Path java, Path dir, String rules, String... args)
+      throws IOException {
     List<String> jvm =
         List.of(
             "--enable-native-access=ALL-UNNAMED",
             "-Daffinitykit.lock.dir=" + dir,
             "-Daffinitykit.agent.verbose=true",
-            "-javaagent:" + JAR + "=" + rules);
-    return Child.start(java, dir, jvm, CarrierTargetMain.class, List.of(args), Map.of());
+            ChildJvm.agent(rules));
+    String classes = Path.of("target", "test-classes").toAbsolutePath().toString();
+    return ChildJvm.start(
+        java, dir, jvm, classes, CarrierTargetMain.class.getName(), List.of(args), Map.of());
   }
 
   /** {@return the mask of every carrier of {@code c} now, by kernel id} */
-  private static Map<String, String> carrierMasks(Child c) throws IOException {
+  private static Map<String, String> carrierMasks(ChildJvm c) throws IOException {
     Map<String, String> masks = new TreeMap<>();
     try (Stream<Path> tasks = Files.list(Path.of("/proc/" + c.pid() + "/task"))) {
       for (Path t : (Iterable<Path>) tasks::iterator) {
