@@ -42,7 +42,8 @@ module io.github.affinitykit.core {
   // the host report shows kernel text (the command line) as core does
   exports io.github.affinitykit.core.internal.text to
       io.github.affinitykit.hostreport;
-  // NUMA memory policy (affinity-numa) calls get/set_mempolicy, mbind, move_pages through it
+  // isolation calls the native layer; affinity-numa makes its own memory calls on the technology
+  // the layer chose (NativeLayer.isForeign), with its ABI and errno names
   exports io.github.affinitykit.core.internal.natives to
       io.github.affinitykit.isolation,
       io.github.affinitykit.numa;

@@ -1,13 +1,13 @@
 package io.github.affinitykit.numa;
 
 import io.github.affinitykit.core.internal.natives.Errno;
-import io.github.affinitykit.core.internal.natives.MemoryCalls;
-import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.numa.internal.MemoryCalls;
+import io.github.affinitykit.numa.internal.MemoryLayer;
 import java.util.BitSet;
 
 /**
- * The thread policy calls on Linux, through the native layer's {@link MemoryCalls}; or, where the
- * layer has none, a backend that answers errno {@code -1} with the layer's reason.
+ * The thread policy calls on Linux, through the {@link MemoryLayer}'s {@link MemoryCalls}; or,
+ * where it has none, a backend that answers errno {@code -1} with its reason.
  *
  * <p>Thread safety: immutable; each call acts on the calling thread.
  */
@@ -24,9 +24,9 @@ final class LinuxMemoryBackend implements MemoryBackend {
   }
 
   /** The backend on {@code layer}: its memory calls, or none with its reason. */
-  static MemoryBackend on(NativeLayer layer) {
+  static MemoryBackend on(MemoryLayer layer) {
     return layer
-        .memory()
+        .calls()
         .<MemoryBackend>map(
             c -> new LinuxMemoryBackend(c, "Linux: " + layer.name() + " calls set_mempolicy"))
         .orElseGet(() -> new LinuxMemoryBackend(null, layer.why()));

@@ -1,6 +1,6 @@
 package io.github.affinitykit.numa;
 
-import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.numa.internal.MemoryLayer;
 
 /**
  * The system calls behind a thread's memory policy: read and set the calling thread's {@link
@@ -34,13 +34,13 @@ public interface MemoryBackend {
   }
 
   /**
-   * Returns the platform's backend: the Linux one on this JVM's native layer, or one that says why
+   * Returns the platform's backend: the Linux one on this JVM's native calls, or one that says why
    * there is none ({@link #isSupported()} false). Never throws for a missing capability.
    *
    * @return the platform's backend
    */
   static MemoryBackend detect() {
-    return LinuxMemoryBackend.on(NativeLayer.system());
+    return LinuxMemoryBackend.on(MemoryLayer.system());
   }
 
   /**

@@ -1,8 +1,8 @@
 package io.github.affinitykit.numa;
 
 import io.github.affinitykit.core.internal.natives.Errno;
-import io.github.affinitykit.core.internal.natives.MemoryCalls;
-import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.numa.internal.MemoryCalls;
+import io.github.affinitykit.numa.internal.MemoryLayer;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
@@ -44,13 +44,13 @@ public final class NodeMemory {
    * @return the node memory of this platform
    */
   public static NodeMemory system() {
-    return on(NativeLayer.system());
+    return on(MemoryLayer.system());
   }
 
-  static NodeMemory on(NativeLayer layer) {
+  static NodeMemory on(MemoryLayer layer) {
     return new NodeMemory(
-        layer.memory().orElse(null),
-        layer.memory().isPresent() ? "Linux: " + layer.name() + " calls mbind" : layer.why());
+        layer.calls().orElse(null),
+        layer.calls().isPresent() ? "Linux: " + layer.name() + " calls mbind" : layer.why());
   }
 
   /** {@return whether buffers can be allocated and queried here} */

@@ -7,11 +7,11 @@ import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.internal.natives.MemoryCalls;
-import io.github.affinitykit.core.internal.natives.NativeLayer;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.numa.MemoryPolicyStatus.State;
+import io.github.affinitykit.numa.internal.MemoryCalls;
+import io.github.affinitykit.numa.internal.MemoryLayer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +36,7 @@ class LiveMemoryPolicyTest {
     AffinityKit kit =
         AffinityKit.create(
             HostCpus.probe(), AffinityBackend.detect(), CpuReservations.inDirectory(locks));
-    MemoryCalls calls = NativeLayer.system().memory().orElseThrow();
+    MemoryCalls calls = MemoryLayer.system().calls().orElseThrow();
     org.junit.jupiter.api.Assumptions.assumeTrue(
         policy(calls).equals(List.of(MemoryCalls.MPOL_DEFAULT, 0L)),
         "this JVM inherited a memory policy (numactl?): the test expects DEFAULT around it");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.internal.natives.NativeLayer;
 import io.github.affinitykit.numa.MemoryPolicy.Mode;
+import io.github.affinitykit.numa.internal.MemoryLayer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +64,8 @@ class MemoryPolicyTest {
 
   @Test
   void shouldAnswerMinusOneWithTheReasonWhereThePlatformHasNoCalls() {
-    MemoryBackend none = LinuxMemoryBackend.on(NativeLayer.load("auto", "Mac OS X", "aarch64"));
+    MemoryBackend none =
+        LinuxMemoryBackend.on(MemoryLayer.on(NativeLayer.load("auto", "Mac OS X", "aarch64")));
     assertThat(none.isSupported()).isFalse();
     assertThat(none.reason()).isEqualTo("os.name Mac OS X: only Linux is supported");
     assertThat(none.read()).isEqualTo(new MemoryBackend.Reading(MemoryPolicy.DEFAULT, -1));

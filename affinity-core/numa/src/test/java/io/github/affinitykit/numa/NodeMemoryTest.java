@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.internal.natives.Errno;
-import io.github.affinitykit.core.internal.natives.MemoryCalls;
 import io.github.affinitykit.core.internal.natives.NativeLayer;
+import io.github.affinitykit.numa.internal.MemoryCalls;
+import io.github.affinitykit.numa.internal.MemoryLayer;
+import io.github.affinitykit.numa.internal.MemoryLayers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -21,27 +21,12 @@ import org.junit.jupiter.api.condition.OS;
  * {@code move_pages} answers made up here.
  */
 class NodeMemoryTest {
-  /**
-   * JNA, then {@code java.lang.foreign} on JDK 22+, each with its memory calls (core's test-jar has
-   * the same helper, but its classes may not name core's native layer from this module's tests).
-   */
-  private static List<NativeLayer> layers() {
-    List<NativeLayer> layers = new ArrayList<>();
-    for (String choice :
-        Runtime.version().feature() >= 22 ? List.of("jna", "ffm") : List.of("jna")) {
-      NativeLayer layer = NativeLayer.load(choice, "Linux", System.getProperty("os.arch"));
-      assertThat(layer.memory()).as(layer.toString()).isPresent();
-      layers.add(layer);
-    }
-    return layers;
-  }
-
   @Test
   @EnabledOnOs(OS.LINUX)
   void shouldBindFreshPagesBeforeTheirFirstTouchAndSayWhereTheyAre() {
-    for (NativeLayer layer : layers()) {
+    for (MemoryLayer layer : MemoryLayers.each()) {
       NodeMemory memory = NodeMemory.on(layer);
-      MemoryCalls calls = layer.memory().orElseThrow();
+      MemoryCalls calls = layer.calls().orElseThrow();
       int page = calls.pageSize();
       ByteBuffer b = memory.allocate(3 * page + 1, MemoryPolicy.bind(0));
 
@@ -97,9 +82,9 @@ class NodeMemoryTest {
   @Test
   @EnabledOnOs(OS.LINUX)
   void shouldGiveABufferOfAHugePageOrMoreHugePagesOfItsOwn() {
-    for (NativeLayer layer : layers()) {
+    for (MemoryLayer layer : MemoryLayers.each()) {
       NodeMemory memory = NodeMemory.on(layer);
-      MemoryCalls calls = layer.memory().orElseThrow();
+      MemoryCalls calls = layer.calls().orElseThrow();
       long huge = (long) calls.pageSize() * calls.pageSize() / 8;
       int bytes = (int) (2 * huge + calls.pageSize());
       ByteBuffer a = memory.allocate(bytes, MemoryPolicy.DEFAULT);
@@ -141,7 +126,8 @@ class NodeMemoryTest {
 
   @Test
   void shouldSayWhyWhereThePlatformHasNoMemoryCalls() {
-    NodeMemory none = NodeMemory.on(NativeLayer.load("auto", "Mac OS X", "aarch64"));
+    NodeMemory none =
+        NodeMemory.on(MemoryLayer.on(NativeLayer.load("auto", "Mac OS X", "aarch64")));
     assertThat(none.isSupported()).isFalse();
     assertThat(none).hasToString("NodeMemory[os.name Mac OS X: only Linux is supported]");
     assertThatThrownBy(() -> none.allocate(10, MemoryPolicy.LOCAL))

@@ -14,9 +14,7 @@ import java.util.List;
 public final class NativeLayers {
   private NativeLayers() {}
 
-  /**
-   * JNA, then {@code java.lang.foreign} on JDK 22+; each with its file, thread and memory calls.
-   */
+  /** JNA, then {@code java.lang.foreign} on JDK 22+; each with its file and thread calls. */
   public static List<NativeLayer> each() {
     List<NativeLayer> layers = new ArrayList<>();
     layers.add(load("jna"));
@@ -31,7 +29,6 @@ public final class NativeLayers {
     NativeLayer layer = NativeLayer.load(choice, "Linux", System.getProperty("os.arch"));
     assertThat(layer.threads()).as(layer.toString()).isPresent();
     assertThat(layer.files()).as(layer.toString()).isPresent();
-    assertThat(layer.memory()).as(layer.toString()).isPresent();
     return layer;
   }
 }

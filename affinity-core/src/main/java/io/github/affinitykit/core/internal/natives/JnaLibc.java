@@ -6,7 +6,6 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.NativeLong;
-import com.sun.jna.Pointer;
 import io.github.affinitykit.core.internal.natives.LinuxAbi.Syscall;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,12 +18,8 @@ import java.util.Map;
  *
  * <p>Thread safety: the natives are thread-safe; {@link #load} is synchronised.
  */
-final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
+final class JnaLibc implements ThreadCalls, FileCalls {
   private static final int FLOCK_BYTES = 32;
-  private static final int PROT_READ = 1;
-  private static final int PROT_WRITE = 2;
-  private static final int MAP_PRIVATE = 2;
-  private static final int MAP_ANONYMOUS = 0x20;
   private static boolean registered; // guarded by JnaLibc.class
 
   private final LinuxAbi abi;
@@ -161,87 +156,6 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   }
 
   @Override
-  public int setMempolicy(int mode, long[] nodemask, long maxnode) {
-    MemoryCalls.checkMask(nodemask, maxnode);
-    int nr = abi.number(Syscall.SET_MEMPOLICY);
-    return (int)
-        call(
-            () ->
-                nr < 0
-                    ? -Errno.ENOSYS
-                    : (int) sys_set_mempolicy(nr, mode, orNull(nodemask), maxnode));
-  }
-
-  @Override
-  public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
-    MemoryCalls.checkRead(mode, nodemask, maxnode);
-    int nr = abi.number(Syscall.GET_MEMPOLICY);
-    return (int)
-        call(
-            () ->
-                nr < 0
-                    ? -Errno.ENOSYS
-                    : (int) sys_get_mempolicy(nr, mode, orNull(nodemask), maxnode, addr, flags));
-  }
-
-  @Override
-  public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
-    MemoryCalls.checkMask(nodemask, maxnode);
-    int nr = abi.number(Syscall.MBIND);
-    return (int)
-        call(
-            () ->
-                nr < 0
-                    ? -Errno.ENOSYS
-                    : (int) sys_mbind(nr, addr, len, mode, orNull(nodemask), maxnode, flags));
-  }
-
-  @Override
-  public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
-    MemoryCalls.checkPages(pages, nodes, status);
-    int nr = abi.number(Syscall.MOVE_PAGES);
-    return call(
-        () ->
-            nr < 0
-                ? -Errno.ENOSYS
-                : sys_move_pages(nr, pid, pages.length, pages, nodes, status, flags));
-  }
-
-  /** An empty mask is passed as {@code NULL}. */
-  private static long[] orNull(long[] mask) {
-    return mask.length == 0 ? null : mask;
-  }
-
-  @Override
-  public long map(long bytes) {
-    return call(
-        () -> libc_mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  }
-
-  @Override
-  public int unmap(long addr, long bytes) {
-    return (int) call(() -> libc_munmap(addr, bytes));
-  }
-
-  @Override
-  public int pageSize() {
-    return libc_getpagesize();
-  }
-
-  @Override
-  public ByteBuffer buffer(long addr, int bytes) {
-    return new Pointer(addr).getByteBuffer(0, bytes);
-  }
-
-  @Override
-  public long address(ByteBuffer buffer) {
-    if (!buffer.isDirect()) {
-      throw new IllegalArgumentException("buffer: " + buffer + " (expected: a direct buffer)");
-    }
-    return Pointer.nativeValue(Native.getDirectBufferPointer(buffer));
-  }
-
-  @Override
   public String toString() {
     return "JNA " + Native.VERSION;
   }
@@ -279,26 +193,4 @@ final class JnaLibc implements ThreadCalls, FileCalls, MemoryCalls {
   private static native long sys_statx(
       long nr, long dirfd, byte[] path, long flags, long mask, byte[] buf)
       throws LastErrorException;
-
-  private static native long sys_set_mempolicy(long nr, long mode, long[] mask, long maxnode)
-      throws LastErrorException;
-
-  private static native long sys_get_mempolicy(
-      long nr, int[] mode, long[] mask, long maxnode, long addr, long flags)
-      throws LastErrorException;
-
-  private static native long sys_mbind(
-      long nr, long addr, long len, long mode, long[] mask, long maxnode, long flags)
-      throws LastErrorException;
-
-  private static native long sys_move_pages(
-      long nr, long pid, long count, long[] pages, int[] nodes, int[] status, long flags)
-      throws LastErrorException;
-
-  private static native long libc_mmap(
-      long addr, long len, int prot, int flags, int fd, long offset) throws LastErrorException;
-
-  private static native int libc_munmap(long addr, long len) throws LastErrorException;
-
-  private static native int libc_getpagesize();
 }

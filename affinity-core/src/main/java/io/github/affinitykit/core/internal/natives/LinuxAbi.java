@@ -5,18 +5,18 @@ import java.util.Locale;
 /**
  * What differs between the 64-bit Linux ABIs the native layer runs on: {@code O_NOFOLLOW} and the
  * numbers of the calls made through {@code syscall(2)} (ones a libc may lack: glibc added {@code
- * gettid} in 2.30, {@code statx} in 2.28, and wraps no NUMA call). Numbers are known for x86-64
- * ({@code syscall_64.tbl}) and aarch64 ({@code asm-generic/unistd.h}); elsewhere those calls answer
- * {@code -ENOSYS}. The rest ({@code struct flock}, {@code struct statx}, the {@code fcntl}
+ * gettid} in 2.30, {@code statx} in 2.28; affinity-numa keeps its own). Numbers are known for
+ * x86-64 ({@code syscall_64.tbl}) and aarch64 ({@code asm-generic/unistd.h}); elsewhere those calls
+ * answer {@code -ENOSYS}. The rest ({@code struct flock}, {@code struct statx}, the {@code fcntl}
  * commands) is the same on every 64-bit Linux ABI.
  *
  * <p>Thread safety: immutable.
  */
 public enum LinuxAbi {
   /** x86-64 ({@code os.arch} amd64 or x86_64). */
-  X86_64(0400000, new int[] {332, 186, 309, 238, 239, 237, 279}, "amd64", "x86_64"),
+  X86_64(0400000, new int[] {332, 186, 309}, "amd64", "x86_64"),
   /** 64-bit ARM. */
-  AARCH64(0100000, new int[] {291, 178, 168, 237, 236, 235, 239}, "aarch64"),
+  AARCH64(0100000, new int[] {291, 178, 168}, "aarch64"),
   /** Other 64-bit ABIs whose {@code O_NOFOLLOW} is the generic one; no system call numbers. */
   GENERIC_64(0400000, null, "riscv64", "s390x", "loongarch64"),
   /** 64-bit POWER: {@code O_NOFOLLOW} as on ARM; no system call numbers. */
@@ -31,11 +31,7 @@ public enum LinuxAbi {
   public enum Syscall {
     STATX,
     GETTID,
-    GETCPU,
-    SET_MEMPOLICY,
-    GET_MEMPOLICY,
-    MBIND,
-    MOVE_PAGES
+    GETCPU
   }
 
   private final int noFollow;

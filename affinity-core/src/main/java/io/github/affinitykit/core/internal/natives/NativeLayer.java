@@ -9,11 +9,11 @@ import java.util.Optional;
 
 /**
  * The one native layer of this library: which technology calls libc, and per concern ({@link
- * ThreadCalls}, {@link FileCalls}, {@link MemoryCalls}) the calls or why there are none. Chosen
- * once per JVM by {@link #system()}, never in a static initialiser: {@code java.lang.foreign} on
- * JDK 22+, else JNA ({@code -Daffinitykit.native=ffm|jna} forces one). A missing call is data
- * (empty, with the reason), never hidden. How to add a call: ARCHITECTURE.md, "Adding a native
- * call".
+ * ThreadCalls}, {@link FileCalls}) the calls or why there are none (affinity-numa's memory calls
+ * follow its technology: {@link #isForeign()}). Chosen once per JVM by {@link #system()}, never in
+ * a static initialiser: {@code java.lang.foreign} on JDK 22+, else JNA ({@code
+ * -Daffinitykit.native=ffm|jna} forces one). A missing call is data (empty, with the reason), never
+ * hidden. How to add a call: ARCHITECTURE.md, "Adding a native call".
  *
  * <p>Thread safety: immutable; {@link #system()} is synchronised.
  */
@@ -29,32 +29,18 @@ public final class NativeLayer {
   private final String name;
   private final ThreadCalls threads;
   private final FileCalls files;
-  private final MemoryCalls memory;
   private final String why;
 
-  private NativeLayer(
-      String name, ThreadCalls threads, FileCalls files, MemoryCalls memory, String why) {
+  private NativeLayer(String name, ThreadCalls threads, FileCalls files, String why) {
     this.name = name;
     this.threads = threads;
     this.files = files;
-    this.memory = memory;
     this.why = why;
   }
 
-  /**
-   * A layer of {@code libc}'s calls on {@code abi}: the NUMA calls where their numbers are known.
-   */
-  private static NativeLayer of(Object libc, LinuxAbi abi, String osArch) {
-    if (abi.number(LinuxAbi.Syscall.SET_MEMPOLICY) < 0) {
-      return new NativeLayer(
-          libc.toString(),
-          (ThreadCalls) libc,
-          (FileCalls) libc,
-          null,
-          "NUMA memory calls: os.arch " + osArch + " (expected: x86-64 or aarch64)");
-    }
-    return new NativeLayer(
-        libc.toString(), (ThreadCalls) libc, (FileCalls) libc, (MemoryCalls) libc, "");
+  /** A layer of {@code libc}'s calls. */
+  private static NativeLayer of(Object libc) {
+    return new NativeLayer(libc.toString(), (ThreadCalls) libc, (FileCalls) libc, "");
   }
 
   /** The layer of this JVM, chosen on the first call from the system properties and kept. */
@@ -110,7 +96,7 @@ public final class NativeLayer {
     try {
       Object libc =
           Class.forName(ffmClass).getDeclaredMethod("load", LinuxAbi.class).invoke(null, abi);
-      return of(libc, abi, osArch);
+      return of(libc);
     } catch (ClassNotFoundException e) {
       return none(
           "java.lang.foreign: this affinity-core has no JDK 22+ classes: not loaded from its"
@@ -146,10 +132,9 @@ public final class NativeLayer {
           libc.toString(),
           libc,
           null,
-          null,
-          "lock file and NUMA memory calls: os.arch " + osArch + " (expected: a 64-bit Linux ABI)");
+          "lock file calls: os.arch " + osArch + " (expected: a 64-bit Linux ABI)");
     }
-    return of(libc, abi, osArch);
+    return of(libc);
   }
 
   /** Why JNA cannot load, and how to fix it when it is its native stub. */
@@ -178,7 +163,7 @@ public final class NativeLayer {
   }
 
   private static NativeLayer none(String why) {
-    return new NativeLayer("none", null, null, null, why);
+    return new NativeLayer("none", null, null, why);
   }
 
   /** This layer, noting that the preferred implementation could not load. */
@@ -186,7 +171,7 @@ public final class NativeLayer {
     String w = why.isEmpty() ? preferred : why + "; " + preferred;
     return threads == null
         ? none(w)
-        : new NativeLayer(name + " (" + preferred + ")", threads, files, memory, why);
+        : new NativeLayer(name + " (" + preferred + ")", threads, files, why);
   }
 
   /** Returns the calls behind pinning, or empty when this platform has none ({@link #why()}). */
@@ -199,9 +184,9 @@ public final class NativeLayer {
     return Optional.ofNullable(files);
   }
 
-  /** Returns the calls of NUMA memory policy, or empty when this platform has none. */
-  public Optional<MemoryCalls> memory() {
-    return Optional.ofNullable(memory);
+  /** Returns whether the calls go through {@code java.lang.foreign}: affinity-numa's follow. */
+  public boolean isForeign() {
+    return threads != null && threads.getClass().getName().equals(FFM_CLASS);
   }
 
   /** Returns what calls libc ({@code JNA 5.17.0}...), with why the preferred one did not load. */

@@ -1,7 +1,6 @@
 package io.github.affinitykit.core.internal.natives;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,13 +17,6 @@ final class FfmBuffers {
   /** A new zeroed buffer of {@code bytes}, 8-byte aligned, freed when unreachable. */
   static MemorySegment allocate(long bytes) {
     return Arena.ofAuto().allocate(bytes, 8);
-  }
-
-  /** Copies {@code nodemask} to the data buffer at {@code offset}: its address, 0 if empty. */
-  static long mask(MemorySegment[] s, long[] nodemask, long offset) {
-    MemorySegment buf = data(s, offset + 8L * nodemask.length);
-    MemorySegment.copy(nodemask, 0, buf, JAVA_LONG, offset, nodemask.length);
-    return nodemask.length == 0 ? 0 : buf.address() + offset;
   }
 
   /** The address of the calling thread's path buffer, holding {@code path}. */

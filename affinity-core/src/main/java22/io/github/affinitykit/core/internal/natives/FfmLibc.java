@@ -2,7 +2,6 @@ package io.github.affinitykit.core.internal.natives;
 
 import static io.github.affinitykit.core.internal.natives.FfmBuffers.allocate;
 import static io.github.affinitykit.core.internal.natives.FfmBuffers.data;
-import static io.github.affinitykit.core.internal.natives.FfmBuffers.mask;
 import static io.github.affinitykit.core.internal.natives.FfmBuffers.path;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -19,24 +18,21 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.Optional;
 
 /**
  * The native layer through {@code java.lang.foreign} (JDK 22+, in the jar's {@code
  * META-INF/versions/22}): downcalls into the libc the JVM has loaded, each capturing {@code errno}
- * and adapted to one shape, {@code (state, long × 7) -> long}, so that {@link #call} makes them
+ * and adapted to one shape, {@code (state, long × 6) -> long}, so that {@link #call} makes them
  * all. Pointers are addresses of per-thread native buffers ({@link FfmBuffers}). See
  * ARCHITECTURE.md, "FFM details".
  *
  * <p>Thread safety: safe for concurrent use by any number of threads.
  */
-final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
-  private static final int ARGS = 7;
+final class FfmLibc implements ThreadCalls, FileCalls {
+  private static final int ARGS = 6;
   private static final int FLOCK_BYTES = 32;
-  private static final int PROT_RW = 3; // PROT_READ | PROT_WRITE
-  private static final int MAP_PRIVATE_ANONYMOUS = 0x22;
 
   private final LinuxAbi abi;
   private final long errnoOffset;
@@ -55,10 +51,6 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
   private final MethodHandle geteuid;
   private final MethodHandle syscall0;
   private final MethodHandle syscall5;
-  private final MethodHandle syscall6;
-  private final MethodHandle mmap;
-  private final MethodHandle munmap;
-  private final MethodHandle pageSize;
 
   private FfmLibc(LinuxAbi abi) throws ReflectiveOperationException {
     this.abi = abi;
@@ -88,12 +80,6 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
             1,
             FunctionDescriptor.of(
                 JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
-    MemoryLayout[] longs = Collections.nCopies(ARGS, JAVA_LONG).toArray(MemoryLayout[]::new);
-    syscall6 = handle("syscall", 1, FunctionDescriptor.of(JAVA_LONG, longs));
-    FunctionDescriptor map = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT);
-    mmap = handle("mmap", -1, map.appendArgumentLayouts(JAVA_INT, JAVA_INT, JAVA_LONG));
-    munmap = handle("munmap", -1, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
-    pageSize = handle("getpagesize", -1, FunctionDescriptor.of(JAVA_INT));
   }
 
   /**
@@ -141,18 +127,13 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
     return MethodHandles.dropArguments(h, n, Collections.nCopies(ARGS + 1 - n, long.class));
   }
 
-  /** Makes a downcall of at most six arguments, as {@link #call7}. */
-  private long call(MethodHandle h, long a, long b, long c, long d, long e, long f) {
-    return call7(h, a, b, c, d, e, f, 0);
-  }
-
   /** Makes a downcall on this thread's buffers: its result, or {@code -errno} if negative. */
   @SuppressWarnings("checkstyle:illegalcatch") // invokeExact declares Throwable
-  private long call7(MethodHandle h, long a, long b, long c, long d, long e, long f, long g) {
+  private long call(MethodHandle h, long a, long b, long c, long d, long e, long f) {
     MemorySegment state = scratch.get()[0];
     long r;
     try {
-      r = (long) h.invokeExact(state, a, b, c, d, e, f, g);
+      r = (long) h.invokeExact(state, a, b, c, d, e, f);
     } catch (RuntimeException | Error x) {
       throw x;
     } catch (Throwable x) {
@@ -287,93 +268,6 @@ final class FfmLibc implements ThreadCalls, FileCalls, MemoryCalls {
       MemorySegment.copy(data, JAVA_BYTE, 0, buf, 0, STATX_BYTES);
     }
     return (int) r;
-  }
-
-  @Override
-  public int setMempolicy(int mode, long[] nodemask, long maxnode) {
-    MemoryCalls.checkMask(nodemask, maxnode);
-    int nr = abi.number(Syscall.SET_MEMPOLICY);
-    return nr < 0
-        ? -Errno.ENOSYS
-        : (int) call(syscall6, nr, mode, mask(scratch.get(), nodemask, 0), maxnode, 0, 0);
-  }
-
-  @Override
-  public int getMempolicy(int[] mode, long[] nodemask, long maxnode, long addr, int flags) {
-    MemoryCalls.checkRead(mode, nodemask, maxnode);
-    int nr = abi.number(Syscall.GET_MEMPOLICY);
-    if (nr < 0) {
-      return -Errno.ENOSYS;
-    }
-    MemorySegment[] s = scratch.get();
-    long mask = mask(s, nodemask, 8); // the mode at 0, the mask after it
-    MemorySegment buf = s[2];
-    long r = call(syscall6, nr, buf.address(), mask, maxnode, addr, flags);
-    if (r == 0) {
-      mode[0] = buf.get(JAVA_INT, 0);
-      MemorySegment.copy(buf, JAVA_LONG, 8, nodemask, 0, nodemask.length);
-    }
-    return (int) r;
-  }
-
-  @Override
-  public int mbind(long addr, long len, int mode, long[] nodemask, long maxnode, int flags) {
-    MemoryCalls.checkMask(nodemask, maxnode);
-    int nr = abi.number(Syscall.MBIND);
-    long at = nr < 0 ? 0 : mask(scratch.get(), nodemask, 0);
-    return nr < 0 ? -Errno.ENOSYS : (int) call7(syscall6, nr, addr, len, mode, at, maxnode, flags);
-  }
-
-  @Override
-  public long movePages(int pid, long[] pages, int[] nodes, int[] status, int flags) {
-    MemoryCalls.checkPages(pages, nodes, status);
-    int nr = abi.number(Syscall.MOVE_PAGES);
-    if (nr < 0) {
-      return -Errno.ENOSYS;
-    }
-    MemorySegment[] s = scratch.get();
-    int n = pages.length;
-    MemorySegment buf = data(s, 16L * n); // pages, then nodes, then status
-    MemorySegment.copy(pages, 0, buf, JAVA_LONG, 0, n);
-    long to = 0;
-    if (nodes != null) {
-      MemorySegment.copy(nodes, 0, buf, JAVA_INT, 8L * n, n);
-      to = buf.address() + 8L * n;
-    }
-    long r = call7(syscall6, nr, pid, n, buf.address(), to, buf.address() + 12L * n, flags);
-    if (r >= 0) {
-      MemorySegment.copy(buf, JAVA_INT, 12L * n, status, 0, n);
-    }
-    return r;
-  }
-
-  @Override
-  public long map(long bytes) {
-    return call(mmap, 0, bytes, PROT_RW, MAP_PRIVATE_ANONYMOUS, -1, 0);
-  }
-
-  @Override
-  public int unmap(long addr, long bytes) {
-    return (int) call(munmap, addr, bytes, 0, 0, 0, 0);
-  }
-
-  @Override
-  public int pageSize() {
-    return (int) call(pageSize, 0, 0, 0, 0, 0, 0);
-  }
-
-  @Override
-  @SuppressWarnings("restricted") // memory this caller mapped and owns
-  public ByteBuffer buffer(long addr, int bytes) {
-    return MemorySegment.ofAddress(addr).reinterpret(bytes).asByteBuffer();
-  }
-
-  @Override
-  public long address(ByteBuffer buffer) {
-    if (!buffer.isDirect()) {
-      throw new IllegalArgumentException("buffer: " + buffer + " (expected: a direct buffer)");
-    }
-    return MemorySegment.ofBuffer(buffer.duplicate().clear()).address();
   }
 
   @Override

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.affinitykit.core.testkit.NativeLayers;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,108 +140,4 @@ class NativeCallsTest {
       assertThat(calls.fchmod(fd, 0666)).isEqualTo(-9);
     }
   }
-
-  /** The lowest node id this host does not have online (5 on most hosts, not on every one). */
-  private static int absentNode() throws IOException {
-    Path online = Path.of("/sys/devices/system/node/online");
-    io.github.affinitykit.core.cpu.CpuSet nodes =
-        Files.exists(online)
-            ? io.github.affinitykit.core.cpu.CpuSet.parse(Files.readString(online).trim())
-            : io.github.affinitykit.core.cpu.CpuSet.of(0);
-    int n = 0;
-    while (nodes.contains(n)) {
-      n++;
-    }
-    return n;
-  }
-
-  @Test
-  void shouldAnswerTheThreadPolicyCallsAlike() throws IOException {
-    int absent = absentNode();
-    for (NativeLayer layer : NativeLayers.each()) {
-      MemoryCalls calls = layer.memory().orElseThrow();
-      long[] node0 = {1L};
-      long[] mask = new long[16];
-      int[] mode = {-1};
-      org.junit.jupiter.api.Assumptions.assumeTrue(
-          calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0) == 0
-              && mode[0] == MemoryCalls.MPOL_DEFAULT,
-          "this thread inherited a memory policy (numactl?): the test sets and resets DEFAULT");
-      try {
-        assertThat(calls.setMempolicy(MemoryCalls.MPOL_BIND, node0, MemoryCalls.maxnode(node0)))
-            .as(layer.name())
-            .isZero();
-        assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0)).isZero();
-        assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_BIND);
-        assertThat(mask[0]).isEqualTo(1L);
-        long[] none = new long[absent / 64 + 1];
-        none[absent / 64] = 1L << (absent % 64);
-        assertThat(calls.setMempolicy(MemoryCalls.MPOL_BIND, none, MemoryCalls.maxnode(none)))
-            .isEqualTo(-Errno.EINVAL);
-        assertThat(calls.setMempolicy(MemoryCalls.MPOL_BIND, new long[0], 0))
-            .isEqualTo(-Errno.EINVAL);
-        assertThat(calls.getMempolicy(mode, new long[0], 0, 0, 0)).isZero();
-        assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_BIND); // the failed calls changed nothing
-      } finally {
-        assertThat(calls.setMempolicy(MemoryCalls.MPOL_DEFAULT, new long[0], 0)).isZero();
-      }
-      assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0)).isZero();
-      assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_DEFAULT);
-      assertThat(mask).containsOnly(0L);
-      assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), 0, 0x100))
-          .isEqualTo(-Errno.EINVAL); // no such flag
-    }
-  }
-
-  @Test
-  void shouldAnswerThePageCallsAlike() throws IOException {
-    int absent = absentNode();
-    for (NativeLayer layer : NativeLayers.each()) {
-      MemoryCalls calls = layer.memory().orElseThrow();
-      int page = calls.pageSize();
-      assertThat(Integer.bitCount(page)).as(layer.name()).isOne();
-      long addr = calls.map(4L * page);
-      assertThat(addr).isPositive();
-      long[] node0 = {1L};
-      long[] none = new long[absent / 64 + 1];
-      none[absent / 64] = 1L << (absent % 64);
-      assertThat(calls.mbind(addr, 4L * page, MemoryCalls.MPOL_BIND, node0, 65, 0)).isZero();
-      long maxnode = MemoryCalls.maxnode(none);
-      assertThat(calls.mbind(addr, 4L * page, MemoryCalls.MPOL_BIND, none, maxnode, 0))
-          .isEqualTo(-Errno.EINVAL);
-      assertThat(calls.mbind(addr + 1, page, MemoryCalls.MPOL_BIND, node0, 65, 0))
-          .isEqualTo(-Errno.EINVAL);
-      long[] mask = new long[16];
-      int[] mode = {-1};
-      assertThat(calls.getMempolicy(mode, mask, MemoryCalls.maxnode(mask), addr, MPOL_F_ADDR))
-          .isZero();
-      assertThat(mode[0]).isEqualTo(MemoryCalls.MPOL_BIND);
-      assertThat(mask[0]).isEqualTo(1L);
-
-      ByteBuffer buffer = calls.buffer(addr, 4 * page);
-      assertThat(calls.address(buffer)).isEqualTo(addr);
-      assertThat(calls.address(buffer.position(page).slice())).isEqualTo(addr + page);
-      buffer.put(0, (byte) 1).put(2 * page, (byte) 1); // touch pages 0 and 2
-      long[] pages = {addr, addr + page, addr + 2L * page, addr + 3L * page};
-      int[] status = new int[4];
-      assertThat(calls.movePages(0, pages, null, status, 0)).isZero();
-      assertThat(status[0]).isZero();
-      assertThat(status[2]).isZero();
-      for (int untouched : new int[] {status[1], status[3]}) { // 6.18: ENOENT; 6.1: EFAULT
-        assertThat(untouched).isIn(-Errno.ENOENT, -Errno.EFAULT);
-      }
-      assertThat(calls.movePages(0, new long[] {addr}, new int[] {absent}, status, 0))
-          .isEqualTo(-Errno.ENODEV); // no such node
-      assertThat(calls.movePages(Integer.MAX_VALUE, pages, null, status, 0))
-          .isEqualTo(-Errno.ESRCH);
-      assertThat(calls.unmap(addr, 4L * page)).isZero(); // (what move_pages says then depends on
-      // whether another thread of this JVM has mapped the range again meanwhile: not asserted)
-      assertThat(calls.map(-1)).isEqualTo(-Errno.ENOMEM);
-      assertThat(calls.address(ByteBuffer.allocateDirect(8))).isPositive();
-      assertThatThrownBy(() -> calls.address(ByteBuffer.allocate(8)))
-          .isInstanceOf(IllegalArgumentException.class);
-    }
-  }
-
-  private static final int MPOL_F_ADDR = 2;
 }

@@ -18,7 +18,7 @@ class NativeLayerTest {
     NativeLayer layer = NativeLayer.load("auto", "Mac OS X", "aarch64");
     assertThat(layer.threads()).isEmpty();
     assertThat(layer.files()).isEmpty();
-    assertThat(layer.memory()).isEmpty();
+    assertThat(layer.isForeign()).isFalse();
     assertThat(layer.name()).isEqualTo("none");
     assertThat(layer.why()).isEqualTo("os.name Mac OS X: only Linux is supported");
     assertThat(layer).hasToString("NativeLayer[none, os.name Mac OS X: only Linux is supported]");
@@ -38,7 +38,7 @@ class NativeLayerTest {
     assertThat(jna.name()).isEqualTo("JNA " + com.sun.jna.Native.VERSION);
     assertThat(jna.threads()).isPresent();
     assertThat(jna.files()).isPresent();
-    assertThat(jna.memory()).isPresent();
+    assertThat(jna.isForeign()).isFalse();
     assertThat(jna.why()).isEmpty();
     if (JDK < 22) {
       assertThat(NativeLayer.load("auto", "Linux", ARCH).name()).isEqualTo(jna.name());
@@ -57,7 +57,7 @@ class NativeLayerTest {
     assertThat(ffm.name()).isEqualTo("java.lang.foreign (JDK " + JDK + ")");
     assertThat(ffm.threads()).isPresent();
     assertThat(ffm.files()).isPresent();
-    assertThat(ffm.memory()).isPresent();
+    assertThat(ffm.isForeign()).isTrue();
     assertThat(NativeLayer.load("auto", "Linux", ARCH).name()).isEqualTo(ffm.name());
   }
 
@@ -71,6 +71,7 @@ class NativeLayerTest {
     NativeLayer auto = NativeLayer.load("auto", "Linux", ARCH, "no.such.FfmLibc");
     assertThat(auto.threads()).isPresent();
     assertThat(auto.name()).startsWith("JNA ").contains("(java.lang.foreign: this affinity-core");
+    assertThat(auto.isForeign()).isFalse();
   }
 
   @Test
@@ -79,22 +80,9 @@ class NativeLayerTest {
     NativeLayer layer = NativeLayer.load("jna", "Linux", "arm");
     assertThat(layer.threads()).isPresent();
     assertThat(layer.files()).isEmpty();
-    assertThat(layer.memory()).isEmpty();
     assertThat(layer.why())
-        .isEqualTo("lock file and NUMA memory calls: os.arch arm (expected: a 64-bit Linux ABI)");
+        .isEqualTo("lock file calls: os.arch arm (expected: a 64-bit Linux ABI)");
     assertThat(NativeLayer.load("ffm", "Linux", "arm").threads()).isEmpty();
-  }
-
-  @Test
-  @EnabledOnOs(OS.LINUX)
-  void shouldHaveNoMemoryCallsWhereTheSystemCallNumbersAreUnknown() {
-    assumeTrue("amd64".equals(ARCH) || "aarch64".equals(ARCH), "JNA loads for this ABI only");
-    NativeLayer layer = NativeLayer.load("jna", "Linux", "riscv64");
-    assertThat(layer.threads()).isPresent();
-    assertThat(layer.files()).isPresent();
-    assertThat(layer.memory()).isEmpty();
-    assertThat(layer.why())
-        .isEqualTo("NUMA memory calls: os.arch riscv64 (expected: x86-64 or aarch64)");
   }
 
   @Test
@@ -133,9 +121,9 @@ class NativeLayerTest {
     assertThat(LinuxAbi.of("amd64")).isSameAs(LinuxAbi.X86_64).isSameAs(LinuxAbi.of("X86_64"));
     assertThat(LinuxAbi.X86_64.number(Syscall.STATX)).isEqualTo(332);
     assertThat(LinuxAbi.X86_64.number(Syscall.GETTID)).isEqualTo(186);
-    assertThat(LinuxAbi.X86_64.number(Syscall.MOVE_PAGES)).isEqualTo(279);
+    assertThat(LinuxAbi.X86_64.number(Syscall.GETCPU)).isEqualTo(309);
     assertThat(LinuxAbi.AARCH64.number(Syscall.STATX)).isEqualTo(291);
-    assertThat(LinuxAbi.AARCH64.number(Syscall.GET_MEMPOLICY)).isEqualTo(236);
+    assertThat(LinuxAbi.AARCH64.number(Syscall.GETCPU)).isEqualTo(168);
     assertThat(LinuxAbi.AARCH64.noFollow()).isEqualTo(0100000);
     assertThat(LinuxAbi.of("riscv64").number(Syscall.GETTID)).isEqualTo(-1);
     assertThat(LinuxAbi.of("riscv64").isKnown()).isTrue();

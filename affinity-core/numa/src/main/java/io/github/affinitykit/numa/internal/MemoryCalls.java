@@ -1,14 +1,16 @@
-package io.github.affinitykit.core.internal.natives;
+package io.github.affinitykit.numa.internal;
 
+import io.github.affinitykit.core.internal.natives.LinuxAbi;
 import java.nio.ByteBuffer;
 
 /**
- * The calls of NUMA memory policy, one implementation per native technology, chosen once by {@link
- * NativeLayer}: the policy calls through {@code syscall(2)} (glibc has no wrappers; libnuma is not
+ * The calls of NUMA memory policy, one implementation per native technology ({@code
+ * JnaMemoryCalls}, {@code FfmMemoryCalls}), chosen by {@link MemoryLayer} as core's native layer
+ * chose: the policy calls through {@code syscall(2)} (glibc has no wrappers; libnuma is not
  * assumed), and the mappings their callers need. Every call returns its result, or {@code -errno}
- * ({@link Errno}). A node mask is laid out as {@link ThreadCalls}' CPU masks; {@code maxnode} is
- * the kernel's argument, which reads {@code maxnode - 1} bits: pass {@link #maxnode(long[])}. An
- * empty mask is passed as {@code NULL}.
+ * (core's {@code Errno}). A node mask is laid out as core's CPU masks (64 nodes a word); {@code
+ * maxnode} is the kernel's argument, which reads {@code maxnode - 1} bits: pass {@link
+ * #maxnode(long[])}. An empty mask is passed as {@code NULL}.
  *
  * <p>Thread safety: implementations are safe for concurrent use by any number of threads; the
  * policy calls act on the calling thread.
@@ -21,6 +23,26 @@ public interface MemoryCalls {
   int MPOL_LOCAL = 4; // the node of the CPU that allocates (Linux 3.8+)
   int MPOL_MF_STRICT = 1; // mbind fails with EIO for pages off the policy
   int MPOL_MF_MOVE = 2; // mbind moves this process's pages onto the policy's nodes
+  int SET_MEMPOLICY = 0; // indexes of numbers(abi)
+  int GET_MEMPOLICY = 1;
+  int MBIND = 2;
+  int MOVE_PAGES = 3;
+
+  /**
+   * The {@code syscall(2)} numbers of {@code set_mempolicy}, {@code get_mempolicy}, {@code mbind}
+   * and {@code move_pages} on {@code abi} (x86-64: {@code syscall_64.tbl}; aarch64: {@code
+   * asm-generic/unistd.h}); none (empty) elsewhere.
+   */
+  static int[] numbers(LinuxAbi abi) {
+    switch (abi) {
+      case X86_64:
+        return new int[] {238, 239, 237, 279};
+      case AARCH64:
+        return new int[] {237, 236, 235, 239};
+      default:
+        return new int[0];
+    }
+  }
 
   /** Returns {@code maxnode} for a mask of {@code mask.length} words: every bit of it read. */
   static long maxnode(long[] mask) {
