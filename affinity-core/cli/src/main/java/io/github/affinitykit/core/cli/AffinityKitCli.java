@@ -4,6 +4,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.hostreport.HostReport;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
@@ -67,6 +68,8 @@ public final class AffinityKitCli {
     cl.addSubcommand(new IsolateCommand(backends));
     cl.addSubcommand(new ReleaseCommand(backends));
     cl.addSubcommand(new JitterCommand(backends));
+    cl.addSubcommand(new PinCommand());
+    cl.addSubcommand(new ThreadsCommand(Path.of("/proc")));
     return CommandLines.execute(cl, args, out, err);
   }
 }
