@@ -70,6 +70,7 @@ public final class AffinityKitCli {
     cl.addSubcommand(new JitterCommand(backends));
     cl.addSubcommand(new PinCommand());
     cl.addSubcommand(new ThreadsCommand(Path.of("/proc")));
+    cl.setExpandAtFiles(false); // pin's RULES may be @file, as -javaagent's: the command reads it
     return CommandLines.execute(cl, args, out, err);
   }
 }

@@ -32,12 +32,14 @@ final class AgentJarOption {
     return abs;
   }
 
-  /** {@return affinity-agent.jar in the directory of {@code codeSource} (a jar, or classes)} */
+  /**
+   * {@return affinity-agent.jar beside {@code codeSource}: in the directory of the jar, or of the
+   * classes directory (the build's {@code target/})}
+   */
   static Optional<Path> beside(Optional<Path> codeSource) {
-    return codeSource.map(
-        p ->
-            (Files.isDirectory(p) ? p : p.toAbsolutePath().getParent())
-                .resolve("affinity-agent.jar"));
+    return codeSource
+        .map(p -> p.toAbsolutePath().getParent())
+        .map(dir -> dir.resolve("affinity-agent.jar"));
   }
 
   private static Optional<Path> codeSource() {
