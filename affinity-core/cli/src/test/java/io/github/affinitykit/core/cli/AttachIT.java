@@ -7,8 +7,14 @@ import io.github.affinitykit.core.ChildJvm;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.testkit.CliRun;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +112,53 @@ class AttachIT {
               "(?m)^9 +STALE +- +- +- +cpu-9.lock: claims pid 999999999 .*not running");
       assertThat(c.exit()).isZero();
     }
+  }
+
+  @Test
+  @Timeout(90)
+  void shouldPinTheEventLoopsOfARunningReactorNettyServer() throws Exception {
+    Path locks = Files.createDirectory(dir.resolve("locks"));
+    try (ChildJvm c =
+        ChildJvm.start(dir, List.of("-Daffinitykit.lock.dir=" + locks), ReactorServerMain.class)) {
+      URI uri = URI.create("http://127.0.0.1:" + c.awaitLine("port ")[0] + "/");
+      String before = get(uri); // a loop that runs before the agent: bound by pin
+      String pid = Long.toString(c.pid());
+
+      CliRun pin = run("pin", "--pid", pid, "reactor-http-*=count:1,cpus:1,runout:SHARE");
+      assertThat(pin.status()).as("%s", pin).isZero();
+      assertThat(pin.out()).containsPattern("(?m)^" + before + " +\\d+ +1 +reactor-http-\\*=");
+
+      List<String> served = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        served.add(get(uri)); // a new client each: new connections, loops started after the pin
+      }
+      assertThat(served).allMatch(name -> name.startsWith("reactor-http-"));
+      CliRun list = run("threads", "--pid", pid);
+      List<String> loops =
+          list.out().lines().filter(l -> l.matches("\\d+ +reactor-http-.*")).toList();
+      assertThat(loops).as("%s", list).hasSizeGreaterThan(1);
+      for (String loop : loops) {
+        String[] w = loop.split(" +");
+        assertThat(mask(pid, w[0])).as(loop).isEqualTo("1");
+        assertThat(w[2]).as(loop).isEqualTo("1");
+        assertThat(loop)
+            .as("a rule and a lease")
+            .matches(".* reactor-http-\\*=\\S+ +(PINNED|SHARED)$");
+      }
+      assertThat(served).allMatch(name -> list.out().contains(" " + name + " "));
+      assertThat(c.exit()).isZero();
+    }
+  }
+
+  /** {@return the body of GET {@code uri}, by a new client (a new connection)} */
+  private static String get(URI uri) throws Exception {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
   }
 
   private static CliRun run(String... args) {
