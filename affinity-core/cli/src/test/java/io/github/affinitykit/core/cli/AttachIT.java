@@ -7,10 +7,13 @@ import io.github.affinitykit.core.ChildJvm;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.testkit.CliRun;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledOnOs(OS.LINUX)
 class AttachIT {
+  private static final String JDK25 = "/usr/lib/jvm/temurin-25-jdk-amd64";
+
   @TempDir Path dir;
 
   @BeforeEach
@@ -147,6 +153,44 @@ class AttachIT {
       }
       assertThat(served).allMatch(name -> list.out().contains(" " + name + " "));
       assertThat(c.exit()).isZero();
+    }
+  }
+
+  @Test
+  @Timeout(90)
+  void shouldSayThatCarriersCannotBePinnedAfterStart() throws Exception {
+    Path java = Path.of(System.getProperty("affinitykit.test.jdk25", JDK25), "bin", "java");
+    assumeTrue(Files.isExecutable(java), java + ": no JDK 21+ for virtual threads");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Daffinitykit.lock.dir=" + Files.createDirectory(dir.resolve("locks")),
+                "-cp",
+                Path.of("target", "test-classes").toAbsolutePath().toString(),
+                CarrierTargetMain.class.getName())
+            .redirectError(dir.resolve("err").toFile())
+            .start();
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      assertThat(out.readLine()).isEqualTo("ready");
+      String pid = Long.toString(p.pid());
+      String before = mask(pid, pid);
+
+      CliRun pin = run("pin", "--pid", pid, "ForkJoinPool-*=cpus:1");
+
+      assertThat(pin.status()).as("%s", pin).isEqualTo(2);
+      assertThat(pin.err())
+          .matches(
+              "ForkJoinPool-\\*: ForkJoinPool-\\d+-worker-\\d+, a carrier of the virtual-thread"
+                  + " scheduler \\(expected: a carrier rule at start-up, -javaagent: the scheduler"
+                  + " reads its size once\\)\n");
+      try (var tasks = Files.list(Path.of("/proc", pid, "task"))) {
+        assertThat(tasks.map(t -> t.getFileName().toString()))
+            .allSatisfy(tid -> assertThat(mask(pid, tid)).isEqualTo(before));
+      }
+    } finally {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
