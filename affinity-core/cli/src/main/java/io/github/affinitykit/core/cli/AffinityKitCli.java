@@ -15,7 +15,8 @@ import picocli.CommandLine;
  * The command line: {@code java -jar affinity-core/cli/target/affinity-cli.jar doctor [--json]
  * [--root DIR] [--audit-ms N] [--jitter DURATION]}, {@code isolate CPUS [--dry-run] [--json] [--
  * COMMAND...]}, {@code release [--json]}, {@code jitter [--window DURATION] [--cpus CPUS]
- * [--isolated]} ({@code --help}, {@code --version}).
+ * [--isolated]}, {@code pin --pid PID [--agent PATH] RULES}, {@code threads (--pid PID | --all)
+ * [--lock-dir DIR] [--agent PATH]} ({@code --help}, {@code --version}).
  *
  * <p>Exit status: 0 when the report was printed (warnings included), 2 for a usage error or a
  * rejected pool override (one line on the error stream), 1 when the host could not be read.

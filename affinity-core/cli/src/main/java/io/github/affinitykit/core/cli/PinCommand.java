@@ -22,8 +22,8 @@ import picocli.CommandLine.Spec;
  * refused. A rule naming a carrier of the virtual-thread scheduler is refused: carriers can be
  * pinned only from the start.
  *
- * <p>Exit status: 0 pinned, 1 the JVM cannot be attached to, or runs the agent already, 2 a bad
- * option or rule.
+ * <p>Exit status: 0 pinned, 1 the JVM runs the agent already or its answer could not be read, 2 a
+ * bad option or rule, or a JVM that cannot be attached to.
  *
  * <p>Thread safety: one instance per run.
  */
@@ -78,7 +78,12 @@ final class PinCommand implements Callable<Integer> {
         answer.errors().forEach(e -> err.println(OneLineErrors.oneLine(e)));
         if (answer.errors().isEmpty()) {
           err.println(
-              "--pid: " + pid + " (expected: an answer from the agent: " + answer.outcome() + ")");
+              "--pid: "
+                  + pid
+                  + " (expected: an answer from the agent: "
+                  + answer.outcome()
+                  + "; its stderr says why)");
+          return 1;
         }
         return CommandLines.USAGE_ERROR;
       }

@@ -67,8 +67,12 @@ final class ThreadDump {
       }
       String text = Files.readString(out, StandardCharsets.UTF_8);
       if (p.exitValue() != 0) {
-        throw new IOException(
-            "jcmd " + pid + " Thread.print: exit " + p.exitValue() + ": " + text.strip());
+        String why =
+            text.lines()
+                .filter(l -> !l.isBlank() && !l.startsWith(pid + ":") && !l.startsWith("\t"))
+                .findFirst()
+                .orElse("no output");
+        throw new IOException("jcmd " + pid + " Thread.print: exit " + p.exitValue() + ": " + why);
       }
       return parse(text);
     } finally {

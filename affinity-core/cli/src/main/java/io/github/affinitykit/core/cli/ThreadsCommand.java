@@ -84,6 +84,12 @@ final class ThreadsCommand implements Callable<Integer> {
     }
     List<ProcTasks.Task> tasks = tasks(pid);
     CommandLines.require(spec, !tasks.isEmpty(), "--pid", pid, "a running process of this user");
+    Optional<AgentAnswer> rows = Optional.empty();
+    try (TargetJvm jvm = CommandLines.configured(spec, () -> TargetJvm.attach(pid))) {
+      if (jvm.agentRules().isPresent()) {
+        rows = Optional.of(jvm.ask(agent.jar(spec), ""));
+      }
+    }
     Map<Integer, String> names;
     try {
       names = ThreadDump.of(pid);
@@ -92,12 +98,6 @@ final class ThreadsCommand implements Callable<Integer> {
       spec.commandLine()
           .getErr()
           .println(OneLineErrors.oneLine("names: the kernel's 15 characters, " + e.getMessage()));
-    }
-    Optional<AgentAnswer> rows = Optional.empty();
-    try (TargetJvm jvm = CommandLines.configured(spec, () -> TargetJvm.attach(pid))) {
-      if (jvm.agentRules().isPresent()) {
-        rows = Optional.of(jvm.ask(agent.jar(spec), ""));
-      }
     }
     out.print(AttachText.threads(pid, tasks, names, rows));
     return 0;
