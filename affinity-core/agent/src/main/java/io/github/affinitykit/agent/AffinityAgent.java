@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -40,7 +41,11 @@ import java.util.jar.JarOutputStream;
 public final class AffinityAgent {
   private static final String PREFIX = "affinity-agent: ";
   private static final String HOOK = "io/github/affinitykit/agent/boot/ThreadHook.class";
-  private static boolean started;
+
+  /** The system property the agent sets to its rules: the command line reads it by attaching. */
+  static final String RULES_PROPERTY = "affinitykit.agent.rules";
+
+  private static Running running; // guarded by the class
 
   private AffinityAgent() {}
 
@@ -55,70 +60,153 @@ public final class AffinityAgent {
   }
 
   /**
-   * Starts the agent in a running JVM (the Attach API).
+   * Starts the agent in a running JVM (the Attach API): as {@link #premain}, or, with the options
+   * of {@code affinity-kit pin --pid} and {@code threads --pid} ({@link AttachReport}), strictly (a
+   * bad rule, or one naming a carrier of the virtual-thread scheduler, refuses them all and nothing
+   * starts), binding the running threads the rules name before it returns, and answering in the
+   * command line's report file. A JVM already running the agent is left as it is: the answer is its
+   * rules and threads.
    *
-   * @param args the rules, or {@code @file}
+   * @param args the rules, or {@code @file}; or {@code --report=<file>}, a newline and the rules
    * @param inst the JVM's instrumentation
    */
   public static void agentmain(String args, Instrumentation inst) {
-    start(args, inst, false);
+    Optional<AttachReport> report = AttachReport.of(args);
+    if (report.isPresent()) {
+      attach(report.get(), inst);
+    } else {
+      start(args, inst, false);
+    }
   }
 
   @SuppressWarnings("checkstyle:illegalcatch") // an agent never stops the JVM: not even an Error
   private static synchronized void start(String args, Instrumentation inst, boolean atStart) {
     Consumer<String> err = line -> System.err.println(PREFIX + line);
     try {
-      if (started) {
+      if (running != null) {
         err.accept("already started: " + args + " ignored");
         return;
       }
-      String text = rules(args);
-      boolean verbose = Boolean.getBoolean("affinitykit.agent.verbose");
-      Duration period = Duration.ofMillis(Long.getLong("affinitykit.agent.period", 1000));
-      TidBackend backend = new TidBackend(AffinityBackend.detect());
-      AffinityKit kit =
-          AffinityKit.create(HostCpus.probe(), backend, CpuReservations.inConfiguredDirectory());
-      ThreadRules rules =
-          ThreadRules.parse(
-              text,
-              (glob, rule) ->
-                  glob.equals(Carriers.GLOB)
-                      ? Carriers.group(kit, rule, atStart, carriersNow())
-                      : kit.group(glob).rule(rule).build(),
-              e -> err.accept(e + "; rule left out, the application runs"));
-      if (rules.isEmpty()) {
-        err.accept(
-            "no rule to apply: " + text.strip() + " (expected: <thread-name glob>=<group rule>)");
-        return;
-      }
-      started = true;
-      rules.carriers().ifPresent(c -> err.accept(Carriers.size(c.group())));
-      CpuSet start =
-          rules.carriers().isPresent() && backend.isSupported()
-              ? backend.getAffinity(0)
-              : CpuSet.empty();
-      Consumer<String> out = verbose ? err : line -> {};
-      ThreadPinner pinner =
-          new ThreadPinner(rules, backend, out, new Carriers(backend, start, err));
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(() -> out.accept(pinner.close()), "affinity-agent-exit"));
-      hook(inst);
-      ThreadHook.install(pinner::started, pinner::ended);
-      instrument(inst);
-      // the watchdog starts on the scan thread, off the JVM's start-up path
-      scanEvery(pinner, period.dividedBy(2), () -> AgentWatchdog.start(kit, period, err), err);
-      err.accept(
-          rules
-              + " on "
-              + kit.pool().cpus()
-              + ", "
-              + backend.reason()
-              + "; watchdog every "
-              + period.toMillis()
-              + " ms, reporting");
+      start(rules(args), inst, err, false, atStart);
     } catch (Throwable e) {
       err.accept("not started: " + e);
     }
+  }
+
+  @SuppressWarnings("checkstyle:illegalcatch") // an agent never stops the JVM: not even an Error
+  private static synchronized void attach(AttachReport report, Instrumentation inst) {
+    Consumer<String> err = line -> System.err.println(PREFIX + line);
+    String outcome;
+    try {
+      if (running != null) {
+        outcome = "RUNNING";
+      } else if (report.rules().isBlank()) {
+        outcome = "NONE";
+      } else {
+        List<String> refused = new ArrayList<>();
+        ThreadPinner pinner = start(rules(report.rules()), inst, refused::add, true, false);
+        refused.forEach(e -> report.add("error", e));
+        outcome = pinner == null ? "REFUSED" : "PINNED";
+      }
+      report.add("rules", running == null ? "none" : running.rules());
+      if (running != null) {
+        report.rows(running.pinner());
+      }
+    } catch (Throwable e) {
+      report.add("error", "not started: " + e);
+      outcome = "REFUSED";
+    }
+    try {
+      report.finish(outcome);
+    } catch (IOException e) {
+      err.accept("cannot answer affinity-kit: " + e);
+    }
+  }
+
+  /**
+   * Starts the agent with rules {@code text}, lines to {@code err}; {@return its pinner, null when
+   * no rule is left} {@code strict} (attached): a bad rule or one naming a carrier leaves nothing
+   * started, and the running threads the rules name are bound before it returns. {@code atStart}:
+   * before {@code main} ({@code -javaagent}), the only time a carriers rule applies.
+   */
+  private static ThreadPinner start(
+      String text, Instrumentation inst, Consumer<String> err, boolean strict, boolean atStart)
+      throws Exception {
+    boolean verbose = Boolean.getBoolean("affinitykit.agent.verbose");
+    Duration period = Duration.ofMillis(Long.getLong("affinitykit.agent.period", 1000));
+    TidBackend backend = new TidBackend(AffinityBackend.detect());
+    AffinityKit kit =
+        AffinityKit.create(HostCpus.probe(), backend, CpuReservations.inConfiguredDirectory());
+    List<String> bad = new ArrayList<>();
+    ThreadRules rules =
+        ThreadRules.parse(
+            text,
+            (glob, rule) ->
+                glob.equals(Carriers.GLOB)
+                    ? Carriers.group(kit, rule, atStart, carriersNow())
+                    : kit.group(glob).rule(rule).build(),
+            e -> bad.add(strict ? e : e + "; rule left out, the application runs"));
+    if (strict) {
+      bad.addAll(carriers(rules));
+    }
+    bad.forEach(err);
+    if (rules.isEmpty() || strict && !bad.isEmpty()) {
+      if (bad.isEmpty()) {
+        err.accept(
+            "no rule to apply: " + text.strip() + " (expected: <thread-name glob>=<group rule>)");
+      }
+      return null;
+    }
+    Consumer<String> log = line -> System.err.println(PREFIX + line);
+    rules.carriers().ifPresent(c -> log.accept(Carriers.size(c.group())));
+    CpuSet start =
+        rules.carriers().isPresent() && backend.isSupported()
+            ? backend.getAffinity(0)
+            : CpuSet.empty();
+    Consumer<String> out = verbose ? log : line -> {};
+    ThreadPinner pinner =
+        new ThreadPinner(rules, backend, out, strict, new Carriers(backend, start, log));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> out.accept(pinner.close()), "affinity-agent-exit"));
+    hook(inst);
+    ThreadHook.install(pinner::started, pinner::ended);
+    instrument(inst);
+    running = new Running(rules.toString(), pinner);
+    System.setProperty(RULES_PROPERTY, rules.toString());
+    if (strict) {
+      pinner.scan(); // the threads running now: bound before the command line reads the rows
+    }
+    // the watchdog starts on the scan thread, off the JVM's start-up path
+    scanEvery(pinner, period.dividedBy(2), () -> AgentWatchdog.start(kit, period, log), log);
+    log.accept(
+        rules
+            + " on "
+            + kit.pool().cpus()
+            + ", "
+            + backend.reason()
+            + "; watchdog every "
+            + period.toMillis()
+            + " ms, reporting");
+    return pinner;
+  }
+
+  /** {@return one error per rule naming a running carrier of the virtual-thread scheduler} */
+  private static List<String> carriers(ThreadRules rules) {
+    List<String> errors = new ArrayList<>();
+    for (ThreadRules.Rule r : rules.rules()) {
+      Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> Carriers.isCarrier(t) && r.matches(t.getName()))
+          .findFirst()
+          .ifPresent(
+              t ->
+                  errors.add(
+                      r.glob()
+                          + ": "
+                          + t.getName()
+                          + ", a carrier of the virtual-thread scheduler (expected: a carrier"
+                          + " rule at start-up, -javaagent: the scheduler reads its size once)"));
+    }
+    return errors;
   }
 
   /** {@return how many carriers of the virtual-thread scheduler run now} */
@@ -236,4 +324,7 @@ public final class AffinityAgent {
     scan.setDaemon(true);
     scan.start();
   }
+
+  /** The agent started in this JVM: its rules as the start line shows them, and its pinner. */
+  private record Running(String rules, ThreadPinner pinner) {}
 }

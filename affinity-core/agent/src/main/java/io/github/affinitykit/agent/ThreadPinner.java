@@ -3,6 +3,7 @@ package io.github.affinitykit.agent;
 import io.github.affinitykit.core.CpuLease;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,13 @@ import java.util.function.Consumer;
  * changed by the thread itself (start, end) or by the one scanning thread.
  */
 final class ThreadPinner {
+  static final String CARRIER =
+      "a carrier of the virtual-thread scheduler cannot be pinned after the JVM started (expected:"
+          + " the rule at start-up, -javaagent)";
   private final ThreadRules rules;
   private final TidBackend backend;
   private final Consumer<String> out;
+  private final boolean attached;
   private final Carriers carriers;
   private final Map<Thread, Bound> bound = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -35,10 +40,20 @@ final class ThreadPinner {
   private final Set<Thread> before = new HashSet<>(live());
   private Set<Thread> seen = Set.of();
 
-  ThreadPinner(ThreadRules rules, TidBackend backend, Consumer<String> out, Carriers carriers) {
+  /**
+   * A pinner of {@code rules}' threads; {@code attached}: loaded into a running JVM, where the
+   * virtual-thread scheduler's carriers are never bound (its size was read at its start).
+   */
+  ThreadPinner(
+      ThreadRules rules,
+      TidBackend backend,
+      Consumer<String> out,
+      boolean attached,
+      Carriers carriers) {
     this.rules = rules;
     this.backend = backend;
     this.out = out;
+    this.attached = attached;
     this.carriers = carriers;
   }
 
@@ -46,18 +61,18 @@ final class ThreadPinner {
   @SuppressWarnings("checkstyle:illegalcatch") // the application's thread goes on, whatever failed
   boolean started(Thread self) {
     Optional<ThreadRules.Rule> rule = rules.match(self);
-    if (closed || rule.isEmpty() || bound.putIfAbsent(self, new Bound(rule.get(), null)) != null) {
-      return false; // unnamed, a scan got there first, or the JVM is exiting
+    if (closed || rule.isEmpty() || refused(self, rule.get())) {
+      return false; // unnamed, a scan got there first, a carrier after start, or the JVM exits
     }
     try {
-      Bound b = new Bound(rule.get(), bind(self, rule.get()));
+      Bound b = new Bound(rule.get(), bind(self, rule.get()), "");
       bound.put(self, b);
       if (closed && bound.remove(self, b)) {
         b.close(); // bound as the JVM's exit closed the others
       }
       return true;
     } catch (Throwable e) {
-      out.accept(self.getName() + ": not bound: " + e);
+      notBound(self, rule.get(), e.toString());
       return false;
     }
   }
@@ -121,14 +136,15 @@ final class ThreadPinner {
   private void bindOther(Thread t, int tid) {
     String name = t.getName();
     Optional<ThreadRules.Rule> rule = rules.match(t);
-    if (closed || rule.isEmpty() || bound.putIfAbsent(t, new Bound(rule.get(), null)) != null) {
+    if (closed || rule.isEmpty() || refused(t, rule.get())) {
       return;
     }
     if (rule.get().text().contains("memory:")) {
-      out.accept(
-          name
-              + ": not bound: it was running before its rule named it, and a memory policy"
-              + " is set by the thread itself at its start");
+      notBound(
+          t,
+          rule.get(),
+          "it was running before its rule named it, and a memory policy is set by the thread"
+              + " itself at its start");
       return;
     }
     Thread me = Thread.currentThread();
@@ -136,13 +152,49 @@ final class ThreadPinner {
     me.setName(name);
     backend.actFor(tid);
     try {
-      bound.put(t, new Bound(rule.get(), bind(t, rule.get())));
+      bound.put(t, new Bound(rule.get(), bind(t, rule.get()), ""));
     } catch (RuntimeException e) {
-      out.accept(name + ": not bound: " + e.getMessage());
+      notBound(t, rule.get(), e.getMessage());
     } finally {
       backend.done();
       me.setName(own);
     }
+  }
+
+  /**
+   * Marks {@code t} taken for {@code rule}; {@return true when it is not to be bound now}: another
+   * binding got there first, or it is a carrier and the agent was attached (said once).
+   */
+  private boolean refused(Thread t, ThreadRules.Rule rule) {
+    if (attached && Carriers.isCarrier(t)) {
+      if (bound.putIfAbsent(t, new Bound(rule, null, CARRIER)) == null) {
+        out.accept(t.getName() + ": not bound: " + CARRIER);
+      }
+      return true;
+    }
+    return bound.putIfAbsent(t, new Bound(rule, null, "")) != null;
+  }
+
+  private void notBound(Thread t, ThreadRules.Rule rule, String why) {
+    bound.put(t, new Bound(rule, null, why));
+    out.accept(t.getName() + ": not bound: " + why);
+  }
+
+  /** {@return a row per thread a rule named: bound (its lease now) or not (why)} */
+  List<Row> rows() {
+    List<Row> rows = new ArrayList<>();
+    bound.forEach(
+        (t, b) -> {
+          String rule = b.rule().glob() + "=" + b.rule().text();
+          if (b.lease() != null) {
+            CpuLease l = b.lease();
+            rows.add(new Row(l.tid(), t.getName(), l.cpu(), rule, l.status().name(), l.reason()));
+          } else if (!b.why().isEmpty()) {
+            rows.add(new Row(-1, t.getName(), -1, rule, "NOT_BOUND", b.why()));
+          }
+        });
+    rows.sort(Comparator.comparing(Row::name));
+    return rows;
   }
 
   /**
@@ -209,10 +261,22 @@ final class ThreadPinner {
   }
 
   /**
-   * A thread's binding and the rule it was bound by; no lease while it is being bound, or when its
-   * binding failed (not tried again until it is renamed).
+   * A thread a rule named, as {@link #rows()} reports it.
+   *
+   * @param tid its kernel id, -1 when not bound
+   * @param name its Java name now
+   * @param cpu the CPU of its lease, -1 if none
+   * @param rule the rule, {@code glob=group rule}
+   * @param status its lease's status, or {@code NOT_BOUND}
+   * @param reason why, one line
    */
-  private record Bound(ThreadRules.Rule rule, CpuLease lease) {
+  record Row(int tid, String name, int cpu, String rule, String status, String reason) {}
+
+  /**
+   * A thread's binding and the rule it was bound by; no lease while it is being bound, or when its
+   * binding failed ({@code why}; not tried again until it is renamed).
+   */
+  private record Bound(ThreadRules.Rule rule, CpuLease lease, String why) {
     /** Closes the lease, if any; {@return whether there was one} */
     boolean close() {
       if (lease == null) {

@@ -4,6 +4,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.hostreport.HostReport;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;
@@ -14,7 +15,8 @@ import picocli.CommandLine;
  * The command line: {@code java -jar affinity-core/cli/target/affinity-cli.jar doctor [--json]
  * [--root DIR] [--audit-ms N] [--jitter DURATION]}, {@code isolate CPUS [--dry-run] [--json] [--
  * COMMAND...]}, {@code release [--json]}, {@code jitter [--window DURATION] [--cpus CPUS]
- * [--isolated]} ({@code --help}, {@code --version}).
+ * [--isolated]}, {@code pin --pid PID [--agent PATH] RULES}, {@code threads (--pid PID | --all)
+ * [--lock-dir DIR] [--agent PATH]} ({@code --help}, {@code --version}).
  *
  * <p>Exit status: 0 when the report was printed (warnings included), 2 for a usage error or a
  * rejected pool override (one line on the error stream), 1 when the host could not be read.
@@ -67,6 +69,9 @@ public final class AffinityKitCli {
     cl.addSubcommand(new IsolateCommand(backends));
     cl.addSubcommand(new ReleaseCommand(backends));
     cl.addSubcommand(new JitterCommand(backends));
+    cl.addSubcommand(new PinCommand());
+    cl.addSubcommand(new ThreadsCommand(Path.of("/proc")));
+    cl.setExpandAtFiles(false); // pin's RULES may be @file, as -javaagent's: the command reads it
     return CommandLines.execute(cl, args, out, err);
   }
 }

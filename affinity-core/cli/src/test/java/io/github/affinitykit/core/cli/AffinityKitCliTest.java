@@ -76,9 +76,12 @@ class AffinityKitCliTest {
 
   @Test
   void shouldFailWithOneLineWhenTheCommandOrAnOptionIsUnknownOrMissing() {
-    run().assertUsageError("command: none (expected: doctor, isolate, release, jitter)");
+    run()
+        .assertUsageError(
+            "command: none (expected: doctor, isolate, release, jitter, pin, threads)");
     run("doktor")
-        .assertUsageError("unknown command: doktor (expected: doctor, isolate, release, jitter)");
+        .assertUsageError(
+            "unknown command: doktor (expected: doctor, isolate, release, jitter, pin, threads)");
     run("doctor", "--jsn")
         .assertUsageError(
             "unknown option: --jsn (expected: one of --json, --root, --audit-ms, --jitter,"
