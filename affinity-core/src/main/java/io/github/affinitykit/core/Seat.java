@@ -165,22 +165,20 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns {@code task} wrapped to run bound to this seat: {@link #bind()} first, the lease closed
-   * however it ends; the seat stays. May be run by any number of threads.
+   * {@return {@code task} wrapped to run bound: {@link #bind()}, {@code task}, the lease closed}
+   * The seat stays; it may be run by any number of threads.
    *
    * @param task the work to run bound; not null
-   * @return a task that binds, runs {@code task}, then closes the lease
    */
   public Runnable bound(Runnable task) {
     return around(task, this::bind);
   }
 
   /**
-   * As {@link #bound(Runnable)} with {@link #bindOnce()}: the seat closes when the task ends. Run
-   * it on one thread, once.
+   * {@return as {@link #bound(Runnable)} with {@link #bindOnce()}: the seat closes with the task}
+   * Run it on one thread, once.
    *
    * @param task the thread's whole work; not null
-   * @return a task that binds, runs {@code task}, then closes the lease and this seat
    */
   public Runnable boundOnce(Runnable task) {
     return around(task, this::bindOnce);

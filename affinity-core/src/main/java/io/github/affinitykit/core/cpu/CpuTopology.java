@@ -160,8 +160,7 @@ public final class CpuTopology {
   }
 
   /**
-   * {@return the kernel's relative distance between two NUMA nodes ({@code nodeN/distance}: 10 is
-   * local), or -1 if unknown}
+   * {@return the kernel's NUMA distance ({@code nodeN/distance}: 10 is local), or -1 if unknown}
    *
    * @param fromNode the NUMA node id whose {@code distance} row is read
    * @param toNode the NUMA node id of the column in that row
