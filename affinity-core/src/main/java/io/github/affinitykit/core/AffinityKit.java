@@ -18,13 +18,6 @@ import java.util.stream.Collectors;
  * The entry point: one host snapshot, one backend, one reservation directory, one pool, and the
  * registry of the threads this library has pinned (an audit's owners).
  *
- * <pre>{@code
- * AffinityKit kit = AffinityKit.shared();
- * try (CpuLease lease = kit.pinCurrentThread()) {
- *   System.out.println(lease.status() + " " + lease.cpu() + ": " + lease.reason());
- * }
- * }</pre>
- *
  * <p>Thread safety: safe for concurrent use by any number of threads.
  */
 public final class AffinityKit {
@@ -54,10 +47,9 @@ public final class AffinityKit {
   }
 
   /**
-   * Returns the JVM-wide kit, made on first use: probed host, detected backend, the configured lock
-   * directory ({@link CpuReservations#inConfiguredDirectory()}), pool by policy.
+   * {@return the one JVM-wide kit, made on first use} Probed host, detected backend, the configured
+   * lock directory ({@link CpuReservations#inConfiguredDirectory()}), pool by policy.
    *
-   * @return the JVM-wide kit; every call returns the same instance
    * @throws IllegalArgumentException if a configured pool override or lock directory is invalid
    */
   public static synchronized AffinityKit shared() {
@@ -70,12 +62,11 @@ public final class AffinityKit {
   }
 
   /**
-   * Creates a kit from explicit parts; its pool is {@code host.pool()}.
+   * {@return a new kit from explicit parts, its pool {@code host.pool()}}
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
    * @param reservations where CPUs are reserved across processes
-   * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations) {
@@ -83,13 +74,12 @@ public final class AffinityKit {
   }
 
   /**
-   * Creates a kit from explicit parts and pool.
+   * {@return a new kit from explicit parts and pool}
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
    * @param reservations where CPUs are reserved across processes
    * @param pool the CPUs pinned threads are given unless a group sets its own
-   * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
       HostCpus host, AffinityBackend backend, CpuReservations reservations, CpuPool pool) {
@@ -97,15 +87,13 @@ public final class AffinityKit {
   }
 
   /**
-   * Creates a kit from explicit parts whose isolations (its own and its groups') go through {@code
-   * isolator}.
+   * {@return a new kit whose isolations (its own and its groups') go through {@code isolator}}
    *
    * @param host the host snapshot; probe it before pinning anything
    * @param backend the backend pinning goes through
    * @param reservations where CPUs are reserved across processes
    * @param pool the CPUs pinned threads are given unless a group sets its own
    * @param isolator used instead of the one {@link java.util.ServiceLoader} finds
-   * @return a new kit, independent of {@link #shared()}
    */
   public static AffinityKit create(
       HostCpus host,
@@ -146,10 +134,9 @@ public final class AffinityKit {
   }
 
   /**
-   * Returns the open lease of thread {@code tid}.
+   * {@return the open lease of thread {@code tid}; empty if the kit holds none for it}
    *
    * @param tid a kernel thread id ({@code gettid})
-   * @return its lease until it is closed; empty if the kit holds none for it
    */
   public Optional<CpuLease> lease(int tid) {
     return pinned.of(tid);
@@ -208,11 +195,9 @@ public final class AffinityKit {
   public CpuLease pinCurrentThread(int cpu) {
     if (!host.reachable().contains(cpu)) {
       throw new IllegalArgumentException(
-          "cpu: "
-              + cpu
-              + " (expected: one of the CPUs this process may use: "
-              + host.reachable()
-              + ")");
+          String.format(
+              "cpu: %d (expected: one of the CPUs this process may use: %s)",
+              cpu, host.reachable()));
     }
     CpuGroup group = solo();
     Seat seat = group.joinOn("pin-" + cpu, cpu);
@@ -255,10 +240,9 @@ public final class AffinityKit {
 
   /**
    * Makes {@code cpus} exclusive to this kit's threads pinned there, at runtime, with the kit's
-   * isolator (given to {@code create}, else affinity-isolation's through {@link
-   * java.util.ServiceLoader}); threads pinned there later are let in as they bind. It changes the
-   * whole machine: call it only where a person asked for it. Never throws for a missing permission,
-   * a kernel refusal or a missing artifact: the handle is inactive and its reason says why.
+   * isolator (given to {@code create}, else affinity-isolation's); threads pinned there later are
+   * let in as they bind. It changes the whole machine: call it only where a person asked. A missing
+   * permission or artifact, or a kernel refusal, makes the handle inactive, saying why.
    *
    * @param cpus the CPUs to isolate: online, and not every online CPU
    * @return the handle: its reason says what was done or why not; closing it undoes it
@@ -313,10 +297,9 @@ public final class AffinityKit {
   }
 
   /**
-   * Returns a builder of a {@link CpuGroup} drawing from this kit's pool.
+   * {@return a new builder of a {@link CpuGroup} drawing from this kit's pool}
    *
    * @param name the group's name, also the prefix of its members' default names
-   * @return a new builder; nothing is planned or reserved before a member joins
    */
   public CpuGroupBuilder group(String name) {
     return CpuGroup.builder(this, name);

@@ -2,9 +2,7 @@ package io.github.affinitykit.core;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.os.AffinityBackend;
-import io.github.affinitykit.core.placement.Placement;
 import io.github.affinitykit.core.placement.RunOutPolicy;
-import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.reservation.Reservation;
 import io.github.affinitykit.core.reservation.ReservationResult;
 import java.util.ArrayList;
@@ -21,10 +19,8 @@ import java.util.stream.IntStream;
  * A group of threads placed together, and the one owner of the placement protocol: plan → reserve →
  * run out → bind. Every pinned thread of this library gets its CPU from a group.
  *
- * <p>{@link #join(String)} gives the next member a {@link Seat} on the lowest free CPU that fits
- * the {@link Placement}s ({@link Planner}), reserved across processes ({@link CpuReservations});
- * when none is left the group's {@link RunOutPolicy} decides. {@link Seat#bind()} binds the calling
- * thread; a CPU is held while any seat on it is open. The group keeps only open seats.
+ * <p>{@link #join(String)} gives the next member a {@link Seat}; a CPU is held while any seat on it
+ * is open. The group keeps only open seats.
  *
  * <p>Thread safety: safe for concurrent use; all methods serialise on the group. A {@link Seat} is
  * bound from the thread it pins (no lock: its state is one compare-and-set value) and may be closed
@@ -88,11 +84,7 @@ public final class CpuGroup implements AutoCloseable {
     return pool;
   }
 
-  /**
-   * As {@link #join(String)}, naming the member {@code <group name>-<index>}.
-   *
-   * @return the new member's seat, as {@link #join(String)} returns it
-   */
+  /** {@return as {@link #join(String)}, the member named {@code <group name>-<index>}} */
   public synchronized Seat join() {
     return join(name + "-" + next);
   }
@@ -122,7 +114,7 @@ public final class CpuGroup implements AutoCloseable {
     if (unpinned.isPresent()) {
       return unpinned.get();
     }
-    CpuSet live = CpuSet.of(held.keySet().stream().mapToInt(Integer::intValue).toArray());
+    CpuSet live = held();
     if (count > 0 && held.size() >= count) {
       return runOut(member, "count:" + count + " held: " + live);
     }
@@ -145,12 +137,11 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns a seat on {@code cpu} for the next member: {@link LeaseStatus#SHARED} with members
-   * already there, else reserved; when another holds it, the run-out policy decides.
+   * {@return a seat on {@code cpu} for the next member: SHARED with members already there, else
+   * reserved; when another holds it, the run-out policy decides}
    *
    * @param member the member's name, for reports; not null
    * @param cpu the CPU, 0-based; one this process may use
-   * @return the member's seat: on {@code cpu}, unless the run-out policy decided otherwise
    * @throws IllegalArgumentException if {@code cpu} is not one this process may use
    * @throws IllegalStateException if the CPU is taken and the run-out policy is {@link
    *     RunOutPolicy#FAIL}, or the group is closed
@@ -271,7 +262,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   private Seat add(String member, int cpu, LeaseStatus status, String reason) {
-    Seat seat = new Seat(this, next++, member, cpu, status, reason + placedBy);
+    next++;
+    Seat seat = new Seat(this, member, cpu, status, reason + placedBy);
     open.add(seat);
     return seat;
   }
@@ -314,9 +306,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the group's CPUs, once made ({@link CpuGroupBuilder#isolate}).
-   *
-   * @return the isolation, whose reason says whether it is in force; empty until made
+   * {@return the runtime isolation of the group's CPUs ({@link CpuGroupBuilder#isolate}), whose
+   * reason says whether it is in force; empty until made}
    */
   public synchronized Optional<CpuIsolation> isolation() {
     return isolation;
@@ -356,10 +347,8 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   /**
-   * Returns, for each CPU the group tried and could not reserve, the last refusal; a CPU leaves
-   * this map when the group gets it. Nothing is reserved just to look.
-   *
-   * @return an immutable copy, by CPU; empty while every attempt succeeded
+   * {@return for each CPU the group tried and could not reserve, the last refusal: a copy} A CPU
+   * leaves it when the group gets it.
    */
   public synchronized Map<Integer, ReservationResult> refused() {
     return Map.copyOf(refused);

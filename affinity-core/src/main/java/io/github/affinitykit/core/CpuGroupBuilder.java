@@ -9,26 +9,8 @@ import java.util.Optional;
 import java.util.stream.IntStream;
 
 /**
- * Configures a {@link CpuGroup}: the one place a group of threads is configured, whichever adapter
- * runs it (a {@link PinnedThreadFactory}, the Netty loop groups, a Disruptor's threads take this
- * builder). Each option's rule:
- *
- * <ul>
- *   <li>{@link #pool}: the CPUs the group draws from; default the kit's pool.
- *   <li>{@link #placements}/{@link #strategies}: how member <i>i</i> &gt; 0 is placed relative to
- *       member <i>i</i> - 1, tried in order; default {@link Placement#ANY}.
- *   <li>{@link #cpus}: member <i>i</i> takes the <i>i</i>-th CPU named, no planning; default none.
- *   <li>{@link #runOut}: what a member gets when no CPU is left; default {@link
- *       RunOutPolicy#UNPINNED}.
- *   <li>{@link #unpinnedMask}: where a member without a CPU runs; default the CPUs this process may
- *       use less the isolated ones.
- *   <li>{@link #unpinned}: pinning off, with the reason every member reports; default on.
- *   <li>{@link #isolate}: make the group's CPUs exclusive at runtime; default off.
- *   <li>{@link #memoryPolicy}: the NUMA memory policy each pinned member's thread takes
- *       (affinity-numa); default none, which leaves it alone.
- *   <li>{@link #rule}: any of these as text, and at most how many CPUs the group holds ({@code
- *       count}); the grammar is docs/groups.md's.
- * </ul>
+ * Configures a {@link CpuGroup}, whichever adapter runs it (a {@link PinnedThreadFactory}, Netty's
+ * loops, a Disruptor's threads). Each setter states its default.
  *
  * <p>The system property {@code affinitykit.group.<name>} or the environment variable {@code
  * AFFINITYKIT_GROUP_<NAME>} overrides the code: {@link #build()} applies its rule last, and every
@@ -67,7 +49,8 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Placements tried in order for each member after the first; empty means {@code ANY}.
+   * Placements tried in order for each member after the first; empty (the default) means {@code
+   * ANY}.
    *
    * @param placements how member <i>i</i> is placed relative to member <i>i</i> - 1; copied
    * @return this builder
@@ -88,22 +71,19 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * OpenHFT {@code AffinityStrategies} values, evaluated against the real topology (see {@link
-   * Placement#fromStrategies}).
+   * OpenHFT {@code AffinityStrategies} values, evaluated against the real topology.
    *
    * @param strategies OpenHFT {@code AffinityStrategies} constants, in member order
    * @return this builder
-   * @throws IllegalArgumentException for a constant of any other enum (see {@link
-   *     Placement#fromStrategies})
+   * @throws IllegalArgumentException as {@link Placement#fromStrategies}
    */
   public CpuGroupBuilder strategies(Enum<?>... strategies) {
     return placements(Placement.fromStrategies(strategies));
   }
 
   /**
-   * Pins member {@code i} (in joining order) to {@code cpus[i]} exactly, no planning: a CPU named
-   * twice is shared within the group, as {@link CpuGroup#joinOn} shares it. Empty (the default)
-   * means planned CPUs.
+   * Pins member {@code i} (in joining order) to {@code cpus[i]}, no planning; a CPU named twice is
+   * shared. Empty (the default) means planned CPUs.
    *
    * @param cpus each member's CPU, 0-based, in joining order; a CPU may repeat
    * @return this builder
@@ -125,8 +105,8 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Pins nothing: every member is {@link LeaseStatus#UNPINNED} with {@code reason} and gets the
-   * unpinned mask (set it to {@link CpuSet#empty()} to leave threads' masks alone).
+   * Pins nothing (default: pinning on): every member is {@link LeaseStatus#UNPINNED} with {@code
+   * reason} and gets the unpinned mask.
    *
    * @param reason why pinning is off, as every member reports it
    * @return this builder
@@ -137,10 +117,8 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Sets the mask a member that gets no CPU is confined to while it is bound (its lease restores
-   * the thread's mask). Default: the CPUs this process may use less the isolated ones (all of them
-   * if nothing else is left), so that it neither keeps a pinned creator's CPU nor lands on the CPUs
-   * the pool keeps quiet; {@link CpuSet#empty()} leaves it alone.
+   * Sets the mask a member without a CPU is confined to while bound. Default: the CPUs this process
+   * may use less the isolated ones (all if nothing else is left).
    *
    * @param mask the CPUs such a member runs on; empty leaves its mask alone
    * @return this builder
@@ -151,17 +129,11 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Whether to make the group's CPUs exclusive to this JVM's pinned threads at runtime ({@link
-   * AffinityKit#isolate}; default false). It changes the whole machine, other processes included:
-   * ask for it only where a person did. Which CPUs: those the members hold once {@link
-   * CpuGroup#joinAll} has seated them (a fixed set of threads: Netty's loops, a Disruptor's
-   * threads); for a group whose members join one at a time ({@link CpuGroup#join}, {@link
-   * CpuGroup#joinOn}: a thread factory's threads), its whole pool, at the first join. Members are
-   * let onto those CPUs as they bind. Undone once the group is closed and its last seat freed, or
-   * at JVM exit. The kit's isolator does it ({@link AffinityKit#isolate(CpuSet)}: the artifact
-   * affinity-isolation, found on the class path). Without permission, or without that artifact, the
-   * group pins as usual and {@link CpuGroup#isolation()}'s reason says why. A group that pins
-   * nothing, or holds no CPU, isolates nothing.
+   * Whether to make the group's CPUs exclusive to this JVM's pinned threads at runtime with {@link
+   * AffinityKit#isolate(CpuSet)} (default false); it changes the whole machine. The CPUs held after
+   * {@link CpuGroup#joinAll}, else the pool at the first join; undone once the group is closed and
+   * its last seat freed, or at JVM exit. Refused, the group pins as usual and {@link
+   * CpuGroup#isolation()} says why.
    *
    * @param isolate true to isolate the group's CPUs at runtime
    * @return this builder
@@ -171,28 +143,18 @@ public final class CpuGroupBuilder {
     return this;
   }
 
-  /**
-   * Returns the CPUs the group would take from if built now: the pool given, else the kit's.
-   *
-   * @return this builder's pool
-   */
+  /** {@return the CPUs the group would draw from if built now: the pool given, else the kit's} */
   public CpuSet pool() {
     return resolvedPool();
   }
 
   /**
-   * Sets the NUMA memory policy of each pinned member's thread (default none: left alone): {@code
-   * io.github.affinitykit.numa.MemoryPolicy} of the artifact affinity-numa, or {@link
-   * ThreadMemoryPolicy#named(String)}. The thread sets it itself when its seat binds, right after
-   * its affinity ({@code set_mempolicy} acts on the caller), having read its previous policy, which
-   * it sets again when the binding ends (if the lease is closed on that thread: from another thread
-   * the policy stays, and the status says so). {@code MemoryPolicy.LOCAL} allocates on the pinned
-   * CPU's node. A refusal (no native layer, {@code EPERM}, {@code EINVAL}) leaves the pin standing:
-   * {@link CpuLease#memoryPolicy()} says why. A member that pins nothing (UNPINNED, UNSUPPORTED, a
-   * failed pin) sets nothing. The restore is skipped (and said) when the thread's policy changed
-   * since the bind, so leases on one thread are best closed in the reverse order of their binds; a
-   * previous policy's mode flags ({@code MPOL_F_STATIC_NODES}, {@code MPOL_F_RELATIVE_NODES}) are
-   * not carried back by the restore.
+   * Sets the NUMA memory policy of each pinned member's thread (default none: left alone), e.g.
+   * affinity-numa's {@code MemoryPolicy}. The thread sets it right after its affinity and restores
+   * the previous one when its lease is closed on that thread (from another, it stays); a refusal
+   * leaves the pin standing and {@link CpuLease#memoryPolicy()} says why. The restore is skipped
+   * when the policy changed since the bind (close leases in reverse bind order) and drops the mode
+   * flags {@code MPOL_F_STATIC_NODES}/{@code MPOL_F_RELATIVE_NODES}.
    *
    * @param policy the policy; {@link #build()} checks its nodes are this host's
    * @return this builder
@@ -203,15 +165,13 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Sets the options {@code rule} names, in the grammar of docs/groups.md: {@code
-   * count:4,placement:DIFFERENT_CORE,runout:SHARE} or {@code cpus:2-5,...}; {@code count:N} holds
-   * at most N CPUs at once (more members follow the run-out policy). Nothing is set unless the
-   * whole rule reads.
+   * Sets the options {@code rule} names (docs/groups.md), e.g. {@code
+   * count:4,placement:DIFFERENT_CORE,runout:SHARE}; {@code count:N} holds at most N CPUs at once.
+   * Nothing is set unless the whole rule reads.
    *
    * @param rule the options, {@code key:value} separated by commas
    * @return this builder
-   * @throws IllegalArgumentException naming the option and what was expected: {@code <group name>:
-   *     count:0 (expected: a positive number of CPUs)}
+   * @throws IllegalArgumentException naming the option and what was expected
    */
   public CpuGroupBuilder rule(String rule) {
     GroupRule.parse(name, Objects.requireNonNull(rule, "rule")).applyTo(this);
@@ -219,9 +179,8 @@ public final class CpuGroupBuilder {
   }
 
   /**
-   * Builds the group.
+   * {@return a new open group; it reserves nothing before a member joins}
    *
-   * @return a new open group; it reserves nothing before a member joins
    * @throws IllegalArgumentException if the pool, the unpinned mask or the explicit CPUs name CPUs
    *     this process may not use, the memory policy names a node this host lacks, or the group's
    *     property or variable holds a bad rule (or they disagree)
@@ -310,14 +269,10 @@ public final class CpuGroupBuilder {
     CpuSet named = CpuSet.of(cpus.stream().mapToInt(Integer::intValue).toArray());
     if (cpus.size() != members || !reachable.containsAll(named)) {
       throw new IllegalArgumentException(
-          name
-              + ": cpus: "
-              + cpus
-              + " (expected: "
-              + members
-              + " CPUs, one per member, among the CPUs this process may use: "
-              + reachable
-              + ")");
+          String.format(
+              "%s: cpus: %s (expected: %d CPUs, one per member, among the CPUs this process may"
+                  + " use: %s)",
+              name, cpus, members, reachable));
     }
   }
 
@@ -325,28 +280,17 @@ public final class CpuGroupBuilder {
   static void checkNextExplicit(String name, List<Integer> cpus, int index) {
     if (index >= cpus.size()) {
       throw new IllegalStateException(
-          name
-              + ": members: "
-              + (index + 1)
-              + " (expected: at most "
-              + cpus.size()
-              + ", one per explicit cpu of "
-              + cpus
-              + ")");
+          String.format(
+              "%s: members: %d (expected: at most %d, one per explicit cpu of %s)",
+              name, index + 1, cpus.size(), cpus));
     }
   }
 
   static void checkReachable(String name, String what, CpuSet cpus, CpuSet reachable) {
     if (!reachable.containsAll(cpus)) {
       throw new IllegalArgumentException(
-          name
-              + ": "
-              + what
-              + ": "
-              + cpus
-              + " (expected: CPUs this process may use: "
-              + reachable
-              + ")");
+          String.format(
+              "%s: %s: %s (expected: CPUs this process may use: %s)", name, what, cpus, reachable));
     }
   }
 
@@ -360,10 +304,7 @@ public final class CpuGroupBuilder {
     return unpinnedMask.orElseGet(() -> general(kit));
   }
 
-  /**
-   * The CPUs a member without a CPU runs on by default: those this process may use, less the
-   * isolated ones the pool exists to keep quiet (all of them if nothing else is left).
-   */
+  /** The default unpinned mask: the CPUs this process may use but the isolated ones, else all. */
   private static CpuSet general(AffinityKit k) {
     CpuSet reachable = k.host().reachable();
     CpuSet general = reachable.minus(k.host().isolatedCpus());

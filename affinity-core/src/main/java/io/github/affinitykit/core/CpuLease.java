@@ -13,10 +13,8 @@ import java.util.Optional;
 /**
  * A thread bound to a CPU: the handle that pinning is. {@link Seat#bind()} returns it; {@link
  * #close()} restores the thread's previous mask and gives the CPU back to its seat. Its status and
- * reason are a view of its binding in the seat's one state value; each transition is told (counter,
- * Flight Recorder) once, by the caller that made it. See ARCHITECTURE.md, "One pin state". A lease
- * that bound no CPU ({@link #isBound()} false) says why in {@link #reason()}; closing it is
- * harmless.
+ * reason are a view of the seat's one state value (ARCHITECTURE.md, "One pin state"). A lease that
+ * bound no CPU says why in {@link #reason()}; closing it is harmless.
  *
  * <p>Thread safety: no lock guards its state (its bind and close take the group's monitor briefly);
  * {@link #close()} is idempotent and may be called from any thread, also concurrently with a check,
@@ -123,7 +121,7 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Checks that the reservation of the lease's CPU still holds (see {@link Reservation#verify()}).
+   * Checks that the reservation of the lease's CPU still holds ({@link Reservation#verify()}).
    *
    * @return the status after the check: LOST if a lock file was deleted or replaced under it
    */
@@ -169,10 +167,9 @@ public final class CpuLease implements AutoCloseable {
   }
 
   /**
-   * Asks the kernel whether the bound thread still runs only on its CPU; if not (CPU offlined,
-   * cpuset shrunk, re-pinned by someone else) the status becomes MOVED, the reason names the mask,
-   * and {@link AffinityKit#movedTotal()} counts it once. A lease not bound, or whose thread ended,
-   * is left as it is.
+   * Asks the kernel whether the bound thread still runs only on its CPU; if not, the status becomes
+   * MOVED, the reason names the mask, and {@link AffinityKit#movedTotal()} counts it once. A lease
+   * not bound, or whose thread ended, is left as it is.
    *
    * @return the status after the check
    */
@@ -308,15 +305,8 @@ public final class CpuLease implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "CpuLease[tid="
-        + tid
-        + ", cpu="
-        + cpu
-        + ", "
-        + status()
-        + ": "
-        + reason()
-        + PinState.describe(memory)
-        + "]";
+    return String.format(
+        "CpuLease[tid=%d, cpu=%d, %s: %s%s]",
+        tid, cpu, status(), reason(), PinState.describe(memory));
   }
 }

@@ -21,19 +21,16 @@ public interface ExclusivityAudit {
   CpuSet exclusive();
 
   /**
-   * Returns the CPUs found INTRUDED: something else ran or may run there.
-   *
-   * @return a subset of {@link #audited()}, disjoint from {@link #exclusive()}; the CPUs in neither
-   *     are UNKNOWN
+   * {@return the CPUs found INTRUDED: something else ran or may run there} The audited CPUs neither
+   * EXCLUSIVE nor INTRUDED are UNKNOWN.
    */
   CpuSet intruded();
 
   /**
-   * Returns what was found on {@code cpu}, in one line: the intruders of an INTRUDED CPU ({@code
-   * "bash (pid 300): ran_there"}), the notes of the others (why UNKNOWN, unmovable kernel threads).
+   * {@return what was found on {@code cpu}, in one line; empty when there is nothing to add} The
+   * intruders of an INTRUDED CPU ({@code "bash (pid 300): ran_there"}), else notes.
    *
    * @param cpu one of {@link #audited()}
-   * @return the detail; empty when there is nothing to add
    * @throws IllegalArgumentException if {@code cpu} was not audited
    */
   String detail(int cpu);

@@ -59,27 +59,18 @@ final class GroupOverride {
     String v = env.apply(variable);
     if (p != null && v != null && !p.trim().equals(v.trim())) {
       throw new IllegalArgumentException(
-          property
-              + ": "
-              + p
-              + " (expected: the rule of "
-              + variable
-              + ", "
-              + v
-              + ", or only one of them set)");
+          String.format(
+              "%s: %s (expected: the rule of %s, %s, or only one of them set)",
+              property, p, variable, v));
     }
     if (v != null) {
       String other = Objects.requireNonNullElse(taken.putIfAbsent(variable, name), name);
       if (!other.equals(name)) {
         throw new IllegalArgumentException(
-            variable
-                + ": group "
-                + name
-                + " (expected: one group per variable; group "
-                + other
-                + " maps to it too: set affinitykit.group."
-                + name
-                + " instead)");
+            String.format(
+                "%s: group %s (expected: one group per variable; group %s maps to it too: set"
+                    + " affinitykit.group.%s instead)",
+                variable, name, other, name));
       }
     }
     String source = p != null ? property : variable;

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * registry that audits, the watchdog and metrics read through the kit. A lease joins when its
  * thread is bound and leaves when it is closed.
  *
- * <p>Thread safety: safe for concurrent use; every accessor returns a snapshot or a counter.
+ * <p>Thread safety: safe for concurrent use; every accessor returns a snapshot or a counter. Each
+ * accessor is documented where the kit exposes it.
  */
 final class PinnedLeases {
   private final AffinityBackend backend;
@@ -27,19 +28,16 @@ final class PinnedLeases {
     this.backend = Objects.requireNonNull(backend, "backend");
   }
 
-  /** {@return the open leases, by CPU then thread id} */
   List<CpuLease> all() {
     return open.values().stream()
         .sorted(Comparator.comparingInt(CpuLease::cpu).thenComparingInt(CpuLease::tid))
         .toList();
   }
 
-  /** {@return the kernel thread ids of the pinned threads} */
   Set<Integer> threadIds() {
     return Set.copyOf(open.keySet());
   }
 
-  /** {@return the open lease of thread {@code tid}; empty if the kit holds none for it} */
   Optional<CpuLease> of(int tid) {
     return Optional.ofNullable(open.get(tid));
   }
@@ -52,12 +50,10 @@ final class PinnedLeases {
     return of(backend.currentThreadId());
   }
 
-  /** {@return how many leases {@link CpuLease#check()} has found {@link LeaseStatus#MOVED}} */
   long movedTotal() {
     return moved.get();
   }
 
-  /** {@return how many leases {@link CpuLease#verify()} has found {@link LeaseStatus#LOST}} */
   long lostTotal() {
     return lost.get();
   }

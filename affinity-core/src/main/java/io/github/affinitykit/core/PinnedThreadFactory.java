@@ -12,17 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A {@link ThreadFactory} whose threads pin themselves to planned CPUs before their task runs: a
- * one-line migration from OpenHFT's {@code AffinityThreadFactory}.
- *
- * <pre>{@code
- * ThreadFactory f = new PinnedThreadFactory("worker", AffinityStrategies.DIFFERENT_CORE,
- *     AffinityStrategies.ANY);
- * }</pre>
- *
- * <p>{@link #newThread} plans and reserves the CPU (so that run-out policy {@link
- * RunOutPolicy#FAIL} can throw there); the thread binds itself when it starts. Pinning problems
- * never kill the thread: they show in {@link #assignments()}. An unpinned thread never inherits a
- * pinned creator's CPU.
+ * one-line migration from OpenHFT's {@code AffinityThreadFactory}. {@link #newThread} reserves the
+ * CPU (so that {@link RunOutPolicy#FAIL} throws there); the thread binds itself when it starts.
+ * Pinning problems never kill the thread: they show in {@link #assignments()}.
  *
  * <p>Thread safety: safe for concurrent use; {@link #assignments()} may be read at any time.
  */
@@ -117,24 +109,18 @@ public final class PinnedThreadFactory implements ThreadFactory, AutoCloseable {
   }
 
   /**
-   * Returns the runtime isolation of the factory's pool, made with the first thread if its group
-   * was asked to isolate ({@link CpuGroupBuilder#isolate}).
-   *
-   * @return the isolation, whose reason says whether it is in force; empty if none was asked
+   * {@return the pool's runtime isolation, whose reason says whether it is in force} Made with the
+   * first thread if asked ({@link CpuGroupBuilder#isolate}).
    */
   public Optional<CpuIsolation> isolation() {
     return group.isolation();
   }
 
-  /** {@return the CPUs reserved for its threads, started or not; empty when none} */
-  public CpuSet held() {
+  CpuSet held() { // the CPUs reserved for its threads, started or not
     return group.held();
   }
 
-  /**
-   * Creates no more threads; frees the CPUs of threads never started now, of the others when they
-   * end.
-   */
+  /** Creates no more threads; frees the CPUs of threads never started now, the others' at end. */
   @Override
   public void close() {
     group.close();

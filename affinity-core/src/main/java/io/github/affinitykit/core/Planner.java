@@ -31,13 +31,9 @@ final class Planner {
     this.pool = Objects.requireNonNull(pool, "pool");
     if (!topology.known().containsAll(pool)) {
       throw new IllegalArgumentException(
-          "pool: "
-              + pool
-              + " (expected: CPUs of the topology "
-              + topology.known()
-              + "; unknown: "
-              + pool.minus(topology.known())
-              + ")");
+          String.format(
+              "pool: %s (expected: CPUs of the topology %s; unknown: %s)",
+              pool, topology.known(), pool.minus(topology.known())));
     }
     this.placements = placements.isEmpty() ? List.of(Placement.ANY) : List.copyOf(placements);
   }

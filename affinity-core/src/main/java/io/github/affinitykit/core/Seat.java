@@ -26,16 +26,14 @@ import java.util.function.UnaryOperator;
  */
 public final class Seat implements AutoCloseable {
   private final CpuGroup group;
-  private final int index;
   private final String member;
   private final int cpu;
   private final LeaseStatus planned;
   private final String plannedReason;
   private final AtomicReference<PinState> state; // the seat's whole state: see PinState
 
-  Seat(CpuGroup group, int index, String member, int cpu, LeaseStatus status, String reason) {
+  Seat(CpuGroup group, String member, int cpu, LeaseStatus status, String reason) {
     this.group = group;
-    this.index = index;
     this.member = member;
     this.cpu = cpu;
     this.planned = status;
@@ -74,12 +72,7 @@ public final class Seat implements AutoCloseable {
 
   /** A seat that binds nothing, with {@code reason}: a request refused before it was seated. */
   static Seat refused(CpuGroup group, String member, String reason) {
-    return new Seat(group, -1, member, -1, LeaseStatus.UNPINNED, reason);
-  }
-
-  /** {@return the member's number in its group, from 0 in joining order (a failed join too)} */
-  public int index() {
-    return index;
+    return new Seat(group, member, -1, LeaseStatus.UNPINNED, reason);
   }
 
   /** {@return the member's name, as given to {@link CpuGroup#join(String)} or group-index} */
@@ -97,11 +90,8 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns what became of the member: PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED (the kernel
-   * refused the last bind); MOVED (its thread found elsewhere); LOST (its reservation found lost);
-   * RELEASED once closed.
-   *
-   * @return the member's status
+   * {@return what became of the member} PINNED, SHARED, UNPINNED, UNSUPPORTED; FAILED (the kernel
+   * refused the last bind); MOVED; LOST; RELEASED once closed.
    */
   public LeaseStatus status() {
     return state.get().seatStatus();
@@ -175,22 +165,20 @@ public final class Seat implements AutoCloseable {
   }
 
   /**
-   * Returns {@code task} wrapped to run bound to this seat: {@link #bind()} first, the lease closed
-   * however it ends; the seat stays. May be run by any number of threads.
+   * {@return {@code task} wrapped to run bound: {@link #bind()}, {@code task}, the lease closed}
+   * The seat stays; it may be run by any number of threads.
    *
    * @param task the work to run bound; not null
-   * @return a task that binds, runs {@code task}, then closes the lease
    */
   public Runnable bound(Runnable task) {
     return around(task, this::bind);
   }
 
   /**
-   * As {@link #bound(Runnable)} with {@link #bindOnce()}: the seat closes when the task ends. Run
-   * it on one thread, once.
+   * {@return as {@link #bound(Runnable)} with {@link #bindOnce()}: the seat closes with the task}
+   * Run it on one thread, once.
    *
    * @param task the thread's whole work; not null
-   * @return a task that binds, runs {@code task}, then closes the lease and this seat
    */
   public Runnable boundOnce(Runnable task) {
     return around(task, this::bindOnce);
@@ -292,14 +280,8 @@ public final class Seat implements AutoCloseable {
     }
     CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.pinned().add(lease);
-    Flight.pinned(
-        group.name(),
-        member,
-        cpu,
-        self,
-        planned.name(),
-        plannedReason,
-        memory.map(Object::toString).orElse(""));
+    String policy = memory.map(Object::toString).orElse("");
+    Flight.pinned(group.name(), member, cpu, self, planned.name(), plannedReason, policy);
     return lease;
   }
 
@@ -308,12 +290,8 @@ public final class Seat implements AutoCloseable {
    * another's: policy and mask are set back, the binding ends untold, the lease says RELEASED.
    */
   private CpuLease undo(
-      AffinityKit kit,
-      int id,
-      int self,
-      CpuSet before,
-      Optional<ThreadMemoryPolicy.Binding> memory) {
-    memory.ifPresent(ThreadMemoryPolicy.Binding::restore);
+      AffinityKit kit, int id, int self, CpuSet before, Optional<ThreadMemoryPolicy.Binding> m) {
+    m.ifPresent(ThreadMemoryPolicy.Binding::restore);
     try {
       kit.backend().setAffinity(self, before);
     } catch (AffinityException e) {
@@ -376,15 +354,8 @@ public final class Seat implements AutoCloseable {
   @Override
   public String toString() {
     PinState s = state.get();
-    return "Seat["
-        + member
-        + ", cpu "
-        + s.seatCpu()
-        + ", "
-        + s.seatStatus()
-        + ": "
-        + s.seatReason()
-        + PinState.describe(s.memory())
-        + "]";
+    return String.format(
+        "Seat[%s, cpu %d, %s: %s%s]",
+        member, s.seatCpu(), s.seatStatus(), s.seatReason(), PinState.describe(s.memory()));
   }
 }

@@ -4,21 +4,17 @@ import java.util.List;
 
 /**
  * A NUMA memory policy as a group sets it on each thread it pins ({@link
- * CpuGroupBuilder#memoryPolicy}): right after the affinity, on that thread, undone when its lease
- * is closed. Core implements none: {@code io.github.affinitykit:affinity-numa} does, found by
- * {@link #named(String)} with {@link java.util.ServiceLoader}; without it every binding is refused
- * and says so, and the pin stands.
+ * CpuGroupBuilder#memoryPolicy}). affinity-numa implements it ({@link java.util.ServiceLoader});
+ * without it every binding is refused and says so, and the pin stands.
  *
  * <p>Thread safety: implementations are immutable; {@link #apply()} acts on the calling thread.
  */
 public interface ThreadMemoryPolicy {
   /**
-   * Returns the policy {@code spec} names ({@code default}, {@code local}, {@code bind 0-1}, {@code
-   * preferred 1}, {@code interleave 0,2}); without affinity-numa, one whose every binding is
-   * refused.
+   * {@return the policy {@code spec} names; without affinity-numa, one whose bindings are refused}
    *
-   * @param spec the policy, as {@code MemoryPolicy.toString()} prints it
-   * @return the policy
+   * @param spec {@code default}, {@code local}, {@code bind 0-1}, {@code preferred 1}, {@code
+   *     interleave 0,2}: as {@code MemoryPolicy.toString()} prints it
    * @throws IllegalArgumentException if the artifact is present and {@code spec} names no policy
    */
   static ThreadMemoryPolicy named(String spec) {
@@ -74,10 +70,9 @@ public interface ThreadMemoryPolicy {
    */
   interface Parser {
     /**
-     * Returns the policy {@code spec} names.
+     * {@return the policy {@code spec} names}
      *
      * @param spec the policy, as {@code MemoryPolicy.toString()} prints it
-     * @return the policy
      * @throws IllegalArgumentException if {@code spec} names no policy
      */
     ThreadMemoryPolicy parse(String spec);

@@ -148,15 +148,15 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
           name, cpu, Reason.AUDITED_EXCLUSIVE, "audited EXCLUSIVE, alone on core " + core);
     }
     if (isolated.contains(cpu)) {
+      String mate = "isolated, but its core-mate " + online.minus(isolated);
       return new WaitAdvice(
           name,
           cpu,
           Reason.SIBLING_NOT_ISOLATED,
-          "isolated, but its core-mate "
-              + online.minus(isolated)
-              + " is not: general work runs on the same core");
+          mate + " is not: general work runs on the same core");
     }
     boolean wasAudited = audited.contains(cpu);
+    String why = wasAudited ? "the audit found it INTRUDED" : "not audited";
     return new WaitAdvice(
         name,
         cpu,
@@ -164,7 +164,7 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
         "alone on core "
             + core
             + " but not isolated, and "
-            + (wasAudited ? "the audit found it INTRUDED" : "not audited")
+            + why
             + ": other tasks and IRQs may run there");
   }
 
@@ -176,14 +176,9 @@ public record WaitAdvice(String thread, int cpu, WaitAdvice.Reason reason, Strin
   /** Returns {@code worker-0 on cpu 1: spin, ISOLATED_CORE (isolated, with its whole core 1)}. */
   @Override
   public String toString() {
-    return thread
-        + (cpu < 0 ? " with no CPU" : " on cpu " + cpu)
-        + ": "
-        + (spin() ? "spin, " : "back off, ")
-        + reason
-        + " ("
-        + text
-        + ")";
+    String where = cpu < 0 ? " with no CPU" : " on cpu " + cpu;
+    return String.format(
+        "%s%s: %s%s (%s)", thread, where, spin() ? "spin, " : "back off, ", reason, text);
   }
 
   /**

@@ -100,13 +100,8 @@ final class CpuListParser {
       throw error(at, "used " + used + " > group " + group + " (expected: used <= group)");
     }
     if (end >= nbits) {
-      throw error(
-          at,
-          "cpu "
-              + end
-              + " out of range (expected: < "
-              + nbits
-              + (countKnown ? " possible cpus)" : ")"));
+      String limit = nbits + (countKnown ? " possible cpus" : "");
+      throw error(at, "cpu " + end + " out of range (expected: < " + limit + ")");
     }
   }
 

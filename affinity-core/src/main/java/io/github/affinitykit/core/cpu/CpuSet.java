@@ -15,9 +15,8 @@ import java.util.stream.IntStream;
  * known, separated by commas or whitespace; the empty string is the empty set. {@link
  * #parseMask(String)} accepts the hex mask form ({@code ff,ffffffff}: 32-bit words, most
  * significant first) used by {@code *_cpus} files and {@code /proc/irq/N/smp_affinity}. {@link
- * #toString()} prints the canonical list ({@code 0-3,8}), as the kernel's {@code %*pbl} does.
- *
- * <p>There is no 64 or 256 CPU ceiling: ids up to {@link #MAX_CPUS} - 1 are accepted.
+ * #toString()} prints the canonical list ({@code 0-3,8}), as the kernel's {@code %*pbl} does. Ids
+ * up to {@link #MAX_CPUS} - 1 are accepted.
  *
  * <p>Thread safety: instances are immutable and safe to share between threads.
  */
@@ -39,10 +38,9 @@ public final class CpuSet {
   }
 
   /**
-   * Returns the set of the given ids.
+   * {@return the set of the given ids; empty for none}
    *
    * @param cpus CPU ids, in any order; a repeated id counts once
-   * @return the set of those ids; empty for none
    * @throws IllegalArgumentException if an id is negative or not below {@link #MAX_CPUS}
    */
   public static CpuSet of(int... cpus) {
@@ -55,11 +53,10 @@ public final class CpuSet {
   }
 
   /**
-   * Returns the ids {@code first..last}, both included.
+   * {@return the ids {@code first..last}, both included}
    *
    * @param first the lowest id, 0-based
    * @param last the highest id, included
-   * @return the {@code last - first + 1} ids
    * @throws IllegalArgumentException if {@code first > last} or either is out of range
    */
   public static CpuSet range(int first, int last) {
@@ -202,9 +199,9 @@ public final class CpuSet {
   }
 
   /**
-   * Calls {@code action} with each id in ascending order.
+   * Calls {@code action} once per id, lowest first.
    *
-   * @param action called once per id, lowest first
+   * @param action the action
    */
   public void forEach(IntConsumer action) {
     for (int cpu = first(); cpu >= 0; cpu = next(cpu + 1)) {

@@ -76,29 +76,19 @@ public final class CpuTopology {
     this.numaNodes = TopologyPartitions.numaNodes(this.cpus);
   }
 
-  /**
-   * Returns the CPUs that may ever be online ({@code possible}).
-   *
-   * @return the {@code possible} list, or the {@code cpuN} directories and online CPUs without it
-   */
+  /** {@return {@code possible}, else the {@code cpuN} directories and online CPUs} */
   public CpuSet possible() {
     return possible;
   }
 
-  /**
-   * Returns the CPUs physically present ({@code present}).
-   *
-   * @return the {@code present} list, or the {@code cpuN} directories and online CPUs without it
-   */
+  /** {@return {@code present}, else the {@code cpuN} directories and online CPUs} */
   public CpuSet present() {
     return present;
   }
 
   /**
-   * Returns the CPUs online when loaded ({@code online}).
-   *
-   * @return the {@code online} list; if it is missing, the {@code cpuN} directories not marked
-   *     offline, or the processors of {@code /proc/cpuinfo}
+   * {@return {@code online}, else the {@code cpuN} directories not marked offline, or the
+   * processors of {@code /proc/cpuinfo}}
    */
   public CpuSet online() {
     return online;
@@ -109,12 +99,7 @@ public final class CpuTopology {
     return offline;
   }
 
-  /**
-   * Returns the number of bits a CPU mask of this host needs: the highest CPU id any source names,
-   * plus one (so a short {@code possible} list never narrows the mask).
-   *
-   * @return the mask width in bits, 1 or more
-   */
+  /** {@return the bits a CPU mask of this host needs: the highest CPU id any source names + 1} */
   public int possibleCount() {
     return Math.max(
             Math.max(possible.last(), present.last()), Math.max(online.last(), known.last()))
@@ -122,19 +107,16 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns the online CPUs whose topology the kernel shows.
-   *
-   * @return the CPUs that have a {@link CpuInfo}, at least one
+   * {@return the online CPUs whose topology the kernel shows (with a {@link CpuInfo}); not empty}
    */
   public CpuSet known() {
     return known;
   }
 
   /**
-   * Returns the description of a known CPU.
+   * {@return the description of a known CPU}
    *
    * @param cpu the logical CPU id; must be in {@link #known()}
-   * @return that CPU's description, never null
    * @throws IllegalArgumentException if {@code cpu} is not in {@link #known()}
    */
   public CpuInfo cpu(int cpu) {
@@ -151,10 +133,7 @@ public final class CpuTopology {
   }
 
   /**
-   * Returns each package's known CPUs, ordered by first CPU; CPUs of unknown package (Arm's {@code
-   * /proc/cpuinfo}) form one group.
-   *
-   * @return disjoint non-empty groups that together hold every known CPU; unmodifiable
+   * {@return each package's known CPUs, ordered by first CPU; those of unknown package form one}
    */
   public List<CpuSet> packages() {
     return packages;
@@ -165,39 +144,23 @@ public final class CpuTopology {
     return cores;
   }
 
-  /**
-   * Returns the distinct groups of CPUs sharing an L3 cache, ordered by first CPU; empty if no L3
-   * is known.
-   *
-   * @return disjoint non-empty groups; a CPU with no known L3 is in none; unmodifiable
-   */
+  /** {@return the disjoint groups of CPUs sharing an L3 cache, by first CPU; maybe none} */
   public List<CpuSet> l3Groups() {
     return l3Groups;
   }
 
-  /**
-   * Returns the distinct groups of CPUs sharing an L2 cache, ordered by first CPU; empty if no L2
-   * is known.
-   *
-   * @return disjoint non-empty groups; a CPU with no known L2 is in none; unmodifiable
-   */
+  /** {@return the disjoint groups of CPUs sharing an L2 cache, by first CPU; maybe none} */
   public List<CpuSet> l2Groups() {
     return l2Groups;
   }
 
-  /**
-   * Returns each NUMA node's known CPUs by node id, ascending; nodes without known CPUs (memory
-   * only, or all CPUs offline) are omitted, and the map is empty if no node is known. Unmodifiable.
-   *
-   * @return node id to that node's known CPUs (never an empty set), possibly an empty map
-   */
+  /** {@return each NUMA node's known CPUs by node id; nodes without known CPUs are left out} */
   public SortedMap<Integer, CpuSet> numaNodes() {
     return numaNodes;
   }
 
   /**
-   * {@return the kernel's relative distance between two NUMA nodes ({@code nodeN/distance}: 10 is
-   * local), or -1 if unknown}
+   * {@return the kernel's NUMA distance ({@code nodeN/distance}: 10 is local), or -1 if unknown}
    *
    * @param fromNode the NUMA node id whose {@code distance} row is read
    * @param toNode the NUMA node id of the column in that row

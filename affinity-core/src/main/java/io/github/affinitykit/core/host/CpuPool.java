@@ -50,12 +50,10 @@ public record CpuPool(CpuSet cpus, CpuSet housekeeping, Source source, String re
   }
 
   /**
-   * Returns the pool's CPUs in a group's order of preference: CPUs on cores wholly inside the pool
-   * first, then CPUs whose core-mates are outside it, each ascending (later members of a group
-   * follow their placements, so may take another order).
+   * {@return the pool's CPUs in a group's order of preference} Those on cores wholly inside the
+   * pool first, then the rest, each ascending.
    *
    * @param topology the host's topology; it must know every CPU of the pool
-   * @return each CPU of the pool once, immutable: whole-core ones ascending, then the rest
    */
   public List<Integer> order(CpuTopology topology) {
     List<Integer> whole = new ArrayList<>();

@@ -12,10 +12,7 @@ import java.util.Optional;
 /**
  * An immutable snapshot of the host's CPUs as this process sees them: topology, the calling
  * thread's allowed mask, the cgroup cpuset, the kernel's isolation state, and what pinning derives
- * from them. The rest of the host is affinity-host-report's {@code HostReport}.
- *
- * <p>Take it <em>before</em> pinning anything: the allowed mask is the calling thread's, and a
- * pinned thread sees only its own CPU (as {@link Runtime#availableProcessors()} does).
+ * from them. Take it <em>before</em> pinning anything: the allowed mask is the calling thread's.
  *
  * <p>Thread safety: immutable; safe to share between threads.
  */
@@ -121,12 +118,7 @@ public final class HostCpus {
     return new HostProbe(new SysFs(root)).probe();
   }
 
-  /**
-   * Returns the directory this snapshot was read from: {@code /} for this host, else a fixture tree
-   * or another host's copy ({@code doctor --root}).
-   *
-   * @return the root given to {@link #probe(Path)}; {@code /} for {@link #probe()}
-   */
+  /** {@return the directory this snapshot was read from: {@code /} for {@link #probe()}} */
   public Path root() {
     return root;
   }
@@ -161,9 +153,7 @@ public final class HostCpus {
     return nohzFull;
   }
 
-  /**
-   * {@return the online CPUs within the cgroup's effective CPUs; all online CPUs without a cpuset}
-   */
+  /** {@return the online CPUs within the cgroup's effective CPUs (all without a cpuset)} */
   public CpuSet usable() {
     return usable;
   }
@@ -174,31 +164,24 @@ public final class HostCpus {
   }
 
   /**
-   * Returns whether the allowed mask is the boot default under isolcpus (every usable CPU but the
-   * isolated ones), which {@code sched_setaffinity} may still leave.
-   *
-   * @return true only if some CPU is isolated, the allowed mask holds none of them but some usable
-   *     CPU, and together with them covers every usable CPU
+   * {@return whether the allowed mask is the boot default under isolcpus} It holds no isolated CPU
+   * but some usable one, and with the isolated ones covers every usable CPU.
    */
   public boolean allowedIsIsolationDefault() {
     return allowedIsIsolationDefault;
   }
 
   /**
-   * Returns the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
-   * allowed mask unless that mask is the isolcpus boot default.
-   *
-   * @return a subset of {@link #usable()}, possibly empty
+   * {@return the CPUs a thread of this process may be pinned to: {@link #usable()}, narrowed to the
+   * allowed mask unless that mask is the isolcpus boot default; possibly empty}
    */
   public CpuSet reachable() {
     return reachable;
   }
 
   /**
-   * Returns the CPUs isolated by any mechanism: isolcpus {@code domain}, cgroup v2 isolated
-   * partitions, {@code nohz_full} (see ARCHITECTURE.md, "Isolated CPUs").
-   *
-   * @return the union of those sets, possibly empty; it may hold CPUs this process cannot reach
+   * {@return the CPUs isolated by isolcpus {@code domain}, cgroup v2 isolated partitions or {@code
+   * nohz_full}; it may hold CPUs this process cannot reach}
    */
   public CpuSet isolatedCpus() {
     return isolatedCpus;
@@ -211,21 +194,12 @@ public final class HostCpus {
 
   /** {@return the isolated CPUs whose physical core also holds a CPU that is not isolated} */
   public CpuSet isolatedWithSharedCore() {
-    CpuSet iso = isolatedCpus();
-    CpuSet[] out = {CpuSet.empty()};
-    iso.forEach(
-        cpu -> {
-          if (topology.known().contains(cpu) && !iso.containsAll(topology.cpu(cpu).core())) {
-            out[0] = out[0].union(CpuSet.of(cpu));
-          }
-        });
-    return out[0];
+    return PoolPolicy.halfInside(topology, isolatedCpus);
   }
 
   /**
-   * Returns the default pool (isolated CPUs first), or the override's, resolved at probe time.
+   * {@return the default pool (isolated CPUs first) or the override's, resolved at probe time}
    *
-   * @return the pool resolved at probe time, never null (possibly one with no CPUs)
    * @throws IllegalArgumentException for a host from {@link #diagnose(Path)} with a bad override
    */
   public CpuPool pool() {
@@ -242,10 +216,8 @@ public final class HostCpus {
   }
 
   /**
-   * Returns the kernel files and entries the probe refused to read (a FIFO, device or socket, a
-   * link out of the tree, an oversized file, a {@code cpuN} past the limits), each read as absent.
-   *
-   * @return the refusals in the order met, at most 100; empty for a host read whole
+   * {@return the kernel files the probe refused to read, as absent, at most 100} A FIFO, device or
+   * socket, a link out of the tree, an oversized file, a {@code cpuN} past the limits.
    */
   public List<String> refused() {
     return refused;

@@ -56,10 +56,8 @@ final class PoolPolicy {
     String hex = text.trim().toLowerCase(java.util.Locale.ROOT);
     hex = hex.startsWith("0x") ? hex.substring(2) : hex;
     if (hex.isEmpty() || !hex.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
-      throw new IllegalArgumentException(
-          "\""
-              + text
-              + "\" (expected: a hexadecimal CPU mask, lowest CPUs last, e.g. ff00 = 8-15)");
+      String rule = "a hexadecimal CPU mask, lowest CPUs last, e.g. ff00 = 8-15";
+      throw new IllegalArgumentException("\"" + text + "\" (expected: " + rule + ")");
     }
     java.util.BitSet bits = new java.util.BitSet();
     for (int i = 0; i < hex.length(); i++) { // digit i from the right holds CPUs 4i to 4i+3
@@ -93,13 +91,12 @@ final class PoolPolicy {
     CpuSet reachable = host.reachable();
     if (cpus.isEmpty() || !reachable.containsAll(cpus)) {
       throw new IllegalArgumentException(
-          origin
-              + ": "
-              + (cpus.isEmpty() ? "\"\"" : cpus)
-              + " (expected: a non-empty subset of the CPUs this process may use: "
-              + reachable
-              + (cpus.isEmpty() ? "" : "; not usable: " + cpus.minus(reachable))
-              + ")");
+          String.format(
+              "%s: %s (expected: a non-empty subset of the CPUs this process may use: %s%s)",
+              origin,
+              cpus.isEmpty() ? "\"\"" : cpus,
+              reachable,
+              cpus.isEmpty() ? "" : "; not usable: " + cpus.minus(reachable)));
     }
     return new CpuPool(
         cpus, reachable.minus(cpus), CpuPool.Source.OVERRIDE, "pool set by " + origin);
@@ -124,6 +121,17 @@ final class PoolPolicy {
     return out;
   }
 
+  private static String order(CpuSet exclusive, CpuSet half) {
+    if (half.isEmpty()) {
+      return "exclusive cores first";
+    }
+    return half.equals(exclusive)
+        ? "every one shares its core with a non-isolated CPU"
+        : String.format(
+            "whole isolated cores %s first, %s (core shared with non-isolated CPUs) last",
+            exclusive.minus(half), half);
+  }
+
   static CpuPool byDefault(HostCpus host) {
     CpuSet reachable = host.reachable();
     CpuSet exclusive = host.exclusive();
@@ -134,11 +142,10 @@ final class PoolPolicy {
             reachable.minus(home),
             home,
             CpuPool.Source.ISOLATED,
-            "every reachable CPU is isolated ("
-                + reachable
-                + "): core "
-                + home
-                + " stays with the JVM's own threads, the rest is the pool");
+            String.format(
+                "every reachable CPU is isolated (%s): core %s stays with the JVM's own threads,"
+                    + " the rest is the pool",
+                reachable, home));
       }
     }
     if (!exclusive.isEmpty()) {
@@ -147,18 +154,7 @@ final class PoolPolicy {
           exclusive,
           reachable.minus(exclusive),
           CpuPool.Source.ISOLATED,
-          "isolated CPUs "
-              + exclusive
-              + " are reachable: "
-              + (halfIsolated.isEmpty()
-                  ? "exclusive cores first"
-                  : halfIsolated.equals(exclusive)
-                      ? "every one shares its core with a non-isolated CPU"
-                      : "whole isolated cores "
-                          + exclusive.minus(halfIsolated)
-                          + " first, "
-                          + halfIsolated
-                          + " (core shared with non-isolated CPUs) last"));
+          "isolated CPUs " + exclusive + " are reachable: " + order(exclusive, halfIsolated));
     }
     if (reachable.isEmpty()) {
       return new CpuPool(

@@ -45,24 +45,15 @@ final class TopologyReader {
     }
     cpus = CpuinfoTopologyReader.read(fs.read(CPUINFO).orElse(""), online, numa);
     if (cpus.isEmpty()) {
-      throw new IllegalStateException(
-          "root: "
-              + fs.root()
-              + " (expected: a Linux root where sys/devices/system/cpu or proc/cpuinfo lists"
-              + " an online CPU)");
+      String rule = "a Linux root where sys/devices/system/cpu or proc/cpuinfo lists an online CPU";
+      throw new IllegalStateException("root: " + fs.root() + " (expected: " + rule + ")");
     }
     // the CPUs /proc/cpuinfo lists are online: they complete masks sysfs left empty
     CpuSet processors = CpuSet.of(cpus.stream().mapToInt(CpuInfo::cpu).toArray());
     CpuSet on = online.isEmpty() ? processors : online;
     CpuSet poss = possible.union(on);
-    return new CpuTopology(
-        CPUINFO,
-        cpus,
-        poss,
-        present.union(on),
-        on,
-        offline.union(poss.minus(on)),
-        numa.distances());
+    CpuSet off = offline.union(poss.minus(on));
+    return new CpuTopology(CPUINFO, cpus, poss, present.union(on), on, off, numa.distances());
   }
 
   /** A cpu-list file of the cpu directory; a malformed one counts as absent. */

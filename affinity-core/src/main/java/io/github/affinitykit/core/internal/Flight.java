@@ -16,15 +16,8 @@ public final class Flight {
   }
 
   /**
-   * A thread bound by its seat.
-   *
-   * @param group the group's name
-   * @param member the member's name
-   * @param cpu the CPU, -1 if none
-   * @param tid the thread's kernel id
-   * @param status the lease's status
-   * @param reason why that CPU, or why none
-   * @param memoryPolicy what became of the memory policy (text built only when recorded)
+   * A thread bound by its seat: {@code cpu} -1 if none; {@code memoryPolicy} made text only when
+   * recorded.
    */
   public static void pinned(
       String group,
@@ -39,39 +32,21 @@ public final class Flight {
     }
   }
 
-  /**
-   * A lease closed.
-   *
-   * @param cpu the CPU it held, -1 if none
-   * @param tid the thread's kernel id
-   * @param status its status as it closed
-   */
+  /** A lease closed, with its status as it closed. */
   public static void released(int cpu, int tid, String status) {
     if (Module.PRESENT) {
       FlightEvents.released(cpu, tid, status);
     }
   }
 
-  /**
-   * A lease found moved.
-   *
-   * @param cpu its CPU
-   * @param tid the thread's kernel id
-   * @param allowed the CPUs the kernel allows it on now
-   */
+  /** A lease found moved: {@code allowed} is the CPUs the kernel allows it on now. */
   public static void moved(int cpu, int tid, String allowed) {
     if (Module.PRESENT) {
       FlightEvents.moved(cpu, tid, allowed);
     }
   }
 
-  /**
-   * A lease's reservation found lost.
-   *
-   * @param cpu its CPU
-   * @param tid the thread's kernel id
-   * @param reason the seat's reason
-   */
+  /** A lease's reservation found lost, with the seat's reason. */
   public static void lost(int cpu, int tid, String reason) {
     if (Module.PRESENT) {
       FlightEvents.lost(cpu, tid, reason);
@@ -79,12 +54,8 @@ public final class Flight {
   }
 
   /**
-   * An isolation or a confinement made, refused or undone.
-   *
-   * @param kind {@code isolation} or {@code confinement}
-   * @param cpus the CPUs concerned, as a cpu list
-   * @param status what happened
-   * @param detail how, or why not
+   * An isolation or confinement ({@code kind}) made, refused or undone: {@code detail} how or why
+   * not.
    */
   public static void isolation(String kind, String cpus, String status, String detail) {
     if (Module.PRESENT) {

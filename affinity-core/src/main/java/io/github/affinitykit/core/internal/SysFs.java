@@ -164,11 +164,9 @@ public final class SysFs {
           kind,
           text,
           Math.max(0, text.indexOf(Integer.toString(last))),
-          "cpu "
-              + last
-              + " out of range (expected: < "
-              + KernelLimits.CPUS
-              + ", the kernel's largest NR_CPUS)");
+          String.format(
+              "cpu %d out of range (expected: < %d, the kernel's largest NR_CPUS)",
+              last, KernelLimits.CPUS));
     }
     return set;
   }
@@ -226,14 +224,9 @@ public final class SysFs {
     int n = index(name, prefix);
     if (n >= limit) {
       refuse(
-          path(dir + "/" + name)
-              + ": "
-              + prefix
-              + " "
-              + n
-              + " (expected: < "
-              + limit
-              + ", the kernel's limit): left out");
+          String.format(
+              "%s: %s %d (expected: < %d, the kernel's limit): left out",
+              path(dir + "/" + name), prefix, n, limit));
       return -1;
     }
     return n;

@@ -7,17 +7,7 @@ package io.github.affinitykit.core.jfr;
 public final class FlightEvents {
   private FlightEvents() {}
 
-  /**
-   * Commits a {@code ThreadPinned} event if a recording enabled it.
-   *
-   * @param group the group's name
-   * @param member the member's name
-   * @param cpu the CPU, -1 if none
-   * @param tid the thread's kernel id
-   * @param status the status
-   * @param reason why
-   * @param memoryPolicy what became of the memory policy
-   */
+  /** Commits a {@code ThreadPinned} event if a recording enabled it. */
   public static void pinned(
       String group,
       String member,
@@ -39,13 +29,7 @@ public final class FlightEvents {
     }
   }
 
-  /**
-   * Commits a {@code ThreadReleased} event if a recording enabled it.
-   *
-   * @param cpu the CPU, -1 if none
-   * @param tid the thread's kernel id
-   * @param status the status
-   */
+  /** Commits a {@code ThreadReleased} event if a recording enabled it. */
   public static void released(int cpu, int tid, String status) {
     ThreadReleasedEvent e = new ThreadReleasedEvent();
     if (e.shouldCommit()) {
@@ -56,13 +40,7 @@ public final class FlightEvents {
     }
   }
 
-  /**
-   * Commits a {@code LeaseMoved} event if a recording enabled it.
-   *
-   * @param cpu the CPU, -1 if none
-   * @param tid the thread's kernel id
-   * @param allowed the mask found
-   */
+  /** Commits a {@code LeaseMoved} event if a recording enabled it. */
   public static void moved(int cpu, int tid, String allowed) {
     LeaseMovedEvent e = new LeaseMovedEvent();
     if (e.shouldCommit()) {
@@ -73,13 +51,7 @@ public final class FlightEvents {
     }
   }
 
-  /**
-   * Commits a {@code LeaseLost} event if a recording enabled it.
-   *
-   * @param cpu the CPU, -1 if none
-   * @param tid the thread's kernel id
-   * @param reason why
-   */
+  /** Commits a {@code LeaseLost} event if a recording enabled it. */
   public static void lost(int cpu, int tid, String reason) {
     LeaseLostEvent e = new LeaseLostEvent();
     if (e.shouldCommit()) {
@@ -90,14 +62,7 @@ public final class FlightEvents {
     }
   }
 
-  /**
-   * Commits a {@code Isolation} event if a recording enabled it.
-   *
-   * @param kind what was applied or undone
-   * @param cpus the CPUs
-   * @param status the status
-   * @param detail the details
-   */
+  /** Commits an {@code Isolation} event if a recording enabled it. */
   public static void isolation(String kind, String cpus, String status, String detail) {
     IsolationEvent e = new IsolationEvent();
     if (e.shouldCommit()) {

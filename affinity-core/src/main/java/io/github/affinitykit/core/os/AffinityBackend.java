@@ -5,24 +5,19 @@ import io.github.affinitykit.core.internal.natives.NativeLayer;
 
 /**
  * The system calls behind pinning: read and set the CPU mask of a thread by its Linux thread id,
- * learn the calling thread's id and the CPU it runs on. {@link #detect()} probes when called and
- * returns an {@link #unsupported unsupported} backend where pinning is impossible.
+ * learn the calling thread's id and the CPU it runs on.
  *
  * <p>Thread ids ({@code tid}) are kernel thread ids ({@code gettid()}, the {@code nid} of {@code
- * jcmd Thread.print}); {@code 0} means the calling thread. On a virtual thread they name the
- * carrier it runs on at that moment.
+ * jcmd Thread.print}); {@code 0} means the calling thread; on a virtual thread, its carrier now.
  *
  * <p>Thread safety: every implementation is safe for concurrent use by any number of threads.
  */
 public interface AffinityBackend {
 
   /**
-   * Returns the platform's backend: the Linux backend where this JVM's native layer loads, else an
-   * {@link #unsupported} backend whose {@link #reason()} says why and how to fix it. Never throws
-   * for a missing capability. On JDK 22+ ({@code java.lang.foreign}) run with {@code
+   * {@return the Linux backend where this JVM's native layer loads, else an {@link #unsupported}
+   * one whose {@link #reason()} says why and how to fix it} On JDK 22+ run with {@code
    * --enable-native-access=ALL-UNNAMED} ({@code =io.github.affinitykit.core} on the module path).
-   *
-   * @return the platform's backend; thread-safe
    */
   static AffinityBackend detect() {
     return LinuxAffinityBackend.on(NativeLayer.system());
@@ -41,9 +36,7 @@ public interface AffinityBackend {
     return new NoopAffinityBackend(reason);
   }
 
-  /**
-   * {@return true if the mask calls reach the kernel; false for a no-op backend, whose calls throw}
-   */
+  /** {@return true if the mask calls reach the kernel; false for a no-op backend, which throws} */
   boolean isSupported();
 
   /** {@return what this backend uses when supported, or why it is not supported: never empty} */
@@ -59,18 +52,15 @@ public interface AffinityBackend {
   int currentThreadId();
 
   /**
-   * Returns the CPU the calling thread runs on now ({@code sched_getcpu}); stale as soon as it
-   * returns unless the thread is pinned to one CPU.
-   *
-   * @return the CPU id, 0-based; -1 when the backend or the kernel cannot tell
+   * {@return the CPU the calling thread runs on now ({@code sched_getcpu}), -1 if unknown; stale at
+   * once unless the thread is pinned to one CPU}
    */
   int currentCpu();
 
   /**
-   * Returns the CPU mask of a thread.
+   * {@return the CPUs thread {@code tid} may run on, never empty}
    *
    * @param tid kernel thread id, {@code 0} for the calling thread
-   * @return the CPUs the thread may run on, never empty
    * @throws IllegalArgumentException if {@code tid < 0}
    * @throws AffinityException if the kernel refuses (no such thread: {@code ESRCH})
    * @throws UnsupportedOperationException if {@link #isSupported()} is false

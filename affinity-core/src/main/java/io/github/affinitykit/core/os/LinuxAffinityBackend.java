@@ -56,12 +56,10 @@ final class LinuxAffinityBackend implements AffinityBackend {
 
   @Override
   public String reason() {
-    return "Linux: "
-        + layer
-        + " calls libc sched_setaffinity/sched_getaffinity by TID ("
-        + maskWords * 64
-        + "-bit masks), sched_getcpu, "
-        + (hasGettid ? "gettid" : "/proc/thread-self");
+    return String.format(
+        "Linux: %s calls libc sched_setaffinity/sched_getaffinity by TID (%d-bit masks),"
+            + " sched_getcpu, %s",
+        layer, maskWords * 64, hasGettid ? "gettid" : "/proc/thread-self");
   }
 
   @Override

@@ -59,11 +59,9 @@ public enum Placement {
   private static final String OPENHFT_STRATEGIES = "net.openhft.affinity.AffinityStrategies";
 
   /**
-   * Returns the placement with the same name as an OpenHFT {@code AffinityStrategies} value (or any
-   * enum constant named like one of ours).
+   * {@return the placement named as an OpenHFT {@code AffinityStrategies} value, or ours}
    *
    * @param name the constant's exact name, case-sensitive, e.g. {@code "DIFFERENT_CORE"}
-   * @return the placement of that name
    * @throws IllegalArgumentException naming the value and the accepted names
    */
   public static Placement fromName(String name) {
@@ -77,11 +75,10 @@ public enum Placement {
   }
 
   /**
-   * Maps OpenHFT {@code AffinityStrategies} values to placements by name, so that this library
-   * needs no OpenHFT on its class path.
+   * {@return the placements named as OpenHFT {@code AffinityStrategies} values, in order} No
+   * OpenHFT is needed on the class path.
    *
    * @param strategies OpenHFT {@code AffinityStrategies} constants, in member order
-   * @return the placements of the same names, in the same order
    * @throws IllegalArgumentException for a constant of any other enum (a custom {@code
    *     AffinityStrategy} reads OpenHFT's {@code /proc/cpuinfo} layout, not the real topology)
    */
@@ -91,14 +88,10 @@ public enum Placement {
       String type = s.getDeclaringClass().getName();
       if (!type.equals(OPENHFT_STRATEGIES)) {
         throw new IllegalArgumentException(
-            "strategy: "
-                + type
-                + "."
-                + s.name()
-                + " (expected: a value of "
-                + OPENHFT_STRATEGIES
-                + "; a custom AffinityStrategy reads OpenHFT's /proc/cpuinfo layout, not the real"
-                + " topology: use Placement)");
+            String.format(
+                "strategy: %s.%s (expected: a value of %s; a custom AffinityStrategy reads"
+                    + " OpenHFT's /proc/cpuinfo layout, not the real topology: use Placement)",
+                type, s.name(), OPENHFT_STRATEGIES));
       }
       out.add(fromName(s.name()));
     }

@@ -20,20 +20,17 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock} (so
  * OpenHFT and Affinity Kit JVMs exclude each other) and Affinity Kit's own {@code
- * cpu-<N>.lock.affinitykit}, which no program deletes. Files are opened without following links,
- * must be regular files with one name, get mode {@code 0666} when this process creates them, and
- * are never deleted. A reservation whose file OpenHFT deleted or replaced is <em>lost</em> ({@link
- * Reservation#verify()}, {@link #verifyHeld()}, {@link #lostCount()}). The text of a lock file is a
- * sanitised claim, shown but never acted on: the kernel's lock alone says who holds a CPU. See
- * ARCHITECTURE.md, "Reservations" and "A lock directory is shared by users".
- *
- * <p>There is one instance per directory in a JVM: it owns the only descriptor this library opens
- * on each lock file, as closing a descriptor drops this process's classic POSIX locks on it.
- * Failures are results ({@link ReservationStatus}), not exceptions.
+ * cpu-<N>.lock.affinitykit}. Files are opened without following links, must be regular files with
+ * one name, get mode {@code 0666} when this process creates them, and are never deleted. A
+ * reservation whose file OpenHFT deleted or replaced is <em>lost</em>. A lock file's text is a
+ * sanitised claim, never acted on: the kernel's lock alone says who holds a CPU (ARCHITECTURE.md,
+ * "Reservations"). One instance per directory in a JVM owns the only descriptor on each lock file,
+ * as closing one drops this process's POSIX locks. Failures are results, not exceptions.
  *
  * <p>Thread safety: all methods are safe to call from any thread; they serialise on the instance.
  */
@@ -59,11 +56,10 @@ public final class CpuReservations {
   }
 
   /**
-   * Returns this JVM's reservations in {@code directory} (created on the first reservation if
-   * missing). Paths naming the same directory through symbolic links give the same instance.
+   * {@return this JVM's one instance for {@code directory} (created on the first reservation if
+   * missing); paths naming it through symbolic links give the same instance}
    *
    * @param directory where the {@code cpu-<N>.lock} files live
-   * @return the one instance for that directory in this JVM, made on first use
    */
   public static CpuReservations inDirectory(Path directory) {
     Objects.requireNonNull(directory, "directory");
@@ -89,19 +85,15 @@ public final class CpuReservations {
         canonical(directory), ChannelLockFile::new, System::currentTimeMillis);
   }
 
-  /**
-   * {@return the instance for {@code java.io.tmpdir}, the same as {@link #inDirectory(Path)} gives}
-   */
+  /** {@return the instance for {@code java.io.tmpdir}, as {@link #inDirectory(Path)} gives it} */
   public static CpuReservations inTempDirectory() {
     return inDirectory(LockDirectory.tempDirectory());
   }
 
   /**
-   * Returns this JVM's reservations in the configured lock directory: {@code
-   * -Daffinitykit.lock.dir}, else {@code AFFINITYKIT_LOCK_DIR}, else {@code java.io.tmpdir}; read
-   * at each call, blank counting as unset.
+   * {@return the instance for {@code -Daffinitykit.lock.dir}, else {@code AFFINITYKIT_LOCK_DIR},
+   * else {@code java.io.tmpdir}; read at each call, blank counting as unset}
    *
-   * @return the instance for that directory, the same as {@link #inDirectory(Path)} gives
    * @throws IllegalArgumentException if the property or variable used is not an absolute path
    */
   public static CpuReservations inConfiguredDirectory() {
@@ -247,9 +239,13 @@ public final class CpuReservations {
    */
   public synchronized CpuSet verifyHeld() {
     files.forEach((cpu, file) -> verify(cpu, file));
+    return locked(CpuLock::isLost);
+  }
+
+  private CpuSet locked(Predicate<CpuLock> and) {
     return CpuSet.of(
         files.entrySet().stream()
-            .filter(e -> e.getValue().isLocked() && e.getValue().isLost())
+            .filter(e -> e.getValue().isLocked() && and.test(e.getValue()))
             .mapToInt(Map.Entry::getKey)
             .toArray());
   }
@@ -279,11 +275,7 @@ public final class CpuReservations {
 
   /** {@return the CPUs whose lock files this JVM has locked here now} */
   public synchronized CpuSet reservedHere() {
-    return CpuSet.of(
-        files.entrySet().stream()
-            .filter(e -> e.getValue().isLocked())
-            .mapToInt(Map.Entry::getKey)
-            .toArray());
+    return locked(f -> true);
   }
 
   /** Checks, then frees {@code cpu}; whether its reservation was lost. */

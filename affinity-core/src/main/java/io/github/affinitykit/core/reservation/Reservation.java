@@ -60,10 +60,7 @@ public final class Reservation implements AutoCloseable {
     return lost;
   }
 
-  /**
-   * Releases the CPU: checks the files, unlocks them and keeps them on disk. Idempotent; never
-   * throws.
-   */
+  /** Releases the CPU: checks, unlocks and keeps its files on disk. Idempotent; never throws. */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true) && owner.release(cpu)) {
@@ -73,12 +70,7 @@ public final class Reservation implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "Reservation[cpu "
-        + cpu
-        + ", "
-        + lockFile
-        + (lost ? ", lost" : "")
-        + (isHeld() ? "" : ", closed")
-        + "]";
+    String state = (lost ? ", lost" : "") + (isHeld() ? "" : ", closed");
+    return "Reservation[cpu " + cpu + ", " + lockFile + state + "]";
   }
 }

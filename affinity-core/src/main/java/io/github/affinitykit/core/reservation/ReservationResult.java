@@ -6,8 +6,7 @@ import java.util.Optional;
 
 /**
  * What an attempt to reserve a CPU gave: the {@link Reservation} or why not, with the holder's pid
- * when another process holds the CPU. The one outcome of the reservation layer: a lock file's
- * attempt says what it found as one too (its package-private factories word each case once).
+ * when another process holds the CPU.
  *
  * <p>Thread safety: immutable; the {@link Reservation} it carries is itself thread-safe.
  */
@@ -66,17 +65,10 @@ public final class ReservationResult {
         cpu,
         ReservationStatus.PERMISSION_DENIED,
         -1,
-        "cpu "
-            + cpu
-            + ": "
-            + path
-            + " "
-            + file.ownerAndMode(path)
-            + ", and this user may not open it for writing: ask its owner or root to chmod 666"
-            + " it, or choose another lock directory with -D"
-            + LockDirectory.PROPERTY
-            + " or "
-            + LockDirectory.ENV);
+        String.format(
+            "cpu %d: %s %s, and this user may not open it for writing: ask its owner or root to"
+                + " chmod 666 it, or choose another lock directory with -D%s or %s",
+            cpu, path, file.ownerAndMode(path), LockDirectory.PROPERTY, LockDirectory.ENV));
   }
 
   /**
@@ -90,12 +82,10 @@ public final class ReservationResult {
           cpu,
           ReservationStatus.HELD_BY_THIS_JVM,
           self,
-          "cpu "
-              + cpu
-              + ": "
-              + path
-              + " is locked by another user of the file in this JVM"
-              + " (OpenHFT AffinityLock? another class loader?)");
+          String.format(
+              "cpu %d: %s is locked by another user of the file in this JVM (OpenHFT"
+                  + " AffinityLock? another class loader?)",
+              cpu, path));
     }
     long holder = pid > 0 ? pid : -1;
     return failed(
@@ -126,9 +116,8 @@ public final class ReservationResult {
   }
 
   /**
-   * Returns the reservation.
+   * {@return the reservation, never null}
    *
-   * @return the reservation, never null
    * @throws IllegalStateException with {@link #reason()} if the attempt failed
    */
   public Reservation orElseThrow() {
@@ -139,10 +128,8 @@ public final class ReservationResult {
   }
 
   /**
-   * Returns the pid of the holder as the kernel names it (this process, or another holding a
-   * classic POSIX lock); never the pid a lock file's text claims.
-   *
-   * @return the holder's pid, or -1 if unknown
+   * {@return the holder's pid as the kernel names it, or -1 if unknown} Never the pid a lock file's
+   * text claims.
    */
   public long holderPid() {
     return holderPid;

@@ -13,33 +13,16 @@ import java.util.Objects;
  * @param <L> the lease class
  */
 public interface LeaseSteps<L> {
-  /**
-   * {@return true when this call found the reservation lost (told once)}
-   *
-   * @param lease the lease
-   */
+  /** {@return true when this call found the lease's reservation lost (told once)} */
   boolean verifyLoss(L lease);
 
-  /**
-   * {@return the binding's count of moves found; 0 when not moved now}
-   *
-   * @param lease the lease
-   */
+  /** {@return the binding's count of moves found; 0 when not moved now} */
   int move(L lease);
 
-  /**
-   * {@return the mask a check or a re-pin last saw; empty when closed}
-   *
-   * @param lease the lease
-   */
+  /** {@return the mask a check or a re-pin last saw; empty when closed} */
   CpuSet movedTo(L lease);
 
-  /**
-   * Binds a moved thread to its CPU again, when the kernel still allows it there.
-   *
-   * @param lease the lease
-   * @return "" when this call re-pinned it, else why not (it stays MOVED)
-   */
+  /** Binds a moved thread to its CPU again if the kernel allows it: "" if done, else why not. */
   String repin(L lease);
 
   /**
