@@ -172,7 +172,12 @@ public final class LatencyCache {
     String why =
         refresh
             ? "a refresh was asked"
-            : "no matrix of " + cpus + " was cached for key " + key.id() + " in " + directory();
+            : "no matrix of CPUs "
+                + cpus
+                + " was cached for key "
+                + key.id()
+                + " in "
+                + directory();
     LatencyMatrix measured = measure.of(cpus);
     store(key, measured);
     return new LatencyLookup(

@@ -82,9 +82,10 @@ public record LatencyChoice(
    * @return lines separated by {@code \n}, ending with one
    */
   public String report() {
+    int n = chosen.cpus().size();
     return "latency placement of "
-        + chosen.cpus().size()
-        + " CPUs among "
+        + n
+        + (n == 1 ? " CPU among " : " CPUs among ")
         + matrix.cpus()
         + (exact ? " (every set compared)" : " (greedy: too many sets to compare all)")
         + "\n  chosen  "

@@ -61,7 +61,7 @@ class LatencyCacheTest {
     LatencyLookup first = cache.lookup(KEY, CpuSet.range(0, 3), this::measure, false);
     assertThat(first.origin()).isEqualTo(LatencyLookup.Origin.MEASURED);
     assertThat(first.reason())
-        .startsWith("measured: no matrix of 0-3 was cached for key " + KEY.id());
+        .startsWith("measured: no matrix of CPUs 0-3 was cached for key " + KEY.id());
     LatencyLookup second = cache.lookup(KEY, CpuSet.range(1, 2), this::measure, false);
     assertThat(second.origin()).isEqualTo(LatencyLookup.Origin.CACHED);
     assertThat(second.matrix()).isEqualTo(MATRIX.restrict(CpuSet.range(1, 2)));
