@@ -6,24 +6,19 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One pair's measurement: an initiator thread pinned to one CPU writes a number to a shared field
- * and spins until a responder pinned to the other CPU has copied it back, {@code trips} times a
- * batch; the pair's one-way latency is the median batch's time per round trip, halved. Both threads
- * spin for the whole measurement and stop when it ends or its timeout passes.
+ * One pair's measurement: an initiator thread pinned to one CPU makes round trips through a {@link
+ * HandoffEcho} pinned to the other, {@code trips} a batch, one batch of warm-up then {@code
+ * batches} timed; the pair's one-way latency is the median batch's time per round trip, halved.
+ * Both threads spin for the whole measurement and stop when it ends or its timeout passes.
  *
- * <p>Thread safety: {@link #oneWayNs} may be called from any thread; each call owns its two threads
- * and joins them before it returns.
+ * <p>Thread safety: stateless; each call owns its two threads and joins them before it returns.
  */
 final class HandoffPair {
   private static final long JOIN_MS = 2_000;
-
-  private volatile long ping;
-  private volatile long pong;
-  private volatile boolean stop;
-  private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
   private HandoffPair() {}
 
@@ -38,31 +33,37 @@ final class HandoffPair {
   static double oneWayNs(
       AffinityBackend backend, int from, int to, int trips, int batches, Duration timeout)
       throws InterruptedException {
-    HandoffPair pair = new HandoffPair();
+    String name = "latency-" + from + "-" + to;
     double[] perBatch = new double[batches];
     CountDownLatch done = new CountDownLatch(1);
-    Thread responder =
-        pair.start(backend, to, "latency-" + from + "-" + to + "-responder", pair::echo, done);
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    AtomicBoolean complete = new AtomicBoolean();
+    HandoffEcho echo = HandoffEcho.start(backend, to, r -> new Thread(r, name + "-echo"));
     Thread initiator =
-        pair.start(
-            backend,
-            from,
-            "latency-" + from + "-" + to + "-initiator",
-            () -> pair.rally(trips, perBatch),
-            done);
-    boolean finished;
+        new Thread(
+            () -> {
+              try {
+                backend.setAffinity(0, CpuSet.of(from));
+                complete.set(rally(echo, trips, perBatch));
+              } catch (RuntimeException e) {
+                failure.set(e);
+              } finally {
+                done.countDown();
+              }
+            },
+            name);
+    initiator.setDaemon(true);
+    boolean finished = false;
     try {
+      initiator.start();
       finished = done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } finally {
-      pair.stop = true;
+      echo.close(); // a rally still running sees the echo stop and returns
       initiator.join(JOIN_MS);
-      responder.join(JOIN_MS);
     }
-    RuntimeException failed = pair.failure.get();
-    if (failed != null) {
-      throw failed;
-    }
-    if (!finished) {
+    failed(to, echo.failure().orElse(null));
+    failed(from, failure.get());
+    if (!finished || !complete.get()) {
       throw new IllegalStateException(
           "pair "
               + from
@@ -76,63 +77,27 @@ final class HandoffPair {
     return perBatch[batches / 2];
   }
 
-  private Thread start(
-      AffinityBackend backend, int cpu, String name, Runnable body, CountDownLatch done) {
-    Thread thread =
-        new Thread(
-            () -> {
-              try {
-                backend.setAffinity(0, CpuSet.of(cpu));
-                body.run();
-              } catch (RuntimeException e) {
-                failure.compareAndSet(
-                    null,
-                    new IllegalStateException(
-                        "cpu " + cpu + ": the measuring thread failed (" + e.getMessage() + ")",
-                        e));
-                stop = true;
-              } finally {
-                done.countDown();
-              }
-            },
-            name);
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
-  }
-
-  /** The responder: copies each new ping to pong until stopped. */
-  private void echo() {
-    long seen = 0;
-    while (!stop) {
-      long p = ping;
-      if (p != seen) {
-        seen = p;
-        pong = p;
-      } else {
-        Thread.onSpinWait();
-      }
+  private static void failed(int cpu, RuntimeException e) {
+    if (e != null) {
+      throw new IllegalStateException(
+          "cpu " + cpu + ": the measuring thread failed (" + e.getMessage() + ")", e);
     }
   }
 
-  /** The initiator: one batch of warm-up, then the timed batches; returns early when stopped. */
-  private void rally(int trips, double[] perBatch) {
+  /** One batch of warm-up, then the timed batches; false if the echo stopped first. */
+  private static boolean rally(HandoffEcho echo, int trips, double[] perBatch) {
     long value = 0;
     for (int b = -1; b < perBatch.length; b++) {
       long start = System.nanoTime();
       for (int i = 0; i < trips; i++) {
-        ping = ++value;
-        while (pong != value) {
-          if (stop) {
-            return;
-          }
-          Thread.onSpinWait();
+        if (!echo.roundTrip(++value)) {
+          return false;
         }
       }
       if (b >= 0) {
         perBatch[b] = (System.nanoTime() - start) / (2.0 * trips);
       }
     }
-    stop = true;
+    return true;
   }
 }
