@@ -1,6 +1,7 @@
 package io.github.affinitykit.latency;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -29,7 +30,7 @@ public record LatencyChoice(
    * @param meanNs the mean latency of their pairs, 0 for one CPU
    */
   public record Candidate(
-      CpuSet cpus, java.util.List<Integer> order, double worstNs, double meanNs) {
+      CpuSet cpus, List<Integer> order, double worstNs, double meanNs) {
     /**
      * Checks the parts.
      *
@@ -40,7 +41,7 @@ public record LatencyChoice(
      */
     public Candidate {
       Objects.requireNonNull(cpus, "cpus");
-      order = java.util.List.copyOf(order);
+      order = List.copyOf(order);
     }
 
     /** {@return the CPUs, their worst and mean pair latency} */

@@ -147,26 +147,36 @@ public final class LatencyMatrix {
 
   /**
    * Returns the matrix as a table: a header of CPU ids, then a row per CPU of one-way latencies in
-   * ns ({@code -} where not measured), each CPU of {@code marked} starred.
+   * ns to one decimal ({@code -} where not measured), each CPU of {@code marked} starred; columns
+   * are right-aligned, at least 7 characters wide and one space apart.
    *
    * @param marked the CPUs to star, as a choice's; may be empty
    * @return lines separated by {@code \n}, ending with one
    */
   public String table(CpuSet marked) {
     Objects.requireNonNull(marked, "marked");
-    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%7s", "ns"));
-    for (int id : ids) {
-      out.append(String.format(Locale.ROOT, "%7s", label(id, marked)));
+    int n = ids.length;
+    String[][] cells = new String[n + 1][n + 1];
+    cells[0][0] = "ns";
+    for (int r = 0; r < n; r++) {
+      cells[0][r + 1] = label(ids[r], marked);
+      cells[r + 1][0] = cells[0][r + 1];
+      for (int c = 0; c < n; c++) {
+        double v = ns[r * n + c];
+        cells[r + 1][c + 1] = Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+      }
     }
-    out.append('\n');
-    for (int r = 0; r < ids.length; r++) {
-      out.append(String.format(Locale.ROOT, "%7s", label(ids[r], marked)));
-      for (int c = 0; c < ids.length; c++) {
-        double v = ns[r * ids.length + c];
-        out.append(
-            Double.isNaN(v)
-                ? String.format(Locale.ROOT, "%7s", "-")
-                : String.format(Locale.ROOT, "%7.1f", v));
+    int width = 6;
+    for (String[] row : cells) {
+      for (String cell : row) {
+        width = Math.max(width, cell.length());
+      }
+    }
+    String column = "%" + (width + 1) + "s";
+    StringBuilder out = new StringBuilder();
+    for (String[] row : cells) {
+      for (String cell : row) {
+        out.append(String.format(Locale.ROOT, column, cell));
       }
       out.append('\n');
     }

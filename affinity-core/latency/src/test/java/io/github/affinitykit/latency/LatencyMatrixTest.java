@@ -31,6 +31,16 @@ class LatencyMatrixTest {
                   9   88.0      -      -
             """);
     assertThat(m).hasToString("LatencyMatrix[2,5,9: 25.0-90.0 ns a pair]");
+    // a latency of a loaded host's µs keeps its column apart
+    assertThat(
+            LatencyMatrix.of(CpuSet.of(0, 1), new double[][] {{0, 11262.14}, {9, 0}})
+                .table(CpuSet.of(0)))
+        .isEqualTo(
+            """
+                  ns      *0       1
+                  *0       - 11262.1
+                   1     9.0       -
+            """);
   }
 
   @Test

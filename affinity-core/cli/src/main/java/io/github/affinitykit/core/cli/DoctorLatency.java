@@ -8,6 +8,7 @@ import io.github.affinitykit.latency.LatencyCache;
 import io.github.affinitykit.latency.LatencyLookup;
 import io.github.affinitykit.latency.LatencyMeter;
 import io.github.affinitykit.latency.LatencyPlacement;
+import java.time.Duration;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -20,6 +21,12 @@ import picocli.CommandLine.Model.CommandSpec;
 final class DoctorLatency {
   /** The measurement's cost, in a sentence. */
   static final String COST = "two spinning threads pinned per pair of CPUs while it measures";
+
+  /** Round trips a batch: fewer than the library's default, so the doctor answers soon. */
+  static final int TRIPS = 2_000;
+
+  /** A pair's limit: long, so that a busy host answers slowly rather than not at all. */
+  static final Duration PAIR_TIMEOUT = Duration.ofSeconds(60);
 
   private DoctorLatency() {}
 
@@ -41,7 +48,7 @@ final class DoctorLatency {
         n,
         "1 to " + pool.cpus().size() + ", the CPUs of the pool " + pool.cpus());
     LatencyCache cache = LatencyCache.inDefaultDirectory();
-    LatencyMeter meter = LatencyMeter.on(backend);
+    LatencyMeter meter = LatencyMeter.on(backend).trips(TRIPS).pairTimeout(PAIR_TIMEOUT);
     HostKey key = HostKey.of(host);
     LatencyLookup lookup =
         CommandLines.configured(

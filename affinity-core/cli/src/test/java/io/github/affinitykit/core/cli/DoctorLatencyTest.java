@@ -51,7 +51,7 @@ class DoctorLatencyTest {
         .contains("(cost: two spinning threads pinned per pair of CPUs while it measures)\n")
         .contains("latency placement of 2 CPUs among " + two + " (every set compared)\n")
         .containsPattern("  chosen  " + two + ": worst \\d+\\.\\d ns")
-        .containsPattern("\\s+\\*" + two.first() + "\\s+-\\s+\\d+\\.\\d\n");
+        .containsPattern(" +\\*" + two.first() + " +- +\\d+\\.\\d\n");
 
     CliRun second = run("doctor", "--audit-ms", "0", "--latency", "2");
     assertThat(second.out())
