@@ -29,8 +29,7 @@ public record LatencyChoice(
    * @param worstNs the largest latency of a pair of them, 0 for one CPU
    * @param meanNs the mean latency of their pairs, 0 for one CPU
    */
-  public record Candidate(
-      CpuSet cpus, List<Integer> order, double worstNs, double meanNs) {
+  public record Candidate(CpuSet cpus, List<Integer> order, double worstNs, double meanNs) {
     /**
      * Checks the parts.
      *
