@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
       "Explain this host's CPUs and what pinning can do here.",
       "Topology, isolation, this JVM's backend, the pool and why, warnings; on the live host"
           + " (text), an exclusivity audit of the pool and this JVM's threads; with --jitter, the"
-          + " gaps a pinned thread sees on each pool CPU and their causes."
+          + " gaps a pinned thread sees on each pool CPU and their causes; with --latency, the pool's"
+          + " core-to-core latency matrix and the CPUs with the lowest handoff latency."
     })
 final class DoctorCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
@@ -66,6 +67,20 @@ final class DoctorCommand implements Callable<Integer> {
               + " busy CPU for the window), the worst gaps and their causes beside the audit's"
               + " verdict; this host only")
   private Duration jitter;
+
+  @Option(
+      names = "--latency",
+      paramLabel = "N",
+      description =
+          "the pool's core-to-core latency matrix (measured once: two spinning threads pinned per"
+              + " pair of CPUs; then read from the per-user cache) and the N CPUs of the pool with"
+              + " the lowest handoff latency; this host only")
+  private Integer latency;
+
+  @Option(
+      names = "--latency-refresh",
+      description = "with --latency: measure the matrix again and replace the cached one")
+  private boolean latencyRefresh;
 
   @Option(
       names = "--lock-dir",
@@ -108,6 +123,10 @@ final class DoctorCommand implements Callable<Integer> {
       CommandLines.require(
           spec, DoctorRun.isLive(root), "--jitter", jitter, "no --root: it samples this host");
     }
+    if (latency != null) {
+      CommandLines.require(
+          spec, DoctorRun.isLive(root), "--latency", latency, "no --root: it measures this host");
+    }
     PrintWriter out = spec.commandLine().getOut();
     HostReport report;
     try {
@@ -132,6 +151,10 @@ final class DoctorCommand implements Callable<Integer> {
       if (jitter != null) {
         out.flush();
         out.print(DoctorJitter.text(sample(host, backend, pool)));
+      }
+      if (latency != null) {
+        out.flush();
+        out.print(DoctorLatency.text(spec, host, backend, pool, latency, latencyRefresh));
       }
     }
     return 0;

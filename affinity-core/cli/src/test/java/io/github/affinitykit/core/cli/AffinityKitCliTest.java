@@ -85,7 +85,7 @@ class AffinityKitCliTest {
     run("doctor", "--jsn")
         .assertUsageError(
             "unknown option: --jsn (expected: one of --json, --root, --audit-ms, --jitter,"
-                + " --lock-dir, --help, --version)");
+                + " --latency, --latency-refresh, --lock-dir, --help, --version)");
     run("doctor", "--root").assertUsageError("--root: missing value (expected: --root DIR)");
     run("doctor", "--audit-ms", "abc").assertUsageError("--audit-ms: abc (expected: an integer)");
   }
