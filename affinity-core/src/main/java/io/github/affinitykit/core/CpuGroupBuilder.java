@@ -24,6 +24,7 @@ import java.util.stream.IntStream;
  *       use less the isolated ones.
  *   <li>{@link #unpinned}: pinning off, with the reason every member reports; default on.
  *   <li>{@link #isolate}: make the group's CPUs exclusive at runtime; default off.
+ *   <li>{@link #wholeCores}: each member holds a whole core (all SMT siblings); default off.
  *   <li>{@link #memoryPolicy}: the NUMA memory policy each pinned member's thread takes
  *       (affinity-numa); default none, which leaves it alone.
  *   <li>{@link #rule}: any of these as text, and at most how many CPUs the group holds ({@code
@@ -48,6 +49,7 @@ public final class CpuGroupBuilder {
   private boolean isolate;
   private Optional<ThreadMemoryPolicy> memoryPolicy = Optional.empty();
   private int count;
+  private boolean wholeCores;
   private String placedBy = "";
 
   CpuGroupBuilder(AffinityKit kit, String name) {
@@ -172,6 +174,24 @@ public final class CpuGroupBuilder {
   }
 
   /**
+   * Whether each pinned member takes a whole core (default false), as OpenHFT's {@code
+   * AffinityLock.acquireCore()}: its seat reserves every CPU of the core (all SMT siblings, across
+   * processes, as one CPU is reserved) and pins the thread to the core's first CPU; the others stay
+   * idle, so nothing else runs on the core's execution units. A core is taken only if all its CPUs
+   * are in the pool and free; the next one is tried, and the run-out policy decides when none is
+   * left; {@code count} then counts cores. The seat's reason names the core ({@code whole core
+   * 4-5}), {@link CpuLease#cpus()} its CPUs; a core of one CPU (no SMT) is a plain seat, which the
+   * reason says.
+   *
+   * @param wholeCores true to give each member a whole core
+   * @return this builder
+   */
+  public CpuGroupBuilder wholeCores(boolean wholeCores) {
+    this.wholeCores = wholeCores;
+    return this;
+  }
+
+  /**
    * Returns the CPUs the group would take from if built now: the pool given, else the kit's.
    *
    * @return this builder's pool
@@ -289,6 +309,10 @@ public final class CpuGroupBuilder {
 
   boolean isolates() {
     return isolate;
+  }
+
+  boolean wholeCoreSeats() {
+    return wholeCores;
   }
 
   Optional<ThreadMemoryPolicy> memory() {
