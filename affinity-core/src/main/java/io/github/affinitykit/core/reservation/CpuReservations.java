@@ -190,6 +190,9 @@ public final class CpuReservations {
    */
   public synchronized ReservationResult tryReserve(int cpu, CpuSet with) {
     CpuSet all = with.union(CpuSet.of(cpu));
+    if (all.size() == 1) {
+      return tryReserve(cpu); // the one-CPU path, as it always was
+    }
     int[] order = IntStream.concat(IntStream.of(cpu), all.minus(CpuSet.of(cpu)).stream()).toArray();
     for (int i = 0; i < order.length; i++) {
       ReservationResult r = tryReserve(order[i]);
