@@ -119,6 +119,44 @@ class ShapeAIT extends BootedShape {
   }
 
   @Test
+  void shouldHoldWholeCoresSoThatAnotherProcessGetsNeitherTheIdleSiblingNorTheCore() {
+    JsonNode w = data("wholecore");
+    long pid = w.path("pid").asLong();
+    // pool 3-7: whole cores 4-5 and 6-7; CPU 3's sibling 2 is not in the pool, so its core is not
+    List<String> reasons = new ArrayList<>();
+    List<Integer> seatCpus = new ArrayList<>();
+    w.path("seats").forEach(s -> seatCpus.add(s.path("cpu").asInt(-2)));
+    w.path("seats").forEach(s -> reasons.add(s.path("reason").asText()));
+    assertThat(seatCpus).containsExactly(4, 6, -1);
+    assertThat(reasons.get(0)).endsWith("whole core 4-5");
+    assertThat(reasons.get(1)).endsWith("whole core 6-7");
+    assertThat(reasons.get(2)).contains("no whole core of the pool is free");
+    JsonNode bound = w.path("bound");
+    assertThat(statuses(bound)).containsExactly("PINNED", "PINNED");
+    readBackMatches(bound, HOUSEKEEPING);
+    List<String> leaseCpus = new ArrayList<>();
+    bound.path("threads").forEach(t -> leaseCpus.add(t.path("leaseCpus").asText()));
+    assertThat(leaseCpus).containsExactly("4-5", "6-7");
+    assertThat(w.path("held").asText()).isEqualTo("4-7");
+    for (int cpu = 4; cpu <= 7; cpu++) {
+      assertThat(w.path("lockFiles").path(String.valueOf(cpu)).asText())
+          .as("cpu-%d.lock", cpu)
+          .startsWith(pid + "\n");
+    }
+    assertThat(w.path("probeExit").asInt()).as(w.path("probeOutput").asText()).isZero();
+    JsonNode probe = w.path("probe");
+    for (String held : List.of("5", "7", "4+5")) { // the idle siblings, and the core as a whole
+      assertThat(probe.path(held).path("status").asText())
+          .as("%s: %s", held, w.path("probeOutput").asText())
+          .isEqualTo("HELD_BY_OTHER_PROCESS");
+      assertThat(probe.path(held).path("reason").asText()).contains("claims pid " + pid);
+    }
+    assertThat(probe.path("2+3").path("status").asText()).as("a free core").isEqualTo("RESERVED");
+    assertThat(w.path("reservedAfter").asText()).isEmpty();
+    assertThat(w.path("retaken").asText()).isEqualTo("4-7");
+  }
+
+  @Test
   void shouldAuditExclusiveThenSharedWithTheIntruderThenExclusiveAfterConfine() {
     JsonNode a = data("audit");
     assertThat(CpuSet.parse("4-7").contains(a.path("cpu").asInt())).isTrue();

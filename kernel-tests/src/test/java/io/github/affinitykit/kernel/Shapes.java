@@ -47,7 +47,7 @@ final class Shapes {
               new Shape.Run(
                   "a",
                   List.of(),
-                  List.of("doctor", "placements", "audit", "disruptor", "gateway"))),
+                  List.of("doctor", "placements", "wholecore", "audit", "disruptor", "gateway"))),
           Duration.ofMinutes(6));
 
   /**
