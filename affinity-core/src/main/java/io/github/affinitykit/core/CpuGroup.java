@@ -61,7 +61,7 @@ public final class CpuGroup implements AutoCloseable {
     this.memoryPolicy = b.memory();
     this.count = b.countLimit();
     this.placedBy = b.placedBy();
-    this.planner = new Planner(kit.host().topology(), pool, b.placementList());
+    this.planner = new Planner(kit.host().topology(), pool, b.placementList(), b.wholeCoreSeats());
   }
 
   /**
@@ -126,13 +126,13 @@ public final class CpuGroup implements AutoCloseable {
         String placement = pool.minus(busy).minus(live).isEmpty() ? "" : planner.reason();
         return runOut(member, RunOutReason.of(pool, live, placement, failures));
       }
-      ReservationResult r = kit.reservations().tryReserve(cpu);
+      ReservationResult r = kit.reservations().tryReserve(cpu, planner.siblings(cpu));
       if (r.isReserved()) {
         return hold(member, r.orElseThrow(), planner.reason());
       }
       busy = busy.union(CpuSet.of(cpu));
       failures.add(r);
-      refused.put(cpu, r);
+      refused.put(r.cpu(), r);
     }
   }
 
@@ -162,11 +162,11 @@ public final class CpuGroup implements AutoCloseable {
       load.merge(cpu, 1, Integer::sum);
       return add(member, cpu, LeaseStatus.SHARED, "explicit cpu " + cpu + ", shared");
     }
-    ReservationResult r = kit.reservations().tryReserve(cpu);
+    ReservationResult r = kit.reservations().tryReserve(cpu, planner.siblings(cpu));
     if (r.isReserved()) {
       return hold(member, r.orElseThrow(), "explicit cpu " + cpu);
     }
-    refused.put(cpu, r);
+    refused.put(r.cpu(), r);
     return runOut(member, r.reason());
   }
 
@@ -238,7 +238,7 @@ public final class CpuGroup implements AutoCloseable {
     load.put(r.cpu(), 1);
     refused.remove(r.cpu());
     planner.placed(r.cpu());
-    return add(member, r.cpu(), LeaseStatus.PINNED, why);
+    return add(member, r.cpu(), LeaseStatus.PINNED, why + planner.wholeCore(r.cpu()));
   }
 
   private Seat runOut(String member, String why) {
@@ -341,9 +341,9 @@ public final class CpuGroup implements AutoCloseable {
     return List.copyOf(open);
   }
 
-  /** {@return the CPUs the group holds reserved now, each once however many seats share it} */
+  /** {@return the CPUs the group holds reserved now, each once; a whole core's idle ones too} */
   public synchronized CpuSet held() {
-    return CpuSet.of(held.keySet().stream().mapToInt(Integer::intValue).toArray());
+    return held.values().stream().map(Reservation::cpus).reduce(CpuSet.empty(), CpuSet::union);
   }
 
   /**

@@ -30,6 +30,7 @@ public final class CpuGroupBuilder {
   private boolean isolate;
   private Optional<ThreadMemoryPolicy> memoryPolicy = Optional.empty();
   private int count;
+  private boolean wholeCores;
   private String placedBy = "";
 
   CpuGroupBuilder(AffinityKit kit, String name) {
@@ -143,6 +144,24 @@ public final class CpuGroupBuilder {
     return this;
   }
 
+  /**
+   * Whether each pinned member takes a whole core (default false), as OpenHFT's {@code
+   * AffinityLock.acquireCore()}: its seat reserves every CPU of the core (all SMT siblings, across
+   * processes, as one CPU is reserved) and pins the thread to the core's first CPU; the others stay
+   * idle, so nothing else runs on the core's execution units. A core is taken only if all its CPUs
+   * are in the pool and free; the next one is tried, and the run-out policy decides when none is
+   * left; {@code count} then counts cores. The seat's reason names the core ({@code whole core
+   * 4-5}), {@link CpuLease#cpus()} its CPUs; a core of one CPU (no SMT) is a plain seat, which the
+   * reason says.
+   *
+   * @param wholeCores true to give each member a whole core
+   * @return this builder
+   */
+  public CpuGroupBuilder wholeCores(boolean wholeCores) {
+    this.wholeCores = wholeCores;
+    return this;
+  }
+
   /** {@return the CPUs the group would draw from if built now: the pool given, else the kit's} */
   public CpuSet pool() {
     return resolvedPool();
@@ -248,6 +267,10 @@ public final class CpuGroupBuilder {
 
   boolean isolates() {
     return isolate;
+  }
+
+  boolean wholeCoreSeats() {
+    return wholeCores;
   }
 
   Optional<ThreadMemoryPolicy> memory() {

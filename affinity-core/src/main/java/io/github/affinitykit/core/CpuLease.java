@@ -58,6 +58,7 @@ public final class CpuLease implements AutoCloseable {
   // the bound thread, so that a check never reads (or a re-pin sets) a recycled thread id's mask
   private final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
   private final Optional<Reservation> reservation; // its CPU's, while the seat holds it
+  private final CpuSet cpus;
 
   /** Binding {@code id} of {@code seat}; {@code cpu} -1: none; {@code previous} empty: kept. */
   CpuLease(
@@ -78,11 +79,22 @@ public final class CpuLease implements AutoCloseable {
     this.memory = Objects.requireNonNull(memory, "memory");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
     this.reservation = cpu >= 0 ? seat.reservation() : Optional.empty();
+    this.cpus =
+        reservation.map(Reservation::cpus).orElse(cpu >= 0 ? CpuSet.of(cpu) : CpuSet.empty());
   }
 
   /** {@return the bound CPU, 0-based; -1 if this lease bound none; {@link #close()} keeps it} */
   public int cpu() {
     return cpu;
+  }
+
+  /**
+   * {@return the CPUs reserved for the thread: {@link #cpu()}, and with whole cores ({@link
+   * CpuGroupBuilder#wholeCores}) the core's other CPUs, kept idle (OpenHFT's {@code cpuId2()});
+   * empty if this lease bound none; {@link #close()} keeps it}
+   */
+  public CpuSet cpus() {
+    return cpus;
   }
 
   /** {@return the name of the group whose seat made this lease} */

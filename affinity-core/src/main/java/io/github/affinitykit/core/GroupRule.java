@@ -17,9 +17,9 @@ import java.util.Optional;
  * placement:SAME_SOCKET,ANY}, {@code memory:interleave 0,1}. The keys, each one of {@link
  * CpuGroupBuilder}'s options: {@code count} (at most that many CPUs held at once), {@code cpus}
  * (the pool), {@code explicit} (member <i>i</i> on the <i>i</i>-th CPU), {@code placement}, {@code
- * runout}, {@code memory}, {@code isolate}, {@code unpinned} (pinning off, with its reason) and
- * {@code unpinned-mask} ({@code none}: leave the mask alone). The whole text is read before
- * anything is applied, so a bad rule never half-applies.
+ * runout}, {@code memory}, {@code isolate}, {@code wholecores}, {@code unpinned} (pinning off, with
+ * its reason) and {@code unpinned-mask} ({@code none}: leave the mask alone). The whole text is
+ * read before anything is applied, so a bad rule never half-applies.
  *
  * <p>Thread safety: immutable.
  */
@@ -33,6 +33,7 @@ final class GroupRule {
           "runout",
           "memory",
           "isolate",
+          "wholecores",
           "unpinned",
           "unpinned-mask");
 
@@ -82,7 +83,7 @@ final class GroupRule {
         case "placement" -> placements(v);
         case "runout" -> RunOutPolicy.valueOf(v.toUpperCase(Locale.ROOT));
         case "memory" -> ThreadMemoryPolicy.named(v);
-        case "isolate" -> bool(v);
+        case "isolate", "wholecores" -> bool(v);
         case "unpinned" -> nonEmpty(v);
         case "unpinned-mask" -> v.equals("none") ? CpuSet.empty() : nonEmpty(CpuSet.parse(v));
         default -> throw new IllegalArgumentException(key);
@@ -101,7 +102,7 @@ final class GroupRule {
       case "placement" -> "placements of " + List.of(Placement.values());
       case "runout" -> "one of " + List.of(RunOutPolicy.values());
       case "memory" -> "a memory policy such as local, bind 0 or interleave 0,1";
-      case "isolate" -> "true or false";
+      case "isolate", "wholecores" -> "true or false";
       case "unpinned" -> "the reason pinning is off";
       default -> "keys " + KEYS;
     };
@@ -186,6 +187,7 @@ final class GroupRule {
             case "runout" -> b.runOut((RunOutPolicy) v);
             case "memory" -> b.memoryPolicy((ThreadMemoryPolicy) v);
             case "isolate" -> b.isolate((Boolean) v);
+            case "wholecores" -> b.wholeCores((Boolean) v);
             case "unpinned" -> b.unpinned((String) v);
             default -> b.unpinnedMask((CpuSet) v);
           }

@@ -12,7 +12,8 @@ import java.util.Objects;
  * free (a core shared with CPUs outside the pool runs general work on its other half). Each later
  * member tries the placements in order, relative to the member placed before it (as OpenHFT's
  * {@code AffinityThreadFactory} does), by the same preference. When none matches, {@link #next}
- * answers -1 and {@link #reason()} why.
+ * answers -1 and {@link #reason()} why. With whole cores, a candidate is the first CPU of a core
+ * wholly in the pool and free.
  *
  * <p>Thread safety: not thread-safe; its group calls it under the group's lock.
  */
@@ -20,13 +21,14 @@ final class Planner {
   private final CpuTopology topology;
   private final CpuSet pool;
   private final List<Placement> placements;
+  private final boolean wholeCores;
   private int previous = -1;
   private String reason = "nothing planned yet";
 
   /**
    * The planner of a group drawing from {@code pool}; every CPU of it must be in {@code topology}.
    */
-  Planner(CpuTopology topology, CpuSet pool, List<Placement> placements) {
+  Planner(CpuTopology topology, CpuSet pool, List<Placement> placements, boolean wholeCores) {
     this.topology = Objects.requireNonNull(topology, "topology");
     this.pool = Objects.requireNonNull(pool, "pool");
     if (!topology.known().containsAll(pool)) {
@@ -36,6 +38,7 @@ final class Planner {
               pool, topology.known(), pool.minus(topology.known())));
     }
     this.placements = placements.isEmpty() ? List.of(Placement.ANY) : List.copyOf(placements);
+    this.wholeCores = wholeCores;
   }
 
   /**
@@ -45,8 +48,19 @@ final class Planner {
   int next(CpuSet held, CpuSet refused) {
     CpuSet free = pool.minus(refused).minus(held);
     CpuSet used = refused.union(held);
+    if (wholeCores) {
+      CpuSet firsts = CpuSet.empty();
+      for (int c = free.first(); c >= 0; c = free.next(c + 1)) {
+        CpuSet core = topology.cpu(c).core();
+        if (core.first() == c && free.containsAll(core)) {
+          firsts = firsts.union(CpuSet.of(c));
+        }
+      }
+      free = firsts;
+    }
     if (free.isEmpty()) {
-      return choose(-1, "pool exhausted: every CPU is taken");
+      String none = wholeCores ? "no whole core of the pool is free" : "every CPU is taken";
+      return choose(-1, "pool exhausted: " + none);
     }
     if (previous < 0) {
       return choose(pick(free, used), "first free CPU");
@@ -77,6 +91,18 @@ final class Planner {
    */
   String reason() {
     return reason;
+  }
+
+  /** {@return the CPUs reserved with {@code cpu}: with whole cores its core's others, else none} */
+  CpuSet siblings(int cpu) {
+    return wholeCores ? topology.cpu(cpu).core().minus(CpuSet.of(cpu)) : CpuSet.empty();
+  }
+
+  /** {@return what a seat's reason adds for {@code cpu}: {@code ; whole core 0,4}, or nothing} */
+  String wholeCore(int cpu) {
+    CpuSet core = topology.cpu(cpu).core();
+    String one = core.size() > 1 ? "" : " (one CPU: no SMT sibling)";
+    return wholeCores ? "; whole core " + core + one : "";
   }
 
   /** Records that the member just planned got {@code cpu}: the next is placed after it. */

@@ -30,12 +30,15 @@ class GroupRuleTest {
   @Test
   void shouldSetEveryOptionItNames() {
     CpuGroupBuilder b = builder("g");
-    GroupRule.parse("g", "cpus:0,1,placement:different_core,SAME_SOCKET,runout:share,isolate:true")
+    GroupRule.parse(
+            "g",
+            "cpus:0,1,placement:different_core,SAME_SOCKET,runout:share,isolate:true,wholecores:true")
         .applyTo(b);
     assertThat(b.pool()).isEqualTo(CpuSet.of(0, 1));
     assertThat(b.placementList()).containsExactly(Placement.DIFFERENT_CORE, Placement.SAME_SOCKET);
     assertThat(b.runOutPolicy()).isEqualTo(RunOutPolicy.SHARE);
     assertThat(b.isolates()).isTrue();
+    assertThat(b.wholeCoreSeats()).isTrue();
     b = builder("g");
     GroupRule.parse("g", "explicit:1,1,0,unpinned:off here,unpinned-mask:none,memory:local")
         .applyTo(b);
@@ -76,11 +79,14 @@ class GroupRuleTest {
         "unpinned-mask:|unpinned-mask: (expected: a CPU list such as 2-5 or 0,2, or none)",
         "count:1,explicit:0|count:1 (expected: no count beside explicit CPUs)",
         "count:1,count:2|count:2 (expected: key:value, each key once, keys [count, cpus,"
-            + " explicit, placement, runout, memory, isolate, unpinned, unpinned-mask])",
+            + " explicit, placement, runout, memory, isolate, wholecores, unpinned,"
+            + " unpinned-mask])",
         "size:1|size:1 (expected: key:value, each key once, keys [count, cpus, explicit,"
-            + " placement, runout, memory, isolate, unpinned, unpinned-mask])",
+            + " placement, runout, memory, isolate, wholecores, unpinned,"
+            + " unpinned-mask])",
         "DIFFERENT_CORE|DIFFERENT_CORE (expected: key:value, each key once, keys [count, cpus,"
-            + " explicit, placement, runout, memory, isolate, unpinned, unpinned-mask])",
+            + " explicit, placement, runout, memory, isolate, wholecores, unpinned,"
+            + " unpinned-mask])",
       })
   void shouldNameTheOptionAndTheRuleOfEveryError(String rule, String message) {
     assertThatThrownBy(() -> GroupRule.parse("affinitykit.group.x", rule))

@@ -42,7 +42,7 @@ class PlannerTest {
 
   /** Plans {@code n} members as their group does: each choice found is held, then placed. */
   private static List<Choice> plan(CpuTopology t, int n, CpuSet pool, CpuSet busy, Placement... p) {
-    Planner planner = new Planner(t, pool, List.of(p));
+    Planner planner = new Planner(t, pool, List.of(p), false);
     List<Choice> plan = new ArrayList<>();
     CpuSet held = CpuSet.empty();
     for (int i = 0; i < n; i++) {
@@ -158,7 +158,7 @@ class PlannerTest {
 
   @Test
   void shouldRejectBadRequestsNamingTheValue() {
-    assertThatThrownBy(() -> new Planner(E5, CpuSet.of(30), List.of()))
+    assertThatThrownBy(() -> new Planner(E5, CpuSet.of(30), List.of(), false))
         .hasMessageContaining("pool: 30")
         .hasMessageContaining("unknown: 30");
     assertThatThrownBy(() -> Placement.fromName("SAME_CACHE")).hasMessageContaining("SAME_CACHE");

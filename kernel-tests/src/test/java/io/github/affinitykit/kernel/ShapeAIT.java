@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
  * Shape A live: 2 sockets × 2 cores × 2 threads, 2 NUMA nodes, {@code isolcpus=3-7} with CPU 3's
  * sibling 2 left to housekeeping. Guest cores are {0,1} {2,3} | {4,5} {6,7}; node = socket.
  */
-@Timeout(value = 8, unit = TimeUnit.MINUTES)
+@Timeout(value = 9, unit = TimeUnit.MINUTES)
 class ShapeAIT extends BootedShape {
   /** Where a thread that gets no CPU runs: the reachable CPUs less the isolated 3-7. */
   private static final CpuSet HOUSEKEEPING = CpuSet.range(0, 2);
@@ -116,6 +116,44 @@ class ShapeAIT extends BootedShape {
         .containsExactly("PINNED", "PINNED", "PINNED", "PINNED", "PINNED", "UNPINNED");
     assertThat(cpus(g).subList(0, 5)).containsExactlyInAnyOrder(3, 4, 5, 6, 7);
     readBackMatches(g, HOUSEKEEPING);
+  }
+
+  @Test
+  void shouldHoldWholeCoresSoThatAnotherProcessGetsNeitherTheIdleSiblingNorTheCore() {
+    JsonNode w = data("wholecore");
+    long pid = w.path("pid").asLong();
+    // pool 3-7: whole cores 4-5 and 6-7; CPU 3's sibling 2 is not in the pool, so its core is not
+    List<String> reasons = new ArrayList<>();
+    List<Integer> seatCpus = new ArrayList<>();
+    w.path("seats").forEach(s -> seatCpus.add(s.path("cpu").asInt(-2)));
+    w.path("seats").forEach(s -> reasons.add(s.path("reason").asText()));
+    assertThat(seatCpus).containsExactly(4, 6, -1);
+    assertThat(reasons.get(0)).endsWith("whole core 4-5");
+    assertThat(reasons.get(1)).endsWith("whole core 6-7");
+    assertThat(reasons.get(2)).contains("no whole core of the pool is free");
+    JsonNode bound = w.path("bound");
+    assertThat(statuses(bound)).containsExactly("PINNED", "PINNED");
+    readBackMatches(bound, HOUSEKEEPING);
+    List<String> leaseCpus = new ArrayList<>();
+    bound.path("threads").forEach(t -> leaseCpus.add(t.path("leaseCpus").asText()));
+    assertThat(leaseCpus).containsExactly("4-5", "6-7");
+    assertThat(w.path("held").asText()).isEqualTo("4-7");
+    for (int cpu = 4; cpu <= 7; cpu++) {
+      assertThat(w.path("lockFiles").path(String.valueOf(cpu)).asText())
+          .as("cpu-%d.lock", cpu)
+          .startsWith(pid + "\n");
+    }
+    assertThat(w.path("probeExit").asInt()).as(w.path("probeOutput").asText()).isZero();
+    JsonNode probe = w.path("probe");
+    for (String held : List.of("5", "7", "4+5")) { // the idle siblings, and the core as a whole
+      assertThat(probe.path(held).path("status").asText())
+          .as("%s: %s", held, w.path("probeOutput").asText())
+          .isEqualTo("HELD_BY_OTHER_PROCESS");
+      assertThat(probe.path(held).path("reason").asText()).contains("claims pid " + pid);
+    }
+    assertThat(probe.path("2+3").path("status").asText()).as("a free core").isEqualTo("RESERVED");
+    assertThat(w.path("reservedAfter").asText()).isEmpty();
+    assertThat(w.path("retaken").asText()).isEqualTo("4-7");
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /**
  * Cross-process CPU reservations: per CPU, OpenHFT's lock file {@code <directory>/cpu-<N>.lock} (so
@@ -166,7 +168,32 @@ public final class CpuReservations {
     }
     return failure != null
         ? failure
-        : ReservationResult.reserved(new Reservation(this, cpu, file.path()));
+        : ReservationResult.reserved(new Reservation(this, cpu, CpuSet.of(cpu), file.path()));
+  }
+
+  /**
+   * Tries once to reserve {@code cpu} and every CPU of {@code with}, all or none, as OpenHFT's
+   * {@code obtainLock(cpu, cpu2, metaInfo)} does (a whole core's SMT siblings).
+   *
+   * @param cpu the CPU to reserve, 0-based: {@link Reservation#cpu()} of the result
+   * @param with the CPUs to hold with it; the reservation's close frees them all
+   * @return the reservation of them all, or the first refusal (nothing is then kept reserved)
+   * @throws IllegalArgumentException as {@link #tryReserve(int)}
+   */
+  public synchronized ReservationResult tryReserve(int cpu, CpuSet with) {
+    CpuSet all = with.union(CpuSet.of(cpu));
+    if (all.size() == 1) {
+      return tryReserve(cpu); // the one-CPU path, as it always was
+    }
+    int[] order = IntStream.concat(IntStream.of(cpu), all.minus(CpuSet.of(cpu)).stream()).toArray();
+    for (int i = 0; i < order.length; i++) {
+      ReservationResult r = tryReserve(order[i]);
+      if (!r.isReserved()) {
+        release(CpuSet.of(Arrays.copyOf(order, i)));
+        return r;
+      }
+    }
+    return ReservationResult.reserved(new Reservation(this, cpu, all, lockFile(cpu)));
   }
 
   /** Creates the directory: null when it exists, else the failure for {@code cpu}. */
@@ -255,9 +282,13 @@ public final class CpuReservations {
     return lost.get();
   }
 
-  /** Checks the files of {@code r} if it is still held; whether it is lost. */
+  /** Checks the files of {@code r}'s CPUs if it is still held; whether it is lost. */
   synchronized boolean verify(Reservation r) {
-    return r.isHeld() && verify(r.cpu());
+    boolean lost = false;
+    for (int cpu : r.cpus().toArray()) {
+      lost |= r.isHeld() && verify(cpu);
+    }
+    return lost;
   }
 
   private boolean verify(int cpu) {
@@ -278,14 +309,16 @@ public final class CpuReservations {
     return locked(f -> true);
   }
 
-  /** Checks, then frees {@code cpu}; whether its reservation was lost. */
-  synchronized boolean release(int cpu) {
-    CpuLock file = files.get(cpu);
-    if (file == null) {
-      return false;
+  /** Checks, then frees {@code cpus}; whether a reservation of them was lost. */
+  synchronized boolean release(CpuSet cpus) {
+    boolean wasLost = false;
+    for (int cpu : cpus.toArray()) {
+      CpuLock file = files.get(cpu);
+      if (file != null) {
+        wasLost |= verify(cpu);
+        file.release();
+      }
     }
-    boolean wasLost = verify(cpu);
-    file.release();
     return wasLost;
   }
 

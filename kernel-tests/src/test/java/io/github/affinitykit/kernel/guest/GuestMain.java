@@ -36,6 +36,7 @@ public final class GuestMain {
   static {
     SECTIONS.put("doctor", HostSections::doctor);
     SECTIONS.put("placements", PlacementSection::run);
+    SECTIONS.put("wholecore", WholeCoreSection::run);
     SECTIONS.put("audit", AuditSection::run);
     SECTIONS.put("disruptor", AppSections::disruptor);
     SECTIONS.put("gateway", AppSections::gateway);
