@@ -156,8 +156,10 @@ class WatchdogStressTest {
         .hasSize(2 * ITERATIONS)
         .containsOnlyKeys(byTid.get("ThreadReleased").keySet());
     assertThat(byTid.get("ThreadReleased").values()).containsOnly(1L); // each close told once
-    assertThat(byTid.getOrDefault("LeaseMoved", Map.of()).values()).containsOnly(1L);
-    assertThat(byTid.getOrDefault("LeaseLost", Map.of()).values()).containsOnly(1L);
+    // each move and loss told once; a run whose interleavings moved no lease has none to tell
+    // (containsOnly failed on that empty list in CI): the totals below still have to agree
+    assertThat(byTid.getOrDefault("LeaseMoved", Map.of()).values()).allMatch(n -> n == 1L);
+    assertThat(byTid.getOrDefault("LeaseLost", Map.of()).values()).allMatch(n -> n == 1L);
     assertThat(sum(byTid, "LeaseMoved")).isEqualTo(kit.movedTotal());
     assertThat(sum(byTid, "LeaseLost")).isEqualTo(kit.lostTotal());
     long repinnedEvents =
