@@ -142,13 +142,34 @@ final class Shapes {
    * in each way the host allows, one JVM per way: cgroup v1 cpuset; no cgroup at all (affinity
    * shield); as an unprivileged user (refused, nothing changed); cgroup v2 with the JVM in the root
    * cgroup (partition) and deep in {@code /system/svc} (remote partition on 6.12, the shield on
-   * 6.1, which has no {@code cpuset.cpus.exclusive}); then a JVM killed with SIGKILL under
-   * isolation and the next one's release, then two JVMs each pid 1 of its own pid namespace: one
-   * holds an isolation, the other's release leaves it alone; with {@code gateway}, then the gateway
-   * with {@code --pin isolated} driven out of heap (a few minutes more: one kernel runs it, the
-   * mechanism it takes is the same on both).
+   * 6.1, which has no {@code cpuset.cpus.exclusive}). Then, with {@code recovery}, a JVM killed
+   * with SIGKILL under isolation and the next one's release; without it, two JVMs each pid 1 of its
+   * own pid namespace (one holds an isolation, the other's release leaves it alone) and the gateway
+   * with {@code --pin isolated} driven out of heap. Both take the same root partition on either
+   * kernel: one kernel each keeps the single-threaded lanes short (SingleThreadedShapesIT).
    */
-  static Shape isolation(String name, String kernel, boolean gateway) {
+  static Shape isolation(String name, String kernel, boolean recovery) {
+    List<Shape.Run> last =
+        recovery
+            ? List.of(
+                new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
+                new Shape.Run("recover", List.of(), List.of("isolate-recover")))
+            : List.of(
+                new Shape.Run("after", List.of(), List.of("isolate-namespaces", "gateway-fatal")));
+    List<Shape.Run> runs = new ArrayList<>();
+    runs.add(new Shape.Run("ways", List.of(), List.of("isolate-all")));
+    runs.add(
+        new Shape.Run(
+            "refused",
+            List.of(
+                "mkdir -p /etc",
+                "echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd",
+                "echo 'nogroup:x:65534:' >> /etc/group",
+                "chmod 666 " + InitScript.RESULT_PORT),
+            List.of("isolate-refused"),
+            "nobody",
+            false));
+    runs.addAll(last);
     return new Shape(
         name,
         1,
@@ -158,29 +179,12 @@ final class Shapes {
         1024,
         "",
         List.of(),
-        List.of(
-            new Shape.Run("ways", List.of(), List.of("isolate-all")),
-            new Shape.Run(
-                "refused",
-                List.of(
-                    "mkdir -p /etc",
-                    "echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> /etc/passwd",
-                    "echo 'nogroup:x:65534:' >> /etc/group",
-                    "chmod 666 " + InitScript.RESULT_PORT),
-                List.of("isolate-refused"),
-                "nobody",
-                false),
-            new Shape.Run("crash", List.of(), List.of("isolate-crash"), "", true),
-            new Shape.Run(
-                "recover",
-                List.of(),
-                gateway
-                    ? List.of("isolate-recover", "isolate-namespaces", "gateway-fatal")
-                    : List.of("isolate-recover", "isolate-namespaces"))),
-        // alone on a quiet 2-CPU host: J about 7 minutes, I (the gateway's section too) about 11;
-        // side by side (SingleThreadedShapesIT) each has a host CPU if nothing else runs, and
-        // with a load average of 7 on the 2 CPUs J did not end in 13 minutes: room for that
-        Duration.ofMinutes(gateway ? 25 : 20),
+        runs,
+        // alone on a quiet 2-CPU host: I about 9 minutes, J about 5; side by side
+        // (SingleThreadedShapesIT) each has a host CPU if nothing else runs, and with a load
+        // average of 7 on the 2 CPUs J (then every section) did not end in 13 minutes: room for
+        // that
+        Duration.ofMinutes(recovery ? 20 : 25),
         kernel,
         true); // its runs rewrite cpusets and partitions while every vCPU runs
   }
