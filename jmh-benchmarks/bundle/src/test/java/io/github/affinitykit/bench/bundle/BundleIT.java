@@ -72,7 +72,24 @@ class BundleIT {
   void shouldRunTheQuickComparisonWithCpusFromTheHostAndWriteItsReport() throws Exception {
     Path out = dir.resolve("loadtest");
 
-    Run run = kit(List.of("loadtest", "--quick", "--out", out.toString()), 330);
+    // the launcher's plumbing (the host's CPUs, the report files), not a measurement: two arms at a
+    // fixed rate (LoadTestIT runs the load test's arms; ShapeALoadIT its isolcpus scenarios)
+    Run run =
+        kit(
+            List.of(
+                "loadtest",
+                "--quick",
+                "--scenarios",
+                "unpinned,pinned",
+                "--rate",
+                "1000",
+                "--warmup",
+                "3s",
+                "--capacity-probes",
+                "0",
+                "--out",
+                out.toString()),
+            330);
 
     assertThat(run.status()).as(run.output()).isZero();
     assertThat(run.output())
