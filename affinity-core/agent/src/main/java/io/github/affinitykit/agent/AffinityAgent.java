@@ -159,13 +159,11 @@ public final class AffinityAgent {
     }
     Consumer<String> log = line -> System.err.println(PREFIX + line);
     rules.carriers().ifPresent(c -> log.accept(Carriers.size(c.group())));
-    CpuSet start =
-        rules.carriers().isPresent() && backend.isSupported()
-            ? backend.getAffinity(0)
-            : CpuSet.empty();
+    // the process's mask: a carrier's first, and a thread's that inherited a pinned one's CPU
+    CpuSet start = backend.isSupported() ? backend.getAffinity(0) : CpuSet.empty();
     Consumer<String> out = verbose ? log : line -> {};
     ThreadPinner pinner =
-        new ThreadPinner(rules, backend, out, strict, new Carriers(backend, start, log));
+        new ThreadPinner(rules, backend, out, strict, new Carriers(backend, start, log), start);
     Runtime.getRuntime()
         .addShutdownHook(new Thread(() -> out.accept(pinner.close()), "affinity-agent-exit"));
     hook(inst);

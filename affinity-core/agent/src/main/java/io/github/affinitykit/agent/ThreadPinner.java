@@ -1,6 +1,7 @@
 package io.github.affinitykit.agent;
 
 import io.github.affinitykit.core.CpuLease;
+import io.github.affinitykit.core.cpu.CpuSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -21,6 +22,11 @@ import java.util.function.Consumer;
  * first scan that finds it dead. The virtual-thread scheduler's carriers bind by the carriers rule,
  * whatever their names ({@link Carriers}). At JVM exit every lease is closed ({@link #close}).
  *
+ * <p>On Linux a new thread inherits the mask of the thread that starts it: a thread no rule names,
+ * started by a thread this pinner pinned, would run on that one CPU for its whole life. As its
+ * {@code run()} starts it is given the mask the process had when the agent loaded ({@link
+ * #uninherit}): one more {@code sched_getaffinity} per such thread start while any thread is bound.
+ *
  * <p>Thread safety: safe for concurrent use: the bindings are a concurrent map, each thread's entry
  * changed by the thread itself (start, end) or by the one scanning thread.
  */
@@ -33,6 +39,7 @@ final class ThreadPinner {
   private final Consumer<String> out;
   private final boolean attached;
   private final Carriers carriers;
+  private final CpuSet processMask;
   private final Map<Thread, Bound> bound = new ConcurrentHashMap<>();
   private volatile boolean closed;
   // the scanning thread's: the threads running when the agent loaded (no run() of theirs will
@@ -42,27 +49,34 @@ final class ThreadPinner {
 
   /**
    * A pinner of {@code rules}' threads; {@code attached}: loaded into a running JVM, where the
-   * virtual-thread scheduler's carriers are never bound (its size was read at its start).
+   * virtual-thread scheduler's carriers are never bound (its size was read at its start); {@code
+   * processMask}: the mask the process had when the agent loaded (empty: never restore one).
    */
   ThreadPinner(
       ThreadRules rules,
       TidBackend backend,
       Consumer<String> out,
       boolean attached,
-      Carriers carriers) {
+      Carriers carriers,
+      CpuSet processMask) {
     this.rules = rules;
     this.backend = backend;
     this.out = out;
     this.attached = attached;
     this.carriers = carriers;
+    this.processMask = processMask;
   }
 
   /** On thread {@code self} as its run() starts: binds it if a rule names it. Never throws. */
   @SuppressWarnings("checkstyle:illegalcatch") // the application's thread goes on, whatever failed
   boolean started(Thread self) {
     Optional<ThreadRules.Rule> rule = rules.match(self);
-    if (closed || rule.isEmpty() || refused(self, rule.get())) {
-      return false; // unnamed, a scan got there first, a carrier after start, or the JVM exits
+    if (rule.isEmpty()) {
+      uninherit();
+      return false;
+    }
+    if (closed || refused(self, rule.get())) {
+      return false; // a scan got there first, a carrier after start, or the JVM exits
     }
     try {
       Bound b = new Bound(rule.get(), bind(self, rule.get()), "");
@@ -75,6 +89,35 @@ final class ThreadPinner {
       notBound(self, rule.get(), e.toString());
       return false;
     }
+  }
+
+  /**
+   * On a thread no rule names, as its run() starts: if it inherited the one CPU of a thread bound
+   * here from the thread that started it, gives it the process's mask. Never throws: a failure
+   * leaves the mask as it was.
+   */
+  @SuppressWarnings("checkstyle:illegalcatch") // the application's thread goes on, whatever failed
+  private void uninherit() {
+    if (processMask.isEmpty() || bound.isEmpty()) {
+      return;
+    }
+    try {
+      CpuSet mine = backend.getAffinity(0);
+      if (mine.size() == 1 && !mine.equals(processMask) && boundOn(mine.first())) {
+        backend.setAffinity(0, processMask);
+      }
+    } catch (Throwable e) {
+      out.accept(Thread.currentThread().getName() + ": mask left as inherited: " + e);
+    }
+  }
+
+  private boolean boundOn(int cpu) {
+    for (Bound b : bound.values()) {
+      if (b.lease() != null && b.lease().cpu() == cpu) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** On thread {@code self} as the run() that bound it ends: lets it go. */

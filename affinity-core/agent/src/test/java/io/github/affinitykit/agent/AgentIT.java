@@ -55,6 +55,9 @@ class AgentIT {
           .isEqualTo(c.mask("" + c.pid()))
           .isNotEqualTo("1");
       assertThat(plain).as("%s", c.lines()).isEqualTo("first plain-c " + c.mask(cc));
+      assertThat(c.await("first kid-a "))
+          .as("started by pinned worker-a, named by no rule: the process's mask, not cpu 1")
+          .isEqualTo("first kid-a " + c.mask("" + c.pid()));
       // worker-a and worker-b start together: whichever binds first holds cpu 1, the other shares
       // it
       String pinnedA = "affinity-agent: worker-a (tid " + a + "): PINNED cpu 1";

@@ -12,8 +12,9 @@ import java.util.concurrent.CountDownLatch;
  * The application {@link AgentIT} runs under the agent, which knows nothing of it: it prints each
  * thread's kernel id ({@code tid <name> <tid>}) and, for the threads it starts, the mask each sees
  * as its first line of work ({@code first <name> <mask>}); {@code worker-b} is a subclass whose
- * run() does not call super.run(); {@code plain-d} is renamed {@code worker-d} by main. It prints
- * {@code ready} and exits on a line on stdin.
+ * run() does not call super.run(); {@code plain-d} is renamed {@code worker-d} by main; {@code
+ * worker-a}, once running, starts {@code kid-a}, which no rule names. It prints {@code ready} and
+ * exits on a line on stdin.
  */
 public final class AgentTargetMain {
   private AgentTargetMain() {}
@@ -60,6 +61,11 @@ public final class AgentTargetMain {
       System.out.println("tid " + name + " " + tid());
     } catch (IOException e) {
       System.out.println("first " + name + " " + e);
+    }
+    if (name.equals("worker-a")) {
+      Thread kid = new Thread(() -> work("kid-a", quit), "kid-a");
+      kid.setDaemon(true);
+      kid.start();
     }
     await(quit);
   }
