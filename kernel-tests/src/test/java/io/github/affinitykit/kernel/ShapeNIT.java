@@ -172,11 +172,7 @@ class ShapeNIT extends BootedShape {
         .as("the journals read while it ran")
         .containsExactly(d.path("pid").asText() + " 3 AFFINITY_SHIELD ALIVE");
     assertThat(d.path("journalsAfter").asInt()).isZero();
-    JsonNode before = d.path("before");
-    JsonNode after = d.path("after");
-    IsolationShapeIT.assertSame(before.path("irqs"), after.path("irqs"), "IRQ affinities");
-    IsolationShapeIT.assertSame(before.path("files"), after.path("files"), "kernel files");
-    IsolationShapeIT.assertSameTasks(before, after);
+    IsolationShapeIT.assertAsBefore(d.path("before"), d.path("after"));
   }
 
   /** An arm's lines: from its name at the start of a line to the next empty line. */
