@@ -109,9 +109,7 @@ abstract class IsolationShapeIT extends BootedShape {
     assertThat(plan.path("refusal").asText()).startsWith("missing permission: CAP_SYS_NICE");
     assertThat(plan.path("mechanism").asText()).as("the plan, without root").isNotEqualTo("NONE");
     assertThat(plan.path("changes")).as("the plan, without root").isNotEmpty();
-    assertSame(d.path("before").path("irqs"), d.path("after").path("irqs"), "IRQ affinities");
-    assertSame(d.path("before").path("files"), d.path("after").path("files"), "kernel files");
-    assertSameTasks(d.path("before"), d.path("after"));
+    assertAsBefore(d.path("before"), d.path("after"));
   }
 
   /** The round trip's shared assertions; returns the section's data. */
@@ -144,12 +142,21 @@ abstract class IsolationShapeIT extends BootedShape {
     assertThat(d.path("kitForgot").asBoolean()).isTrue();
     JsonNode before = d.path("before");
     JsonNode after = d.path("after");
-    assertSame(before.path("irqs"), after.path("irqs"), "IRQ affinities");
-    assertSame(before.path("files"), after.path("files"), "cgroup and kernel files");
-    assertSameTasks(before, after);
+    assertAsBefore(before, after);
     assertThat(after.path("tasks").path(noise).asText()).isEqualTo("0-3");
     assertThat(d.path("noiseGrewAfterNs").asLong()).isPositive();
     return d;
+  }
+
+  /**
+   * The machine as before: every IRQ affinity and every cgroup or kernel file of {@code before} the
+   * same in {@code after} (the guest's {@code MachineState} readings), and every task's mask
+   * ({@link #assertSameTasks}).
+   */
+  static void assertAsBefore(JsonNode before, JsonNode after) {
+    assertSame(before.path("irqs"), after.path("irqs"), "IRQ affinities");
+    assertSame(before.path("files"), after.path("files"), "cgroup and kernel files");
+    assertSameTasks(before, after);
   }
 
   /** Every field of {@code a} and {@code b} equal, differences listed. */

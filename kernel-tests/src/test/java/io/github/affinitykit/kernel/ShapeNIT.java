@@ -14,12 +14,23 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Shape N live: two NUMA nodes and a virtio NIC behind a PCI expander bridge on node 1, its queues
- * each with an MSI vector.
+ * each with an MSI vector; then {@code jitter --isolated}, whose isolated arm isolates CPU 3 at
+ * runtime.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ShapeNIT extends BootedShape {
   private static final Pattern LOCAL =
       Pattern.compile("(\\d+)%  node 0: (\\d+) pages, node 1: (\\d+) pages$");
+  private static final String LENGTH = "(?:[≤≥] )?[0-9.]+ (?:ns|µs|ms|s)";
+
+  /** A jitter arm's row: cpu, thread, sampled, gaps, max gap, p99.99, time lost, audit, cause. */
+  private static final Pattern JITTER_ROW =
+      Pattern.compile(
+          "^ +(\\d+)  (\\S+) +([0-9.]+ (?:ns|µs|ms|s)) +([0-9,]+) +("
+              + LENGTH
+              + "|unbounded) +("
+              + LENGTH
+              + "|unbounded) +((?:[≤≥] )?[0-9]+\\.[0-9]{4}%)  (\\S+) +(.+)$");
 
   @Override
   Shape shape() {
@@ -129,6 +140,53 @@ class ShapeNIT extends BootedShape {
     assertThat(Integer.parseInt(local.group(3))).as("pages on node 1").isGreaterThanOrEqualTo(1536);
     assertThat(row(rows, "interleave")).contains("node 0: ").contains("node 1: ");
     assertThat(rows.get(rows.size() - 1)).startsWith("first-touch / local: ");
+  }
+
+  /**
+   * Every arm of the jitter experiment ran on CPU 3, the isolated one under an affinity shield (no
+   * cgroup is mounted) seen in force from outside while it ran, and the machine was as before once
+   * the command ended. TCG's timings mean nothing: only the table's shape is judged.
+   */
+  @Test
+  void shouldRunEveryJitterArmTheIsolatedOneUnderAShieldUndoneAfter() {
+    JsonNode d = guest.section("n", "jitter");
+    assertThat(d.path("exit").asInt()).as(d.path("stderr").asText()).isZero();
+    List<String> out = d.path("out").asText().lines().toList();
+    for (String arm : List.of("unpinned", "pinned", "exclusive", "isolated")) {
+      List<String> block = arm(out, arm);
+      List<Matcher> rows =
+          block.stream().map(JITTER_ROW::matcher).filter(Matcher::matches).toList();
+      assertThat(rows).as("%s's rows in %s", arm, block).hasSize(1);
+      Matcher r = rows.get(0);
+      assertThat(r.group(1)).isEqualTo("3");
+      assertThat(r.group(2)).isEqualTo(arm.equals("unpinned") ? "UNPINNED" : "PINNED");
+      assertThat(Double.parseDouble(r.group(3).split(" ")[0])).as("time sampled").isPositive();
+      assertThat(r.group(8)).as("no audit (--no-audit)").isEqualTo("-");
+    }
+    assertThat(out).noneMatch(l -> l.startsWith("  note: audit:"));
+    assertThat(arm(out, "isolated"))
+        .as("the isolation as it stood while sampled")
+        .contains("  note: isolation: isolated by AFFINITY_SHIELD");
+    assertThat(arm(out, "anchor")).contains("  not run: --anchor-rounds 0");
+    assertThat(IsolationShapeIT.texts(d.path("journalsSeen")))
+        .as("the journals read while it ran")
+        .containsExactly(d.path("pid").asText() + " 3 AFFINITY_SHIELD ALIVE");
+    assertThat(d.path("journalsAfter").asInt()).isZero();
+    IsolationShapeIT.assertAsBefore(d.path("before"), d.path("after"));
+  }
+
+  /** An arm's lines: from its name at the start of a line to the next empty line. */
+  private static List<String> arm(List<String> out, String arm) {
+    int from = 0;
+    while (from < out.size() && !out.get(from).startsWith(String.format("%-10s ", arm))) {
+      from++;
+    }
+    assertThat(from).as("arm %s in %s", arm, out).isLessThan(out.size());
+    int to = from;
+    while (to < out.size() && !out.get(to).isEmpty()) {
+      to++;
+    }
+    return out.subList(from, to);
   }
 
   private static String row(List<String> rows, String layout) {

@@ -194,7 +194,9 @@ final class Shapes {
    * config IRQ and one per queue; QEMU's user network backend has one queue pair, whatever {@code
    * mq=on} asks) behind a PCI expander bridge on node 1, as a two-socket server's NIC sits on one
    * socket's PCIe lanes: the NIC in the host model, memory placed by policy and read back by page,
-   * loops placed next to the NIC.
+   * loops placed next to the NIC. Last, {@code jitter --isolated} on CPU 3: with no cgroup mounted
+   * its isolated arm takes the affinity shield, which rewrites task masks and IRQ affinities but no
+   * cpuset or partition (the static-key flips that keep shapes I and J on single-threaded TCG).
    */
   static final Shape N =
       new Shape(
@@ -217,7 +219,7 @@ final class Shapes {
               // every eth0 IRQ to CPU 2, so that loops avoiding them have CPU 3 on node 1
               "for i in $(ls /sys/class/net/eth0/device/../msi_irqs); do"
                   + " echo 2 > /proc/irq/$i/smp_affinity_list; done"),
-          List.of(new Shape.Run("n", List.of(), List.of("doctor", "nic", "numaseed"))),
+          List.of(new Shape.Run("n", List.of(), List.of("doctor", "nic", "numaseed", "jitter"))),
           Duration.ofMinutes(5),
           Shape.DEBIAN_12,
           false,

@@ -17,8 +17,10 @@ import java.util.stream.Collectors;
  * @param cpus one result per CPU, ascending
  * @param readings how many times the counters were read: at the start, at the end, and after gaps
  *     over the threshold (at most the sampler's bound)
- * @param notes what could not be read or run: a refused or garbled kernel file, an audit that
- *     failed; empty when everything was read
+ * @param notes first, for a group asked to isolate ({@link JitterSampler#group}), its runtime
+ *     isolation as it stood while sampled ({@code isolation: isolated by AFFINITY_SHIELD}, or its
+ *     refusal); then what could not be read or run: a refused or garbled kernel file, an audit that
+ *     failed; empty when nothing was isolated and everything was read
  */
 public record JitterReport(
     Duration window,

@@ -54,6 +54,8 @@ final class SamplingRun {
     CpuGroupBuilder builder = settings.group().apply(sampler.kit().group("jitter").cpus(cpus));
     try (CpuGroup group = builder.build()) {
       List<Seat> seats = group.joinAll(cpus.length);
+      // read while the seats hold it: closing the group gives the isolation up
+      Optional<String> isolation = group.isolation().map(i -> "isolation: " + i.reason());
       List<Thread> threads = new ArrayList<>();
       for (int i = 0; i < cpus.length; i++) {
         spinners[i] =
@@ -66,7 +68,7 @@ final class SamplingRun {
       }
       threads.forEach(Thread::start);
       try {
-        return sample(threads);
+        return sample(threads, isolation);
       } finally {
         stop(threads);
       }
@@ -98,7 +100,7 @@ final class SamplingRun {
     return t;
   }
 
-  private JitterReport sample(List<Thread> threads) {
+  private JitterReport sample(List<Thread> threads, Optional<String> isolation) {
     await(bound);
     Set<Integer> counted = new HashSet<>();
     Set<Integer> owners = new HashSet<>();
@@ -140,6 +142,7 @@ final class SamplingRun {
     }
     GapFlight.gaps(flight);
     notes.addAll(0, counters.notes());
+    isolation.ifPresent(i -> notes.add(0, i));
     return new JitterReport(
         settings.window(), settings.floorNs(), settings.thresholdNs(), out, readings.size(), notes);
   }

@@ -45,6 +45,7 @@ public final class GuestMain {
     SECTIONS.put("highest", HostSections::highest);
     SECTIONS.put("nic", NicSection::run);
     SECTIONS.put("numaseed", NicSection::numaSeed);
+    SECTIONS.put("jitter", JitterSection::run);
     SECTIONS.put("container", ContainerSection::run);
     SECTIONS.put("isolate-all", IsolationSection::allWays);
     SECTIONS.put("isolate-refused", IsolationSection::refused);

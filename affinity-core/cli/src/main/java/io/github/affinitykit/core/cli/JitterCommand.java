@@ -76,6 +76,14 @@ final class JitterCommand implements Callable<Integer> {
   private boolean isolated;
 
   @Option(
+      names = "--no-audit",
+      description =
+          "skip the audit of who else ran on the CPUs beside each pinned arm: it scans every"
+              + " task up to 20 times a window, more than a slow machine (an emulator) finishes"
+              + " in it")
+  private boolean noAudit;
+
+  @Option(
       names = "--lock-dir",
       paramLabel = "DIR",
       description =
@@ -118,7 +126,7 @@ final class JitterCommand implements Callable<Integer> {
             host, backends.get(), CpuReservations.inDirectory(locks), host.pool(sampled));
     int busy = noise >= 0 ? noise : sampled.size();
     JitterExperiment.Plan plan =
-        new JitterExperiment.Plan(sampled, window, busy, anchorRounds, isolated, locks);
+        new JitterExperiment.Plan(sampled, window, busy, anchorRounds, isolated, !noAudit, locks);
     PrintWriter out = spec.commandLine().getOut();
     out.println(
         "jitter: up to 4 arms of "

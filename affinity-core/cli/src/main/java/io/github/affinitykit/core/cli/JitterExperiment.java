@@ -50,10 +50,17 @@ final class JitterExperiment {
    * @param noise the busy threads beside the arms
    * @param anchorRounds MicroJitterSampler's rounds after its warm-up, 0 to skip it
    * @param isolated whether the isolated arm may run (it also needs root)
+   * @param audit whether the audit watches the CPUs beside the pinned arms
    * @param lockDir where the CPU locks are taken, the kit's and MicroJitterSampler's
    */
   record Plan(
-      CpuSet cpus, Duration window, int noise, int anchorRounds, boolean isolated, Path lockDir) {
+      CpuSet cpus,
+      Duration window,
+      int noise,
+      int anchorRounds,
+      boolean isolated,
+      boolean audit,
+      Path lockDir) {
     Plan {
       Objects.requireNonNull(cpus, "cpus");
       Objects.requireNonNull(window, "window");
@@ -98,7 +105,11 @@ final class JitterExperiment {
   }
 
   private JitterSampler sampler() {
-    return JitterSampler.on(kit, plan.cpus()).window(plan.window()).floor(FLOOR).largest(5);
+    return JitterSampler.on(kit, plan.cpus())
+        .window(plan.window())
+        .floor(FLOOR)
+        .largest(5)
+        .audit(plan.audit());
   }
 
   private static ArmResult arm(String name, String setup, JitterSampler sampler) {
