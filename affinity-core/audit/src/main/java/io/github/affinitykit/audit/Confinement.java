@@ -50,7 +50,7 @@ public final class Confinement implements AutoCloseable {
     first.already().forEach(e -> alreadyThere.add(e.tid()));
     this.sweeper =
         sweepPeriod.map(p -> new Sweeper(() -> record(jvm.confine(housekeeping, this.keep)), p));
-    Flight.isolation(
+    Flight.get().isolation(
         "confinement",
         housekeeping.toString(),
         "CONFINED",
@@ -89,7 +89,7 @@ public final class Confinement implements AutoCloseable {
       return;
     }
     sweeper.ifPresent(Sweeper::close);
-    Flight.isolation("confinement", housekeeping.toString(), "FREED", "threads given back");
+    Flight.get().isolation("confinement", housekeeping.toString(), "FREED", "threads given back");
     Set<Integer> leave = new HashSet<>(jvm.pinnedThreadIds());
     leave.addAll(keep);
     leave.addAll(alreadyThere);

@@ -63,7 +63,7 @@ public final class Isolation implements CpuIsolation {
   }
 
   static Isolation refused(IsolationReport report) {
-    Flight.isolation("isolation", report.cpus().toString(), report.status().name(), report.text());
+    Flight.get().isolation("isolation", report.cpus().toString(), report.status().name(), report.text());
     return new Isolation(report, Optional.empty());
   }
 
@@ -74,7 +74,7 @@ public final class Isolation implements CpuIsolation {
   static Isolation active(
       IsolationReport report, Journal journal, Path file, Kernel kernel, Held held) {
     Isolation iso = new Isolation(report, Optional.of(new Active(journal, file, kernel, held)));
-    Flight.isolation(
+    Flight.get().isolation(
         "isolation", report.cpus().toString(), report.status().name(), report.mechanism().name());
     Thread hook = new Thread(iso::close, "affinitykit-isolation-undo");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -278,7 +278,7 @@ public final class Isolation implements CpuIsolation {
             List.of(),
             "",
             List.of());
-    Flight.isolation(
+    Flight.get().isolation(
         "isolation",
         report.cpus().toString(),
         IsolationStatus.RELEASED.name(),
