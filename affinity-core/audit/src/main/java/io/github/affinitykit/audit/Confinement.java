@@ -50,13 +50,14 @@ public final class Confinement implements AutoCloseable {
     first.already().forEach(e -> alreadyThere.add(e.tid()));
     this.sweeper =
         sweepPeriod.map(p -> new Sweeper(() -> record(jvm.confine(housekeeping, this.keep)), p));
-    Flight.get().isolation(
-        "confinement",
-        housekeeping.toString(),
-        "CONFINED",
-        first.moved().size()
-            + " threads moved"
-            + sweepPeriod.map(p -> ", sweeps every " + p).orElse(""));
+    Flight.get()
+        .isolation(
+            "confinement",
+            housekeeping.toString(),
+            "CONFINED",
+            first.moved().size()
+                + " threads moved"
+                + sweepPeriod.map(p -> ", sweeps every " + p).orElse(""));
   }
 
   private ConfineReport record(ConfineReport r) {
