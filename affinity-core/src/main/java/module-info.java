@@ -9,16 +9,15 @@
  * java.util.ServiceLoader} ({@code CpuIsolator}); so are the exclusivity audit, affinity-audit
  * ({@code CpuAuditor}), and NUMA memory policy, affinity-numa ({@code ThreadMemoryPolicy}); the
  * doctor's whole-host report and the NICs are affinity-host-report; the doctor application is
- * affinity-cli; the periodic watchdog is affinity-watchdog.
+ * affinity-cli; the periodic watchdog is affinity-watchdog; the Flight Recorder events are
+ * affinity-jfr ({@code internal.Flight}).
  */
 // "module": affinity-isolation, affinity-audit, affinity-host-report, affinity-numa,
-// affinity-jitter and affinity-watchdog, named by the qualified exports, are built after core
+// affinity-jitter, affinity-watchdog and affinity-jfr, named by the qualified exports, are built
+// after core
 @SuppressWarnings("module")
 module io.github.affinitykit.core {
   requires com.sun.jna;
-  // JDK Flight Recorder events (core.jfr), emitted only where the runtime has the module: on the
-  // module path add --add-modules jdk.jfr to record them
-  requires static jdk.jfr;
 
   exports io.github.affinitykit.core;
   exports io.github.affinitykit.core.cpu;
@@ -35,7 +34,8 @@ module io.github.affinitykit.core {
       io.github.affinitykit.audit,
       io.github.affinitykit.hostreport,
       io.github.affinitykit.jitter,
-      io.github.affinitykit.watchdog;
+      io.github.affinitykit.watchdog,
+      io.github.affinitykit.jfr;
   // the watchdog re-pins and tells a loss once through the lease's package-private steps
   exports io.github.affinitykit.core.internal.lease to
       io.github.affinitykit.watchdog;
@@ -55,6 +55,8 @@ module io.github.affinitykit.core {
 
   // the auditor of every kit (affinity-audit's, when on the path)
   uses io.github.affinitykit.core.CpuAuditor;
+  // what is told to Flight Recorder (affinity-jfr's events, when on the path)
+  uses io.github.affinitykit.core.internal.Flight;
 
   // JNA registers the native layer's direct-mapped natives (JDK 17-21; on 22+ it uses
   // java.lang.foreign: run with --enable-native-access=io.github.affinitykit.core).

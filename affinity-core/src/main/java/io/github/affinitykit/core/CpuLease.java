@@ -153,7 +153,7 @@ public final class CpuLease implements AutoCloseable {
       return false;
     }
     kit.ifPresent(k -> k.pinned().countLost());
-    Flight.lost(cpu, tid, seat.state().reason());
+    Flight.get().lost(cpu, tid, seat.state().reason());
     return true;
   }
 
@@ -208,7 +208,7 @@ public final class CpuLease implements AutoCloseable {
       return false;
     }
     kit.orElseThrow().pinned().countMoved();
-    Flight.moved(cpu, tid, now.toString());
+    Flight.get().moved(cpu, tid, now.toString());
     return true;
   }
 
@@ -310,7 +310,7 @@ public final class CpuLease implements AutoCloseable {
       seat.unbound(id);
       onClose.run();
       if (cpu >= 0) {
-        Flight.released(cpu, tid, was.get().leaseStatus(id).name());
+        Flight.get().released(cpu, tid, was.get().leaseStatus(id).name());
       }
     }
   }

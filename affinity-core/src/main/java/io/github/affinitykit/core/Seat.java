@@ -281,7 +281,7 @@ public final class Seat implements AutoCloseable {
     CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.pinned().add(lease);
     String policy = memory.map(Object::toString).orElse("");
-    Flight.pinned(group.name(), member, cpu, self, planned.name(), plannedReason, policy);
+    Flight.get().pinned(group.name(), member, cpu, self, planned.name(), plannedReason, policy);
     return lease;
   }
 

@@ -71,7 +71,6 @@ class PackageRulesTest {
             CORE + ".os..",
             CORE + ".placement..",
             CORE + ".reservation..",
-            CORE + ".jfr..",
             CORE + ".isolation..",
             CORE + ".internal",
             CORE + ".internal.natives..")

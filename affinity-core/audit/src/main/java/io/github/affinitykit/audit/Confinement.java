@@ -50,13 +50,14 @@ public final class Confinement implements AutoCloseable {
     first.already().forEach(e -> alreadyThere.add(e.tid()));
     this.sweeper =
         sweepPeriod.map(p -> new Sweeper(() -> record(jvm.confine(housekeeping, this.keep)), p));
-    Flight.isolation(
-        "confinement",
-        housekeeping.toString(),
-        "CONFINED",
-        first.moved().size()
-            + " threads moved"
-            + sweepPeriod.map(p -> ", sweeps every " + p).orElse(""));
+    Flight.get()
+        .isolation(
+            "confinement",
+            housekeeping.toString(),
+            "CONFINED",
+            first.moved().size()
+                + " threads moved"
+                + sweepPeriod.map(p -> ", sweeps every " + p).orElse(""));
   }
 
   private ConfineReport record(ConfineReport r) {
@@ -89,7 +90,7 @@ public final class Confinement implements AutoCloseable {
       return;
     }
     sweeper.ifPresent(Sweeper::close);
-    Flight.isolation("confinement", housekeeping.toString(), "FREED", "threads given back");
+    Flight.get().isolation("confinement", housekeeping.toString(), "FREED", "threads given back");
     Set<Integer> leave = new HashSet<>(jvm.pinnedThreadIds());
     leave.addAll(keep);
     leave.addAll(alreadyThere);

@@ -63,7 +63,8 @@ public final class Isolation implements CpuIsolation {
   }
 
   static Isolation refused(IsolationReport report) {
-    Flight.isolation("isolation", report.cpus().toString(), report.status().name(), report.text());
+    Flight.get()
+        .isolation("isolation", report.cpus().toString(), report.status().name(), report.text());
     return new Isolation(report, Optional.empty());
   }
 
@@ -74,8 +75,12 @@ public final class Isolation implements CpuIsolation {
   static Isolation active(
       IsolationReport report, Journal journal, Path file, Kernel kernel, Held held) {
     Isolation iso = new Isolation(report, Optional.of(new Active(journal, file, kernel, held)));
-    Flight.isolation(
-        "isolation", report.cpus().toString(), report.status().name(), report.mechanism().name());
+    Flight.get()
+        .isolation(
+            "isolation",
+            report.cpus().toString(),
+            report.status().name(),
+            report.mechanism().name());
     Thread hook = new Thread(iso::close, "affinitykit-isolation-undo");
     Runtime.getRuntime().addShutdownHook(hook);
     iso.atExit = hook;
@@ -278,11 +283,12 @@ public final class Isolation implements CpuIsolation {
             List.of(),
             "",
             List.of());
-    Flight.isolation(
-        "isolation",
-        report.cpus().toString(),
-        IsolationStatus.RELEASED.name(),
-        clean ? "undone" : "not all undone: journal " + a.file());
+    Flight.get()
+        .isolation(
+            "isolation",
+            report.cpus().toString(),
+            IsolationStatus.RELEASED.name(),
+            clean ? "undone" : "not all undone: journal " + a.file());
   }
 
   @Override

@@ -1,65 +1,43 @@
 package io.github.affinitykit.core.internal;
 
-import io.github.affinitykit.core.jfr.FlightEvents;
+import java.util.ServiceLoader;
 
 /**
- * Where the library tells JDK Flight Recorder what it did: each call commits one event when the
- * runtime has {@code jdk.jfr} and a recording enabled it, else does nothing and loads no {@code
- * jdk.jfr} class. See ARCHITECTURE.md, "Flight Recorder events". Thread safety: any thread.
+ * What the library tells JDK Flight Recorder: affinity-jfr implements it (its events, {@code
+ * io.github.affinitykit.*}) and core finds it with {@link ServiceLoader}; without the artifact
+ * every call does nothing. See ARCHITECTURE.md, "Flight Recorder events".
+ *
+ * <p>Thread safety: implementations take calls from any thread at once.
  */
-public final class Flight {
-  private Flight() {}
-
-  /** Whether {@code jdk.jfr} is in the boot layer: asked once, at the first event. */
-  private static final class Module {
-    static final boolean PRESENT = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+public interface Flight {
+  /** {@return the implementation on the path, looked up at the first event, or a no-op} */
+  static Flight get() {
+    return Found.FLIGHT;
   }
 
-  /**
-   * A thread bound by its seat: {@code cpu} -1 if none; {@code memoryPolicy} made text only when
-   * recorded.
-   */
-  public static void pinned(
-      String group,
-      String member,
-      int cpu,
-      int tid,
-      String status,
-      String reason,
-      Object memoryPolicy) {
-    if (Module.PRESENT) {
-      FlightEvents.pinned(group, member, cpu, tid, status, reason, memoryPolicy);
-    }
-  }
+  /** A thread bound by its seat: {@code cpu} -1 if none; {@code policy} its memory's, as text. */
+  default void pinned(
+      String group, String member, int cpu, int tid, String status, String reason, Object policy) {}
 
   /** A lease closed, with its status as it closed. */
-  public static void released(int cpu, int tid, String status) {
-    if (Module.PRESENT) {
-      FlightEvents.released(cpu, tid, status);
-    }
-  }
+  default void released(int cpu, int tid, String status) {}
 
   /** A lease found moved: {@code allowed} is the CPUs the kernel allows it on now. */
-  public static void moved(int cpu, int tid, String allowed) {
-    if (Module.PRESENT) {
-      FlightEvents.moved(cpu, tid, allowed);
-    }
-  }
+  default void moved(int cpu, int tid, String allowed) {}
 
   /** A lease's reservation found lost, with the seat's reason. */
-  public static void lost(int cpu, int tid, String reason) {
-    if (Module.PRESENT) {
-      FlightEvents.lost(cpu, tid, reason);
-    }
-  }
+  default void lost(int cpu, int tid, String reason) {}
 
-  /**
-   * An isolation or confinement ({@code kind}) made, refused or undone: {@code detail} how or why
-   * not.
-   */
-  public static void isolation(String kind, String cpus, String status, String detail) {
-    if (Module.PRESENT) {
-      FlightEvents.isolation(kind, cpus, status, detail);
-    }
+  /** An isolation or confinement ({@code kind}) made, refused or undone; {@code detail}: how. */
+  default void isolation(String kind, String cpus, String status, String detail) {}
+
+  /** The lookup, done once: at the first event, not when core's classes load. */
+  final class Found {
+    static final Flight FLIGHT =
+        ServiceLoader.load(Flight.class, Flight.class.getClassLoader())
+            .findFirst()
+            .orElseGet(() -> new Flight() {});
+
+    private Found() {}
   }
 }

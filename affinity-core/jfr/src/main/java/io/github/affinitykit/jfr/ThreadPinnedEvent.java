@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.jfr;
+package io.github.affinitykit.jfr;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;

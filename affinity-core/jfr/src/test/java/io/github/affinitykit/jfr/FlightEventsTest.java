@@ -1,4 +1,4 @@
-package io.github.affinitykit.core.jfr;
+package io.github.affinitykit.jfr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

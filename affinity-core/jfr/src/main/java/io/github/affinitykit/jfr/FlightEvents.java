@@ -1,14 +1,14 @@
-package io.github.affinitykit.core.jfr;
+package io.github.affinitykit.jfr;
 
 /**
- * Builds and commits the events for {@code core.internal.Flight}, only when a recording enabled
- * them. Thread safety: stateless.
+ * Builds and commits the events for {@link JfrFlight}, only when a recording enabled them. Thread
+ * safety: stateless.
  */
-public final class FlightEvents {
+final class FlightEvents {
   private FlightEvents() {}
 
   /** Commits a {@code ThreadPinned} event if a recording enabled it. */
-  public static void pinned(
+  static void pinned(
       String group,
       String member,
       int cpu,
@@ -30,7 +30,7 @@ public final class FlightEvents {
   }
 
   /** Commits a {@code ThreadReleased} event if a recording enabled it. */
-  public static void released(int cpu, int tid, String status) {
+  static void released(int cpu, int tid, String status) {
     ThreadReleasedEvent e = new ThreadReleasedEvent();
     if (e.shouldCommit()) {
       e.cpu = cpu;
@@ -41,7 +41,7 @@ public final class FlightEvents {
   }
 
   /** Commits a {@code LeaseMoved} event if a recording enabled it. */
-  public static void moved(int cpu, int tid, String allowed) {
+  static void moved(int cpu, int tid, String allowed) {
     LeaseMovedEvent e = new LeaseMovedEvent();
     if (e.shouldCommit()) {
       e.cpu = cpu;
@@ -52,7 +52,7 @@ public final class FlightEvents {
   }
 
   /** Commits a {@code LeaseLost} event if a recording enabled it. */
-  public static void lost(int cpu, int tid, String reason) {
+  static void lost(int cpu, int tid, String reason) {
     LeaseLostEvent e = new LeaseLostEvent();
     if (e.shouldCommit()) {
       e.cpu = cpu;
@@ -63,7 +63,7 @@ public final class FlightEvents {
   }
 
   /** Commits an {@code Isolation} event if a recording enabled it. */
-  public static void isolation(String kind, String cpus, String status, String detail) {
+  static void isolation(String kind, String cpus, String status, String detail) {
     IsolationEvent e = new IsolationEvent();
     if (e.shouldCommit()) {
       e.kind = kind;
