@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The shapes QEMU runs on single-threaded TCG, one host CPU each, booted in two lanes side by side:
  * runtime isolation on Debian 12's 6.1 (shape I) in one; isolation on 6.12 (J), then the 64-CPU
- * machine (D) in the other. Alone on a quiet 2-CPU host I takes about 11 minutes, J about 7 and D
- * about 3.5: the pair of lanes takes the longer one's time rather than the sum of all three.
+ * machine (D), then the runc scene on 6.12 (R_612) in the other. Alone on a quiet 2-CPU host I
+ * takes about 11 minutes, J about 7 and D about 3.5: the pair of lanes takes the longer one's time
+ * rather than the sum of all three.
  *
  * <p>Thread safety: JUnit runs the nested classes one after another on one thread; the boots run on
  * threads of their own and are only read through their futures.
@@ -37,7 +38,7 @@ class SingleThreadedShapesIT {
 
   @BeforeAll
   void bootBoth() throws Exception {
-    boots = KernelSuite.bootSideBySide(List.of(List.of(I), List.of(J, Shapes.D)));
+    boots = KernelSuite.bootSideBySide(List.of(List.of(I), List.of(J, Shapes.D, Shapes.R_612)));
   }
 
   /** No guest outlives the class: each boot ends by its shape's limit, guest killed. */
@@ -193,6 +194,29 @@ class SingleThreadedShapesIT {
       assertThat(t.path("status").asText()).isEqualTo("PINNED");
       assertThat(t.path("allowed").asText()).isEqualTo(String.valueOf(CPUS - 1));
       assertThat(t.path("schedCpu").asInt()).isEqualTo(CPUS - 1);
+    }
+  }
+
+  /**
+   * Shape R on 6.12 ({@link Shapes#R_612}): the kernel keeps the thread on 3 there, and the one
+   * whose CPU 4 is gone is re-planned onto 2. Its lane boots it after J and D.
+   */
+  @Nested
+  @Timeout(value = 30, unit = TimeUnit.MINUTES)
+  class Runc612 extends ShapeRIT {
+    @Override
+    Shape shape() {
+      return Shapes.R_612;
+    }
+
+    @Override
+    GuestResult bootGuest() throws Exception {
+      return KernelSuite.await(boots.get(Shapes.R_612.name()));
+    }
+
+    @Override
+    boolean resetsMasks() {
+      return false;
     }
   }
 }
