@@ -43,8 +43,8 @@ class WatchdogMetersTest {
                 "lost",
                 "moved",
                 "not_repinned",
-                "replanned",
                 "repinned",
+                "replanned",
                 "unknown"));
     assertThat(count("affinity.watchdog.checks")).isZero();
     try (CpuLease lease = kit.pinCurrentThread(2)) {
