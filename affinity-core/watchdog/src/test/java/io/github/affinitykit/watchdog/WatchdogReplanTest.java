@@ -7,18 +7,13 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuGroup;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.LeaseStatus;
-import io.github.affinitykit.core.Seat;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeHost;
 import io.github.affinitykit.core.testkit.RecordingAffinityBackend;
 import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,8 +34,7 @@ class WatchdogReplanTest {
   @TempDir Path root;
   @TempDir Path locks;
   private RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, 5));
-  private final CountDownLatch done = new CountDownLatch(1);
-  private final List<Thread> threads = new ArrayList<>();
+  private final BoundThreads bound = new BoundThreads();
   private AffinityKit kit;
 
   private AffinityKit kit(int cpus, int smt) {
@@ -51,35 +45,13 @@ class WatchdogReplanTest {
     return kit;
   }
 
-  /** Binds one thread per seat of {@code group}; the threads wait for the test's end. */
   private List<CpuLease> pinned(CpuGroup group, int members) throws Exception {
-    LinkedBlockingQueue<CpuLease> bound = new LinkedBlockingQueue<>();
-    List<CpuLease> out = new ArrayList<>();
-    for (Seat seat : group.joinAll(members)) {
-      Thread t =
-          new Thread(
-              () -> {
-                try (CpuLease l = seat.bindOnce()) {
-                  bound.add(l);
-                  done.await(20, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-              },
-              seat.member());
-      threads.add(t);
-      t.start();
-      out.add(bound.poll(10, TimeUnit.SECONDS));
-    }
-    return out;
+    return bound.pinned(group, members);
   }
 
   @AfterEach
   void stop() throws InterruptedException {
-    done.countDown();
-    for (Thread t : threads) {
-      t.join(10_000);
-    }
+    bound.end();
     assertThat(kit.reservations().reservedHere().isEmpty()).as("every CPU freed").isTrue();
   }
 
