@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 
 /**
@@ -40,9 +40,7 @@ public final class CpuGroup implements AutoCloseable {
   private final int count;
   private final String placedBy;
   private final Planner planner;
-  private final Map<Integer, Reservation> held = new TreeMap<>();
-  private final Map<Integer, Integer> load = new TreeMap<>();
-  private final Map<Integer, ReservationResult> refused = new TreeMap<>();
+  private final GroupCpus held = new GroupCpus();
   private final Set<Seat> open = new LinkedHashSet<>();
   private int next;
   private boolean closed;
@@ -114,26 +112,37 @@ public final class CpuGroup implements AutoCloseable {
     if (unpinned.isPresent()) {
       return unpinned.get();
     }
-    CpuSet live = held();
     if (count > 0 && held.size() >= count) {
-      return runOut(member, "count:" + count + " held: " + live);
+      return runOut(member, "count:" + count + " held: " + held());
     }
-    CpuSet busy = CpuSet.empty();
     List<ReservationResult> failures = new ArrayList<>();
-    while (true) {
-      int cpu = planner.next(live, busy);
-      if (cpu < 0) {
-        String placement = pool.minus(busy).minus(live).isEmpty() ? "" : planner.reason();
-        return runOut(member, RunOutReason.of(pool, live, placement, failures));
-      }
+    Optional<Reservation> r = reserveFree(pool, failures);
+    return r.isPresent()
+        ? hold(member, r.get(), planner.reason())
+        : runOut(member, noneFree(pool, failures));
+  }
+
+  /** Plans and reserves a free CPU of {@code within} (of the pool); refusals go to failures. */
+  private Optional<Reservation> reserveFree(CpuSet within, List<ReservationResult> failures) {
+    CpuSet busy = pool.minus(within);
+    for (int cpu = planner.next(held(), busy); cpu >= 0; cpu = planner.next(held(), busy)) {
       ReservationResult r = kit.reservations().tryReserve(cpu, planner.siblings(cpu));
       if (r.isReserved()) {
-        return hold(member, r.orElseThrow(), planner.reason());
+        return Optional.of(r.orElseThrow());
       }
       busy = busy.union(CpuSet.of(cpu));
       failures.add(r);
-      refused.put(r.cpu(), r);
+      held.refuse(r);
     }
+    return Optional.empty();
+  }
+
+  /** Why {@link #reserveFree} found no CPU of {@code within}. */
+  private String noneFree(CpuSet within, List<ReservationResult> failures) {
+    CpuSet live = held();
+    CpuSet tried = failures.stream().map(f -> CpuSet.of(f.cpu())).reduce(within, CpuSet::minus);
+    return RunOutReason.of(
+        within, live, tried.minus(live).isEmpty() ? "" : planner.reason(), failures);
   }
 
   /**
@@ -158,15 +167,15 @@ public final class CpuGroup implements AutoCloseable {
       return unpinned.get();
     }
     CpuGroupBuilder.checkReachable(name, "cpu", CpuSet.of(cpu), kit.host().reachable());
-    if (held.containsKey(cpu)) {
-      load.merge(cpu, 1, Integer::sum);
+    if (held.holds(cpu)) {
+      held.share(cpu);
       return add(member, cpu, LeaseStatus.SHARED, "explicit cpu " + cpu + ", shared");
     }
     ReservationResult r = kit.reservations().tryReserve(cpu, planner.siblings(cpu));
     if (r.isReserved()) {
       return hold(member, r.orElseThrow(), "explicit cpu " + cpu);
     }
-    refused.put(r.cpu(), r);
+    held.refuse(r);
     return runOut(member, r.reason());
   }
 
@@ -234,9 +243,7 @@ public final class CpuGroup implements AutoCloseable {
   }
 
   private Seat hold(String member, Reservation r, String why) {
-    held.put(r.cpu(), r);
-    load.put(r.cpu(), 1);
-    refused.remove(r.cpu());
+    held.take(r);
     planner.placed(r.cpu());
     return add(member, r.cpu(), LeaseStatus.PINNED, why + planner.wholeCore(r.cpu()));
   }
@@ -247,14 +254,9 @@ public final class CpuGroup implements AutoCloseable {
       next++;
       throw new IllegalStateException(message + "; run-out policy FAIL");
     }
-    if (runOut == RunOutPolicy.SHARE && !load.isEmpty()) {
-      int cpu = -1;
-      for (Map.Entry<Integer, Integer> e : load.entrySet()) {
-        if (cpu < 0 || e.getValue() < load.get(cpu)) {
-          cpu = e.getKey();
-        }
-      }
-      load.merge(cpu, 1, Integer::sum);
+    int cpu = held.leastLoaded();
+    if (runOut == RunOutPolicy.SHARE && cpu >= 0) {
+      held.share(cpu);
       return add(member, cpu, LeaseStatus.SHARED, "shares cpu " + cpu + " (run-out policy SHARE)");
     }
     String where = unpinnedMask.isEmpty() ? "the CPUs it inherits" : "CPUs " + unpinnedMask;
@@ -282,7 +284,32 @@ public final class CpuGroup implements AutoCloseable {
 
   /** The reservation of {@code cpu} while the group holds it. */
   synchronized Optional<Reservation> reservation(int cpu) {
-    return Optional.ofNullable(held.get(cpu));
+    return held.reservation(cpu);
+  }
+
+  /** Re-plans {@code seat} off {@code from}, within {@code allowed}: "" or why not. */
+  synchronized String replan(
+      Seat seat, int from, CpuSet allowed, BiFunction<Reservation, String, String> bind) {
+    if (closed || !open.contains(seat)) {
+      return "the group or the seat is closed";
+    }
+    if (!held.alone(from)) {
+      return "cpu " + from + " is shared with another seat: not re-planned";
+    }
+    CpuSet within = pool.intersect(allowed);
+    List<ReservationResult> failures = new ArrayList<>();
+    Optional<Reservation> r = reserveFree(within, failures); // as a new member's
+    String why =
+        r.isEmpty()
+            ? "no CPU of pool " + pool + " within " + allowed + ": " + noneFree(within, failures)
+            : bind.apply(r.get(), planner.reason() + planner.wholeCore(r.get().cpu()));
+    if (!why.isEmpty()) {
+      r.ifPresent(Reservation::close);
+      return why;
+    }
+    held.take(r.get());
+    held.leave(from); // once bound: the CPU that went away is freed
+    return "";
   }
 
   /** Called by a seat's first close: frees its CPU once no other open seat is on it. */
@@ -290,11 +317,7 @@ public final class CpuGroup implements AutoCloseable {
     if (!open.remove(seat)) {
       return;
     }
-    int cpu = seat.state().cpu();
-    if (cpu >= 0 && load.merge(cpu, -1, Integer::sum) == 0) {
-      load.remove(cpu);
-      held.remove(cpu).close();
-    }
+    held.leave(seat.state().cpu());
     endIsolation();
   }
 
@@ -343,7 +366,7 @@ public final class CpuGroup implements AutoCloseable {
 
   /** {@return the CPUs the group holds reserved now, each once; a whole core's idle ones too} */
   public synchronized CpuSet held() {
-    return held.values().stream().map(Reservation::cpus).reduce(CpuSet.empty(), CpuSet::union);
+    return held.cpus();
   }
 
   /**
@@ -351,7 +374,7 @@ public final class CpuGroup implements AutoCloseable {
    * leaves it when the group gets it.
    */
   public synchronized Map<Integer, ReservationResult> refused() {
-    return Map.copyOf(refused);
+    return held.refused();
   }
 
   /**

@@ -43,6 +43,11 @@ public final class CpuLease implements AutoCloseable {
           public String repin(CpuLease l) {
             return l.repin();
           }
+
+          @Override
+          public String replan(CpuLease l) {
+            return Replan.of(l);
+          }
         });
   }
 
@@ -50,15 +55,23 @@ public final class CpuLease implements AutoCloseable {
   private final int id; // its binding in the seat's state
   private final Optional<AffinityKit> kit;
   private final int tid;
-  private final int cpu;
   private final CpuSet previous;
   private final Optional<ThreadMemoryPolicy.Binding> memory;
   private final Runnable onClose;
   private final String threadName = Thread.currentThread().getName(); // made on the bound thread
   // the bound thread, so that a check never reads (or a re-pin sets) a recycled thread id's mask
   private final WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
-  private final Optional<Reservation> reservation; // its CPU's, while the seat holds it
-  private final CpuSet cpus;
+  private volatile Held held; // its CPU, reservation and CPUs; a re-plan replaces it
+
+  /** Where the lease is bound: its CPU (-1: none), its reservation, the CPUs reserved for it. */
+  record Held(int cpu, Optional<Reservation> reservation, CpuSet cpus) {
+    static Held of(int cpu, Optional<Reservation> reservation) {
+      return new Held(
+          cpu,
+          reservation,
+          reservation.map(Reservation::cpus).orElse(cpu >= 0 ? CpuSet.of(cpu) : CpuSet.empty()));
+    }
+  }
 
   /** Binding {@code id} of {@code seat}; {@code cpu} -1: none; {@code previous} empty: kept. */
   CpuLease(
@@ -74,18 +87,18 @@ public final class CpuLease implements AutoCloseable {
     this.id = id;
     this.kit = Objects.requireNonNull(kit, "kit");
     this.tid = tid;
-    this.cpu = cpu;
     this.previous = Objects.requireNonNull(previous, "previous");
     this.memory = Objects.requireNonNull(memory, "memory");
     this.onClose = Objects.requireNonNull(onClose, "onClose");
-    this.reservation = cpu >= 0 ? seat.reservation() : Optional.empty();
-    this.cpus =
-        reservation.map(Reservation::cpus).orElse(cpu >= 0 ? CpuSet.of(cpu) : CpuSet.empty());
+    this.held = Held.of(cpu, cpu >= 0 ? seat.reservation() : Optional.empty());
   }
 
-  /** {@return the bound CPU, 0-based; -1 if this lease bound none; {@link #close()} keeps it} */
+  /**
+   * {@return the bound CPU, 0-based; -1 if this lease bound none; {@link #close()} keeps it} A
+   * watchdog re-planning a thread whose CPU went away ({@code RepinPolicy.REPLAN}) changes it.
+   */
   public int cpu() {
-    return cpu;
+    return seat.state().boundCpu(id, held.cpu());
   }
 
   /**
@@ -94,7 +107,7 @@ public final class CpuLease implements AutoCloseable {
    * empty if this lease bound none; {@link #close()} keeps it}
    */
   public CpuSet cpus() {
-    return cpus;
+    return held.cpus();
   }
 
   /** {@return the name of the group whose seat made this lease} */
@@ -129,7 +142,8 @@ public final class CpuLease implements AutoCloseable {
   /** Status and reason from one read of the seat's state, as the wait rule reads the lease. */
   Assignment view(String name) {
     PinState s = seat.state();
-    return new Assignment(name, tid, cpu, s.leaseStatus(id), s.leaseReason(id));
+    return new Assignment(
+        name, tid, s.boundCpu(id, held.cpu()), s.leaseStatus(id), s.leaseReason(id));
   }
 
   /**
@@ -144,16 +158,17 @@ public final class CpuLease implements AutoCloseable {
 
   /** Checks the reservation's files (no lock held); true when this call found it lost. */
   boolean verifyLoss() {
-    if (cpu < 0 || seat.state().open(id).map(PinState.Binding::lossTold).orElse(true)) {
+    Held h = held;
+    if (h.cpu() < 0 || seat.state().open(id).map(PinState.Binding::lossTold).orElse(true)) {
       return false;
     }
-    reservation.ifPresent(Reservation::verify);
-    if (!reservation.map(Reservation::isLost).orElse(false)
-        || seat.change(s -> s.lost(id)).isEmpty()) {
+    h.reservation().ifPresent(Reservation::verify);
+    if (!h.reservation().map(Reservation::isLost).orElse(false)
+        || seat.change(s -> s.lost(id, h.cpu())).isEmpty()) {
       return false;
     }
     kit.ifPresent(k -> k.pinned().countLost());
-    Flight.get().lost(cpu, tid, seat.state().reason());
+    Flight.get().lost(h.cpu(), tid, seat.state().reason());
     return true;
   }
 
@@ -167,7 +182,7 @@ public final class CpuLease implements AutoCloseable {
    * True also when its reservation is LOST.
    */
   public boolean isBound() {
-    return cpu >= 0 && seat.state().open(id).map(b -> b.moved().isEmpty()).orElse(false);
+    return seat.state().open(id).map(b -> b.cpu() >= 0 && b.moved().isEmpty()).orElse(false);
   }
 
   /**
@@ -193,9 +208,10 @@ public final class CpuLease implements AutoCloseable {
   /** Reads the mask; true when this call found the move (a stale reading does not apply). */
   boolean checkMove() {
     Optional<PinState.Binding> seen = seat.state().open(id);
-    if (cpu < 0 || seen.isEmpty() || !seen.get().moved().isEmpty() || !ownerAlive()) {
+    if (seen.isEmpty() || seen.get().cpu() < 0 || !seen.get().moved().isEmpty() || !ownerAlive()) {
       return false;
     }
+    int cpu = seen.get().cpu();
     CpuSet now;
     try {
       now = kit.orElseThrow().backend().getAffinity(tid);
@@ -212,7 +228,7 @@ public final class CpuLease implements AutoCloseable {
     return true;
   }
 
-  private boolean ownerAlive() {
+  boolean ownerAlive() {
     Thread t = owner.get();
     return t != null && t.isAlive();
   }
@@ -239,6 +255,7 @@ public final class CpuLease implements AutoCloseable {
     }
     AffinityBackend backend = kit.orElseThrow().backend();
     PinState.Binding moved = seen.get();
+    int cpu = moved.cpu();
     try {
       CpuSet mask = backend.getAffinity(tid);
       seat.change(s -> s.seen(moved, mask));
@@ -252,13 +269,37 @@ public final class CpuLease implements AutoCloseable {
     if (seat.change(s -> s.repinned(moved, seat.plannedReason())).isPresent()) {
       return "";
     }
-    // closed meanwhile, so its restore may have preceded our set: restore again, unless the
-    // thread has bound a new lease since (its pin is not ours to undo)
+    return lostRace(backend);
+  }
+
+  /**
+   * A re-pin or re-plan set the mask, then lost to a close or another check: closed meanwhile, so
+   * its restore may have preceded our set: restore again, unless the thread has bound a new lease
+   * since (its pin is not ours to undo).
+   */
+  String lostRace(AffinityBackend backend) {
     if (seat.state().open(id).isEmpty()
         && kit.orElseThrow().lease(tid).map(l -> l == this).orElse(true)) {
       restore(backend);
     }
     return "closed, re-pinned or moved again meanwhile";
+  }
+
+  Seat seat() {
+    return seat;
+  }
+
+  int id() {
+    return id;
+  }
+
+  AffinityKit kit() {
+    return kit.orElseThrow();
+  }
+
+  /** After a re-plan's transition: the lease holds {@code to} from now on. */
+  void held(Held to) {
+    held = to;
   }
 
   /** Sets the mask the bind changed back, if it changed one (ESRCH: the thread ended: none). */
@@ -297,6 +338,7 @@ public final class CpuLease implements AutoCloseable {
     if (was.isEmpty()) {
       return;
     }
+    int cpu = was.get().boundCpu(id, held.cpu());
     try {
       memory.ifPresent(ThreadMemoryPolicy.Binding::restore); // first, as it was set last
       kit.ifPresent(k -> restore(k.backend()));
@@ -319,6 +361,6 @@ public final class CpuLease implements AutoCloseable {
   public String toString() {
     return String.format(
         "CpuLease[tid=%d, cpu=%d, %s: %s%s]",
-        tid, cpu, status(), reason(), PinState.describe(memory));
+        tid, cpu(), status(), reason(), PinState.describe(memory));
   }
 }

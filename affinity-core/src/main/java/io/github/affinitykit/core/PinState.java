@@ -187,15 +187,46 @@ record PinState(
         why);
   }
 
+  /**
+   * The moved binding {@code seen}, whose CPU is gone from its mask, was bound to {@code to}, a CPU
+   * its group reserved in its place: the seat's CPU becomes {@code to}, its reason {@code why}, its
+   * reservation new (not lost). Only a PINNED seat's one binding, as it was read; once.
+   */
+  PinState replanned(Binding seen, int to, String why) {
+    if (status != LeaseStatus.PINNED || bindings.size() != 1) {
+      return this;
+    }
+    List<Binding> b =
+        with(
+            seen.id,
+            x -> x.moves == seen.moves && !x.moved.isEmpty(),
+            x -> new Binding(x.id, to, x.status, why, false, "", x.mask, x.moves, false));
+    return b == bindings
+        ? this
+        : new PinState(status, why, to, thread, tid, starts, false, memory, b);
+  }
+
+  /** The CPU binding {@code id} is bound to while open, else {@code otherwise}. */
+  int boundCpu(int id, int otherwise) {
+    Binding b = find(id);
+    return b == null ? otherwise : b.cpu;
+  }
+
   private PinState since(
       Binding seen, Predicate<Binding> when, UnaryOperator<Binding> set, String why) {
     return copy(with(seen.id, b -> b.moves == seen.moves && when.test(b), set), why, lost);
   }
 
-  /** Binding {@code id}'s lease found the reservation lost: the seat is LOST, told once a lease. */
-  PinState lost(int id) {
+  /**
+   * Binding {@code id}'s lease found the reservation of {@code cpu} lost: the seat is LOST, told
+   * once a lease; not if a re-plan has moved the binding to another CPU meanwhile.
+   */
+  PinState lost(int id, int cpu) {
     return copy(
-        with(id, b -> !b.lossTold, b -> b.with(false, b.moved, b.mask, b.moves, true)),
+        with(
+            id,
+            b -> !b.lossTold && b.cpu == cpu,
+            b -> b.with(false, b.moved, b.mask, b.moves, true)),
         reason,
         true);
   }

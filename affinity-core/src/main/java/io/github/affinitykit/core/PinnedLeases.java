@@ -29,8 +29,11 @@ final class PinnedLeases {
   }
 
   List<CpuLease> all() {
+    record Keyed(int cpu, CpuLease lease) {} // a re-plan may change a CPU while this sorts
     return open.values().stream()
-        .sorted(Comparator.comparingInt(CpuLease::cpu).thenComparingInt(CpuLease::tid))
+        .map(l -> new Keyed(l.cpu(), l))
+        .sorted(Comparator.comparingInt(Keyed::cpu).thenComparingInt(k -> k.lease().tid()))
+        .map(Keyed::lease)
         .toList();
   }
 

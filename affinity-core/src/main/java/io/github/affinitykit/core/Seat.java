@@ -27,7 +27,6 @@ import java.util.function.UnaryOperator;
 public final class Seat implements AutoCloseable {
   private final CpuGroup group;
   private final String member;
-  private final int cpu;
   private final LeaseStatus planned;
   private final String plannedReason;
   private final AtomicReference<PinState> state; // the seat's whole state: see PinState
@@ -35,7 +34,6 @@ public final class Seat implements AutoCloseable {
   Seat(CpuGroup group, String member, int cpu, LeaseStatus status, String reason) {
     this.group = group;
     this.member = member;
-    this.cpu = cpu;
     this.planned = status;
     this.plannedReason = reason;
     this.state =
@@ -67,7 +65,12 @@ public final class Seat implements AutoCloseable {
 
   /** The reservation of the seat's CPU while its group holds it. */
   Optional<Reservation> reservation() {
+    int cpu = state.get().cpu(); // a re-plan may have moved the seat
     return cpu < 0 ? Optional.empty() : group.reservation(cpu);
+  }
+
+  CpuGroup group() {
+    return group;
   }
 
   /** A seat that binds nothing, with {@code reason}: a request refused before it was seated. */
@@ -224,7 +227,7 @@ public final class Seat implements AutoCloseable {
     }
     try {
       if (planned == LeaseStatus.PINNED || planned == LeaseStatus.SHARED) {
-        return pin(kit, id, tid[0], onClose);
+        return pin(kit, id, tid[0], was.cpu(), onClose);
       }
       Optional<ThreadMemoryPolicy.Binding> none = leftAlone("the seat pins nothing: " + planned);
       CpuSet before = confine(kit.backend(), group.unpinnedMask());
@@ -258,7 +261,7 @@ public final class Seat implements AutoCloseable {
    * The one place a thread is bound: remembers thread {@code self}'s mask, binds it, tells the kit;
    * a kernel refusal makes the lease and the seat FAILED with its reason.
    */
-  private CpuLease pin(AffinityKit kit, int id, int self, Runnable onClose) {
+  private CpuLease pin(AffinityKit kit, int id, int self, int cpu, Runnable onClose) {
     AffinityBackend backend = kit.backend();
     CpuSet before;
     String admitted = "";
@@ -276,7 +279,7 @@ public final class Seat implements AutoCloseable {
     Optional<ThreadMemoryPolicy.Binding> memory = // this thread's, pinned
         group.memoryPolicy().map(ThreadMemoryPolicy::apply);
     if (change(s -> s.settle(id, cpu, planned, plannedReason, memory)).isEmpty()) {
-      return undo(kit, id, self, before, memory); // the seat closed since the thread entered
+      return undo(kit, id, self, cpu, before, memory); // the seat closed since the thread entered
     }
     CpuLease lease = new CpuLease(this, id, Optional.of(kit), self, cpu, before, memory, onClose);
     kit.pinned().add(lease);
@@ -290,7 +293,12 @@ public final class Seat implements AutoCloseable {
    * another's: policy and mask are set back, the binding ends untold, the lease says RELEASED.
    */
   private CpuLease undo(
-      AffinityKit kit, int id, int self, CpuSet before, Optional<ThreadMemoryPolicy.Binding> m) {
+      AffinityKit kit,
+      int id,
+      int self,
+      int cpu,
+      CpuSet before,
+      Optional<ThreadMemoryPolicy.Binding> m) {
     m.ifPresent(ThreadMemoryPolicy.Binding::restore);
     try {
       kit.backend().setAffinity(self, before);

@@ -243,36 +243,48 @@ final class Shapes {
 
   /**
    * R: 1 socket × 6 cores, cgroup v2; the JVM in a container {@code runc} starts in cgroup {@code
-   * /kubepods/pod1/c1} on CPUs 2-5, two threads pinned to 3 and 4 under a re-pinning watchdog, then
-   * {@code runc update --cpuset-cpus 2-3 c1}, as the kubelet's CPU manager narrows a running pod's
-   * cpuset. Debian's 6.1 resets every task of a cpuset whose CPUs change to the new set: both
-   * threads find themselves on 2-3.
+   * /kubepods/pod1/c1} on CPUs 2-5, two threads pinned to 3 and 4 under a re-planning watchdog,
+   * then {@code runc update --cpuset-cpus 2-3 c1}, as the kubelet's CPU manager narrows a running
+   * pod's cpuset. Debian's 6.1 resets every task of a cpuset whose CPUs change to the new set: both
+   * threads find themselves on 2-3; the one on 3 is re-pinned, the one on 4 re-planned onto 2.
    */
-  static final Shape R =
-      new Shape(
-          "r-runc-cpuset",
-          1,
-          6,
-          1,
-          1,
-          1024,
-          "",
-          withCgroup2("runc --version"),
-          List.of(
-              new Shape.Run(
-                  "r",
-                  Container.prefix(
-                      "c1", "/kubepods/pod1/c1", "2-5", "runc update --cpuset-cpus 2-3 c1"),
-                  List.of("container"),
-                  "",
-                  false,
-                  Container.LAUNCHER)),
-          Duration.ofMinutes(5),
-          Shape.DEBIAN_12,
-          false,
-          List.of(),
-          List.of(),
-          List.of("runc"));
+  static final Shape R = runc("r-runc-cpuset", Shape.DEBIAN_12, false);
+
+  /**
+   * R on 6.12, which keeps the mask a task asked for where the new cpuset allows it: only the
+   * thread on 4 finds itself on 2-3, and is re-planned onto 2. Single-threaded TCG, as every 6.12
+   * guest that rewrites a cpuset while its vCPUs run; booted in {@code SingleThreadedShapesIT}'s
+   * second lane.
+   */
+  static final Shape R_612 = runc("r-runc-cpuset-6.12", "6.12", true);
+
+  /** The runc scene of shape R booting {@code kernel}. */
+  private static Shape runc(String name, String kernel, boolean singleThreadedTcg) {
+    return new Shape(
+        name,
+        1,
+        6,
+        1,
+        1,
+        1024,
+        "",
+        withCgroup2("runc --version"),
+        List.of(
+            new Shape.Run(
+                "r",
+                Container.prefix(
+                    "c1", "/kubepods/pod1/c1", "2-5", "runc update --cpuset-cpus 2-3 c1"),
+                List.of("container"),
+                "",
+                false,
+                Container.LAUNCHER)),
+        Duration.ofMinutes(5),
+        kernel,
+        singleThreadedTcg,
+        List.of(),
+        List.of(),
+        List.of("runc"));
+  }
 
   private Shapes() {}
 }

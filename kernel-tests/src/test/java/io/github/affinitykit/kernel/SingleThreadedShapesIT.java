@@ -21,10 +21,11 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The shapes QEMU runs on single-threaded TCG, one host CPU each, booted in two lanes side by side:
  * runtime isolation on Debian 12's 6.1 (shape I) in one; isolation on 6.12 (J), then the 64-CPU
- * machine (D) in the other. Side by side in CI, I took about 12 minutes, J about 8 and D 2.5 when
- * both kernels ran every isolation section; recovery after SIGKILL and the pid namespace's
- * isolation make the same root partition on either kernel, so each now runs on one (J recovers, I
- * keeps the namespaces and the gateway): about 10 minutes for I, 6 for J then 2.5 for D.
+ * machine (D), then the runc scene on 6.12 (R_612) in the other. Side by side in CI, I took about
+ * 12 minutes, J about 8 and D 2.5 when both kernels ran every isolation section; recovery after
+ * SIGKILL and the pid namespace's isolation make the same root partition on either kernel, so each
+ * now runs on one (J recovers, I keeps the namespaces and the gateway): about 10 minutes for I; 6
+ * for J, 2.5 for D and 1 for R_612 in the other lane.
  *
  * <p>Thread safety: JUnit runs the nested classes one after another on one thread; the boots run on
  * threads of their own and are only read through their futures.
@@ -39,7 +40,7 @@ class SingleThreadedShapesIT {
 
   @BeforeAll
   void bootBoth() throws Exception {
-    boots = KernelSuite.bootSideBySide(List.of(List.of(I), List.of(J, Shapes.D)));
+    boots = KernelSuite.bootSideBySide(List.of(List.of(I), List.of(J, Shapes.D, Shapes.R_612)));
   }
 
   /** No guest outlives the class: each boot ends by its shape's limit, guest killed. */
@@ -262,6 +263,29 @@ class SingleThreadedShapesIT {
       assertThat(t.path("status").asText()).isEqualTo("PINNED");
       assertThat(t.path("allowed").asText()).isEqualTo(String.valueOf(CPUS - 1));
       assertThat(t.path("schedCpu").asInt()).isEqualTo(CPUS - 1);
+    }
+  }
+
+  /**
+   * Shape R on 6.12 ({@link Shapes#R_612}): the kernel keeps the thread on 3 there, and the one
+   * whose CPU 4 is gone is re-planned onto 2. Its lane boots it after J and D.
+   */
+  @Nested
+  @Timeout(value = 30, unit = TimeUnit.MINUTES)
+  class Runc612 extends ShapeRIT {
+    @Override
+    Shape shape() {
+      return Shapes.R_612;
+    }
+
+    @Override
+    GuestResult bootGuest() throws Exception {
+      return KernelSuite.await(boots.get(Shapes.R_612.name()));
+    }
+
+    @Override
+    boolean resetsMasks() {
+      return false;
     }
   }
 }

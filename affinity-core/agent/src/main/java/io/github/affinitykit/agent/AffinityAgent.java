@@ -6,6 +6,7 @@ import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
 import io.github.affinitykit.core.os.AffinityBackend;
 import io.github.affinitykit.core.reservation.CpuReservations;
+import io.github.affinitykit.watchdog.RepinPolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -158,6 +159,7 @@ public final class AffinityAgent {
       return null;
     }
     Consumer<String> log = line -> System.err.println(PREFIX + line);
+    RepinPolicy repin = AgentWatchdog.policy(System.getProperty(AgentWatchdog.REPIN_PROPERTY), log);
     rules.carriers().ifPresent(c -> log.accept(Carriers.size(c.group())));
     // the process's mask: a carrier's first, and a thread's that inherited a pinned one's CPU
     CpuSet start = backend.isSupported() ? backend.getAffinity(0) : CpuSet.empty();
@@ -175,7 +177,7 @@ public final class AffinityAgent {
       pinner.scan(); // the threads running now: bound before the command line reads the rows
     }
     // the watchdog starts on the scan thread, off the JVM's start-up path
-    scanEvery(pinner, period.dividedBy(2), () -> AgentWatchdog.start(kit, period, log), log);
+    scanEvery(pinner, period.dividedBy(2), () -> AgentWatchdog.start(kit, period, repin, log), log);
     log.accept(
         rules
             + " on "
@@ -184,7 +186,8 @@ public final class AffinityAgent {
             + backend.reason()
             + "; watchdog every "
             + period.toMillis()
-            + " ms, reporting");
+            + " ms, "
+            + AgentWatchdog.words(repin));
     return pinner;
   }
 

@@ -37,8 +37,8 @@ import java.util.function.Supplier;
  *       #CPU_INTRUDERS} (gauge), from the latest audit {@link Builder#audits} supplies (a {@link
  *       Builder#watchdog watchdog}'s last audit);
  *   <li>with a {@link Builder#watchdog watchdog}: {@value #WATCHDOG_EVENTS} (function counter,
- *       {@code kind}: moved, lost, repinned, not_repinned, intruded, exclusive, unknown; 0
- *       included), {@value #WATCHDOG_CHECKS}, {@value #WATCHDOG_CHECK_FAILURES} and {@value
+ *       {@code kind}: moved, lost, repinned, not_repinned, replanned, intruded, exclusive, unknown;
+ *       0 included), {@value #WATCHDOG_CHECKS}, {@value #WATCHDOG_CHECK_FAILURES} and {@value
  *       #WATCHDOG_LISTENER_FAILURES} (function counters).
  * </ul>
  *

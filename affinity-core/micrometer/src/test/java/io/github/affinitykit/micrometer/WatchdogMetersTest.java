@@ -38,7 +38,14 @@ class WatchdogMetersTest {
                 .toList())
         .isEqualTo(
             List.of(
-                "exclusive", "intruded", "lost", "moved", "not_repinned", "repinned", "unknown"));
+                "exclusive",
+                "intruded",
+                "lost",
+                "moved",
+                "not_repinned",
+                "repinned",
+                "replanned",
+                "unknown"));
     assertThat(count("affinity.watchdog.checks")).isZero();
     try (CpuLease lease = kit.pinCurrentThread(2)) {
       kit.backend().setAffinity(lease.tid(), CpuSet.range(0, 3)); // what offlining cpu 2 does

@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param thread the pinned thread's name ("" for a CPU's verdict)
  * @param tid the pinned thread's kernel id (-1 for a CPU's verdict)
  * @param cpu the CPU it is pinned to, or the audited CPU
- * @param mask the CPUs the kernel allows the thread on (MOVED, REPINNED, NOT_REPINNED); else empty
+ * @param mask the CPUs the kernel allows the thread on (MOVED, REPINNED, NOT_REPINNED, REPLANNED);
+ *     else empty
  * @param detail one line for people: the lease's reason, the refusal, the intruders
  */
 public record WatchEvent(
@@ -42,6 +43,11 @@ public record WatchEvent(
      * A moved thread could not be bound to its CPU again: its CPU is gone, or the kernel refused.
      */
     NOT_REPINNED,
+    /**
+     * A moved thread whose CPU is gone was bound to another CPU its group reserved for it, within
+     * the CPUs the kernel allows ({@link RepinPolicy#REPLAN}); the event's CPU is the new one.
+     */
+    REPLANNED,
     /** An audit found intruders on a pinned CPU (first seen so, or after EXCLUSIVE or UNKNOWN). */
     INTRUDED,
     /** An audit found a pinned CPU exclusive again after INTRUDED or UNKNOWN. */

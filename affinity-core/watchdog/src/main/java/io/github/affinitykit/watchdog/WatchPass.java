@@ -69,17 +69,34 @@ final class WatchPass {
     if (move > 0 && !Integer.valueOf(move).equals(moved.put(l, move))) {
       out.add(WatchEvent.of(Kind.MOVED, at, l, steps.movedTo(l), l.reason()));
     }
-    if (config.repin() == RepinPolicy.REPIN && move > 0) {
-      String why = steps.repin(l);
-      String allowed = steps.movedTo(l).toString();
-      if (why.isEmpty()) {
-        out.add(WatchEvent.of(Kind.REPINNED, at, l, steps.movedTo(l), l.reason()));
-        WatchFlight.repinned(l.cpu(), l.tid(), true, allowed, l.reason());
-      } else if (steps.move(l) == move // not closed, re-pinned or moved again meanwhile
-          && !Integer.valueOf(move).equals(notRepinned.put(l, move))) {
-        out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, steps.movedTo(l), why));
-        WatchFlight.repinned(l.cpu(), l.tid(), false, allowed, why);
-      }
+    if (config.repin() != RepinPolicy.REPORT && move > 0) {
+      repin(l, steps, move, at, out);
+    }
+  }
+
+  /** Binds moved lease {@code l} to its CPU again, or (REPLAN) to another when its CPU is gone. */
+  private void repin(
+      CpuLease l, LeaseSteps<CpuLease> steps, int move, Instant at, List<WatchEvent> out) {
+    int from = l.cpu();
+    String why = steps.repin(l);
+    CpuSet allowed = steps.movedTo(l);
+    if (why.isEmpty()) {
+      out.add(WatchEvent.of(Kind.REPINNED, at, l, allowed, l.reason()));
+      WatchFlight.repinned(l.cpu(), l.tid(), true, allowed.toString(), l.reason());
+      return;
+    }
+    boolean gone = !allowed.isEmpty() && !allowed.contains(from);
+    String replan =
+        config.repin() == RepinPolicy.REPLAN && gone ? steps.replan(l) : "not re-planned";
+    if (replan.isEmpty()) { // only the call whose transition happened: told once
+      String detail = "re-planned from cpu " + from + " to cpu " + l.cpu() + ": " + why;
+      out.add(WatchEvent.of(Kind.REPLANNED, at, l, allowed, detail));
+      WatchFlight.repinned(l.cpu(), l.tid(), true, allowed.toString(), detail);
+    } else if (steps.move(l) == move // not closed, re-pinned or moved again meanwhile
+        && !Integer.valueOf(move).equals(notRepinned.put(l, move))) {
+      String detail = config.repin() == RepinPolicy.REPLAN && gone ? why + "; " + replan : why;
+      out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, steps.movedTo(l), detail));
+      WatchFlight.repinned(l.cpu(), l.tid(), false, allowed.toString(), detail);
     }
   }
 

@@ -39,7 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  * application's own checks and a second thread binding the same seat (a Netty loop resumed) start
  * together at a barrier, many times over, on a fixture kit whose kernel is the recording backend.
  * Every transition must be told exactly once: the counters, each watchdog's events, and the Flight
- * Recorder events read back per thread.
+ * Recorder events read back per thread. The same for a re-plan ({@link RepinPolicy#REPLAN}): two
+ * re-planning watchdogs race each other (exactly one re-plan), and with two closes and a second
+ * bind, on a lease whose CPU left its mask; at most one re-plan is told per lease, and no
+ * reservation or narrowed mask is left behind.
  */
 @Timeout(120)
 class WatchdogStressTest {
@@ -169,6 +172,99 @@ class WatchdogStressTest {
             .count();
     assertThat(repinnedEvents).isEqualTo(repin.count(Kind.REPINNED));
     assertThat(kit.movedTotal()).as("the race found moves").isPositive();
+  }
+
+  @Test
+  void shouldTellEachReplanOnceWhenClosesReplanningWatchdogsAndABindRace() throws Exception {
+    AffinityKit kit = kit();
+    Map<Integer, AtomicInteger> replannedByTid = new ConcurrentHashMap<>();
+    Consumer<WatchEvent> count =
+        e -> {
+          if (e.kind() == Kind.REPLANNED) {
+            replannedByTid.computeIfAbsent(e.tid(), k -> new AtomicInteger()).incrementAndGet();
+          }
+        };
+    Watchdog one = Watchdog.builder(kit).repin(RepinPolicy.REPLAN).listener(count).build();
+    Watchdog two = Watchdog.builder(kit).repin(RepinPolicy.REPLAN).listener(count).build();
+    Path file = root.resolve("replan.jfr");
+    List<RecordedEvent> events;
+    int restoredWrong = 0;
+    int leftOnAFreedCpu = 0;
+    try (Recording r = new Recording()) {
+      r.enable(KitEvents.PREFIX + "LeaseRepinned");
+      r.start();
+      for (int i = 0; i < ITERATIONS; i++) {
+        long before = one.count(Kind.REPLANNED) + two.count(Kind.REPLANNED);
+        CountDownLatch end = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        CpuGroup group = kit.group("r" + i).cpus(CPU).build();
+        Seat seat = group.joinAll(1).get(0);
+        CpuLease first = Racers.bound(seat::bind, end, threads);
+        backend.setAffinity(first.tid(), CpuSet.range(CPU + 1, CPU + 2)); // its CPU is gone
+        // three races in turn: everything; the two watchdogs alone (exactly one re-plan); the
+        // watchdogs and the closes; what is not raced runs after
+        int race = i % 3;
+        LinkedBlockingQueue<CpuLease> second = new LinkedBlockingQueue<>();
+        List<Runnable> actions = new ArrayList<>(List.of(one::checkNow, two::checkNow));
+        if (race != 1) {
+          actions.addAll(List.of(first::close, first::close));
+        }
+        if (race == 0) {
+          actions.add(() -> second.add(seat.bind()));
+        }
+        CyclicBarrier gate = new CyclicBarrier(actions.size());
+        List<Thread> racers = actions.stream().map(a -> Racers.gated(gate, a)).toList();
+        for (Thread t : racers) {
+          t.join(10_000);
+          assertThat(t.isAlive()).as("%s still racing after 10 s", t.getName()).isFalse();
+        }
+        if (race != 0) {
+          second.add(seat.bind());
+        }
+        first.close();
+        CpuLease other = second.poll(10, TimeUnit.SECONDS);
+
+        long replanned = one.count(Kind.REPLANNED) + two.count(Kind.REPLANNED) - before;
+        assertThat(replanned).as("re-plans told, iteration %d", i).isLessThanOrEqualTo(1);
+        if (race == 1) {
+          assertThat(replanned).as("two watchdogs, one re-plan, iteration %d", i).isOne();
+        }
+        assertThat(first.status()).isEqualTo(LeaseStatus.RELEASED);
+        if (!backend.maskOf(first.tid()).equals(first.previousMask())) {
+          restoredWrong++;
+        }
+        assertThat(other.status()).isEqualTo(LeaseStatus.PINNED);
+        assertThat(other.cpu()).as("the seat's CPU").isEqualTo(seat.cpu());
+        assertThat(seat.cpu()).isEqualTo(replanned == 1 ? CPU + 1 : CPU);
+        if (!group.held().equals(CpuSet.of(seat.cpu()))
+            || !backend.maskOf(other.tid()).equals(CpuSet.of(other.cpu()))) {
+          leftOnAFreedCpu++;
+        }
+        other.close();
+        group.close();
+        assertThat(kit.reservations().reservedHere().isEmpty())
+            .as("no reservation left, iteration %d", i)
+            .isTrue();
+        end.countDown();
+        for (Thread t : threads) {
+          t.join(10_000);
+        }
+      }
+      events = KitEvents.stopAndRead(r, file);
+    }
+
+    assertThat(restoredWrong).as("leases left on a CPU by a re-plan racing the close").isZero();
+    assertThat(leftOnAFreedCpu).isZero();
+    assertThat(replannedByTid).as("the race re-planned").isNotEmpty();
+    assertThat(replannedByTid.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+    assertThat(
+            events.stream()
+                .filter(e -> e.getEventType().getName().endsWith("LeaseRepinned"))
+                .filter(e -> e.getBoolean("repinned"))
+                .count())
+        .as("each re-plan one Flight Recorder event")
+        .isEqualTo(one.count(Kind.REPLANNED) + two.count(Kind.REPLANNED));
+    assertThat(one.count(Kind.REPINNED) + two.count(Kind.REPINNED)).isZero();
   }
 
   private static long sum(Map<String, Map<Integer, Long>> byTid, String event) {

@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,8 +40,7 @@ class WatchdogTest {
   @TempDir Path root;
   @TempDir Path locks;
   private final RecordingAffinityBackend backend = new RecordingAffinityBackend(CpuSet.range(0, 5));
-  private final CountDownLatch done = new CountDownLatch(1);
-  private final List<Thread> threads = new ArrayList<>();
+  private final BoundThreads bound = new BoundThreads();
   private AffinityKit kit;
 
   private AffinityKit kit() {
@@ -51,35 +49,13 @@ class WatchdogTest {
     return kit;
   }
 
-  /** Binds one thread per seat of a group on {@code cpus}; the threads wait for the test's end. */
   private List<CpuLease> pinned(CpuGroup group, int members) throws Exception {
-    LinkedBlockingQueue<CpuLease> bound = new LinkedBlockingQueue<>();
-    List<CpuLease> out = new ArrayList<>();
-    for (Seat seat : group.joinAll(members)) {
-      Thread t =
-          new Thread(
-              () -> {
-                try (CpuLease l = seat.bindOnce()) {
-                  bound.add(l);
-                  done.await(20, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-              },
-              seat.member());
-      threads.add(t);
-      t.start();
-      out.add(bound.poll(10, TimeUnit.SECONDS));
-    }
-    return out;
+    return bound.pinned(group, members);
   }
 
   @AfterEach
   void stop() throws InterruptedException {
-    done.countDown();
-    for (Thread t : threads) {
-      t.join(10_000);
-    }
+    bound.end();
   }
 
   @Test

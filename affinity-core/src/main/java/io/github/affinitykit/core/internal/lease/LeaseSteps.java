@@ -26,6 +26,12 @@ public interface LeaseSteps<L> {
   String repin(L lease);
 
   /**
+   * Binds a moved thread whose CPU is gone from its mask to a free CPU of the mask, reserved by its
+   * group as a new member's would be, and frees the old one: "" if done, else why not.
+   */
+  String replan(L lease);
+
+  /**
    * {@return the steps {@code CpuLease} set}
    *
    * @param <L> the lease class
