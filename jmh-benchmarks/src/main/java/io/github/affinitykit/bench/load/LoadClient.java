@@ -1,13 +1,12 @@
 package io.github.affinitykit.bench.load;
 
+import io.github.affinitykit.netty.Transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
@@ -50,6 +49,20 @@ public final class LoadClient {
   private static final long RECORD_DELAY_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private LoadClient() {}
+
+  /**
+   * The client's transport: epoll where it loads, else NIO. A fixed-rate client always has a send
+   * due within a fraction of a millisecond (the connections' schedules are staggered: one send
+   * every 1/rate s), and Netty's NIO loop does not block for a task due in under 0.5 ms: it polls
+   * ({@code selectNow}) until then, so on NIO the client spends its whole CPU at any rate over
+   * ~2,000 msg/s, and competes with whatever shares that CPU. Epoll's loop sleeps on a timerfd with
+   * microsecond resolution.
+   *
+   * @return {@link Transport#EPOLL} if it loads here, else {@link Transport#NIO}
+   */
+  public static Transport transport() {
+    return Transport.EPOLL.unavailability().isEmpty() ? Transport.EPOLL : Transport.NIO;
+  }
 
   /**
    * Called by the thread running a load when its warm-up should end and when its recorded window
@@ -115,13 +128,14 @@ public final class LoadClient {
   /** Runs one load, telling {@code window} when the recorded window opens and closes. */
   public static LoadResult run(LoadConfig config, ThreadFactory threads, Window window)
       throws InterruptedException {
+    Transport transport = transport();
     EventLoopGroup group =
-        new MultiThreadIoEventLoopGroup(config.ioThreads(), threads, NioIoHandler.newFactory());
+        new MultiThreadIoEventLoopGroup(config.ioThreads(), threads, transport.handlerFactory());
     try {
       CountDownLatch handshakes = new CountDownLatch(config.connections());
       LoadRun run = new LoadRun(config);
       List<LoadConnection> connections = new ArrayList<>();
-      List<Channel> channels = connect(group, config, run, handshakes, connections);
+      List<Channel> channels = connect(group, transport, config, run, handshakes, connections);
       if (!handshakes.await(20, TimeUnit.SECONDS)) {
         run.failed(handshakes.getCount());
       }
@@ -151,6 +165,7 @@ public final class LoadClient {
 
   private static List<Channel> connect(
       EventLoopGroup group,
+      Transport transport,
       LoadConfig config,
       LoadRun run,
       CountDownLatch handshakes,
@@ -169,7 +184,7 @@ public final class LoadClient {
       Bootstrap b =
           new Bootstrap()
               .group(group)
-              .channel(NioSocketChannel.class)
+              .channel(transport.socketChannel())
               .handler(
                   new ChannelInitializer<SocketChannel>() {
                     @Override

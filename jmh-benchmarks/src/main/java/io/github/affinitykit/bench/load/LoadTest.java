@@ -156,12 +156,13 @@ public final class LoadTest {
   /** The run's first line: arms, CPUs, load, trials, warm-up, budget. */
   private static void announce(LoadTestOptions o, List<Scenario> arms, PrintStream progress) {
     progress.printf(
-        "load test: %s, server CPUs %s, client CPUs %s, housekeeping %s, %d connections, %s;"
+        "load test: %s, server CPUs %s, client CPUs %s (%s), housekeeping %s, %d connections, %s;"
             + " %s per arm, each after a warm-up to steady state (%s, at most %s);"
             + " budget %s%n",
         arms.stream().map(Scenario::label).toList(),
         o.serverCpus(),
         o.clientCpus(),
+        LoadClient.transport().name().toLowerCase(Locale.ROOT),
         o.housekeepingCpus().isEmpty() ? "all but the server's" : o.housekeepingCpus().toString(),
         o.load().connections(),
         o.search().calibrate()
