@@ -2,10 +2,10 @@ package io.github.affinitykit.audit;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.ProcNumbers;
-import io.github.affinitykit.core.internal.StatLine;
 import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.internal.TaskStatus;
 import io.github.affinitykit.core.internal.ThreadFiles;
+import io.github.affinitykit.hostreport.proc.StatLine;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
