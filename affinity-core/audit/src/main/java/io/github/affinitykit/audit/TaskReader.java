@@ -30,7 +30,7 @@ import java.util.OptionalLong;
  */
 public final class TaskReader {
   /** USER_HZ: the unit of stat's utime/stime on every Linux ABI but Alpha, in ns per tick. */
-  public static final long NS_PER_TICK = ProcNumbers.NS_PER_TICK;
+  public static final long NS_PER_TICK = StatLine.NS_PER_TICK;
 
   private final SysFs fs;
   private final ThreadFiles self;
