@@ -3,8 +3,8 @@ package io.github.affinitykit.watchdog;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.ExclusivityAudit;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.TaskStatus;
 import io.github.affinitykit.core.internal.lease.LeaseSteps;
+import io.github.affinitykit.hostreport.proc.TaskStatus;
 import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.time.Duration;
 import java.time.Instant;
@@ -150,7 +150,8 @@ final class WatchPass {
       String intruders =
           audit.filter(a -> a.intruded().contains(l.cpu())).map(a -> a.detail(l.cpu())).orElse("");
       long[] was = switches.get(l.tid());
-      TaskStatus t = config.tasks().status(pid, l.tid());
+      TaskStatus t =
+          TaskStatus.parse(config.tasks().lines("/proc/" + pid + "/task/" + l.tid() + "/status"));
       long vol = Math.max(0, t.voluntary());
       long invol = Math.max(0, t.involuntary());
       switches.put(l.tid(), new long[] {vol, invol, now});
