@@ -85,16 +85,17 @@ final class WatchPass {
       WatchFlight.repinned(l.cpu(), l.tid(), true, allowed.toString(), l.reason());
       return;
     }
-    boolean gone = !allowed.isEmpty() && !allowed.contains(from);
-    String replan =
-        config.repin() == RepinPolicy.REPLAN && gone ? steps.replan(l) : "not re-planned";
+    // REPLAN, and its CPU left the allowed set
+    boolean replans =
+        config.repin() == RepinPolicy.REPLAN && !allowed.isEmpty() && !allowed.contains(from);
+    String replan = replans ? steps.replan(l) : "not re-planned";
     if (replan.isEmpty()) { // only the call whose transition happened: told once
       String detail = "re-planned from cpu " + from + " to cpu " + l.cpu() + ": " + why;
       out.add(WatchEvent.of(Kind.REPLANNED, at, l, allowed, detail));
       WatchFlight.repinned(l.cpu(), l.tid(), true, allowed.toString(), detail);
     } else if (steps.move(l) == move // not closed, re-pinned or moved again meanwhile
         && !Integer.valueOf(move).equals(notRepinned.put(l, move))) {
-      String detail = config.repin() == RepinPolicy.REPLAN && gone ? why + "; " + replan : why;
+      String detail = replans ? why + "; " + replan : why;
       out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, steps.movedTo(l), detail));
       WatchFlight.repinned(l.cpu(), l.tid(), false, allowed.toString(), detail);
     }
