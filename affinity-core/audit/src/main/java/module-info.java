@@ -8,6 +8,8 @@
  */
 module io.github.affinitykit.audit {
   requires transitive io.github.affinitykit.core;
+  // the /proc readers (interrupt counts, IRQ routes, task stat lines) it shares with the report
+  requires io.github.affinitykit.hostreport;
   // only for the tests patched into this module (ThreadStatsIT measures its CPU time through
   // ThreadMXBean); core, which brought it through jdk.management, no longer requires it
   requires static java.management;

@@ -10,6 +10,8 @@
  */
 module io.github.affinitykit.watchdog {
   requires transitive io.github.affinitykit.core;
+  // a pinned thread's context switches for its samples (TaskStatus, the report's /proc readers)
+  requires io.github.affinitykit.hostreport;
   // the LeaseRepinned and PinnedCpu Flight Recorder events, committed only where the runtime has
   // the module
   requires static jdk.jfr;

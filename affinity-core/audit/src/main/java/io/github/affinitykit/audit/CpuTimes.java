@@ -1,7 +1,7 @@
 package io.github.affinitykit.audit;
 
-import io.github.affinitykit.core.internal.ProcNumbers;
 import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.hostreport.proc.StatLine;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -85,7 +85,7 @@ public record CpuTimes(
     }
     long[] ns = new long[KINDS];
     for (int i = 0; i < Math.min(KINDS, f.length); i++) {
-      ns[i] = ProcNumbers.ticksNs(f[i]);
+      ns[i] = StatLine.ticksNs(f[i]);
       if (ns[i] < 0) {
         return Optional.empty();
       }

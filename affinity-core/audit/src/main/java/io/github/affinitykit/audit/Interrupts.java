@@ -1,8 +1,8 @@
 package io.github.affinitykit.audit;
 
-import io.github.affinitykit.core.internal.InterruptTable;
 import io.github.affinitykit.core.internal.ProcNumbers;
 import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.hostreport.proc.InterruptTable;
 import java.util.HashMap;
 import java.util.Map;
 

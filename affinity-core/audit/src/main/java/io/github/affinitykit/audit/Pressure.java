@@ -114,14 +114,25 @@ public record Pressure(Stall some, Optional<Stall> full) {
     if (f.length != 4) {
       return Optional.empty();
     }
-    double avg10 = ProcNumbers.fixedPoint(value(f[0], "avg10="));
-    double avg60 = ProcNumbers.fixedPoint(value(f[1], "avg60="));
-    double avg300 = ProcNumbers.fixedPoint(value(f[2], "avg300="));
+    double avg10 = fixedPoint(value(f[0], "avg10="));
+    double avg60 = fixedPoint(value(f[1], "avg60="));
+    double avg300 = fixedPoint(value(f[2], "avg300="));
     long total = ProcNumbers.counter(value(f[3], "total="));
     if (avg10 < 0 || avg60 < 0 || avg300 < 0 || total < 0) {
       return Optional.empty();
     }
     return Optional.of(new Stall(avg10, avg60, avg300, total));
+  }
+
+  /** The decimal {@code digits[.digits]} {@code s}, or -1 if it is not one. */
+  private static double fixedPoint(String s) {
+    int dot = s.indexOf('.');
+    String whole = dot < 0 ? s : s.substring(0, dot);
+    String fraction = dot < 0 ? "0" : s.substring(dot + 1);
+    if (ProcNumbers.counter(whole) < 0 || ProcNumbers.counter(fraction) < 0) {
+      return -1;
+    }
+    return Double.parseDouble(s);
   }
 
   /** The text after {@code key}, or "" (not a number) when the field is another key. */

@@ -2,10 +2,10 @@ package io.github.affinitykit.audit;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.ProcNumbers;
-import io.github.affinitykit.core.internal.StatLine;
 import io.github.affinitykit.core.internal.SysFs;
-import io.github.affinitykit.core.internal.TaskStatus;
 import io.github.affinitykit.core.internal.ThreadFiles;
+import io.github.affinitykit.hostreport.proc.StatLine;
+import io.github.affinitykit.hostreport.proc.TaskStatus;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ import java.util.OptionalLong;
  */
 public final class TaskReader {
   /** USER_HZ: the unit of stat's utime/stime on every Linux ABI but Alpha, in ns per tick. */
-  public static final long NS_PER_TICK = ProcNumbers.NS_PER_TICK;
+  public static final long NS_PER_TICK = StatLine.NS_PER_TICK;
 
   private final SysFs fs;
   private final ThreadFiles self;

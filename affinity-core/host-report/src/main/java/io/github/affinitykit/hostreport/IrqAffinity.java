@@ -1,8 +1,8 @@
 package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.IrqRoute;
 import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.hostreport.proc.IrqRoute;
 import java.util.List;
 import java.util.Objects;
 

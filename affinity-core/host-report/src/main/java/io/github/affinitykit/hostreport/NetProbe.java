@@ -2,8 +2,8 @@ package io.github.affinitykit.hostreport;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.internal.InterruptTable;
 import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.hostreport.proc.InterruptTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

@@ -20,7 +20,7 @@ import java.util.Optional;
 record Cgroups(Optional<Mount> v2, String v2Path, Optional<Mount> v1, String v1Path) {
 
   static Cgroups read(SysFs fs) {
-    Mounts mounts = Mounts.read(fs);
+    List<Mount> mounts = Mounts.read(fs).all();
     String v2Path = "/";
     String v1Path = "/";
     for (String line : fs.lines("/proc/self/cgroup")) {
@@ -31,7 +31,8 @@ record Cgroups(Optional<Mount> v2, String v2Path, Optional<Mount> v1, String v1P
         v1Path = f[2];
       }
     }
-    return new Cgroups(mounts.cgroup2(), v2Path, mounts.cpusetV1(), v1Path);
+    Optional<Mount> v2 = mounts.stream().filter(m -> m.type().equals("cgroup2")).findFirst();
+    return new Cgroups(v2, v2Path, mounts.stream().filter(Mount::cpusetV1).findFirst(), v1Path);
   }
 
   /** The directory of this process's v2 cgroup (the mount itself inside a cgroup namespace). */

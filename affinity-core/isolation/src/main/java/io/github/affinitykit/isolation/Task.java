@@ -2,9 +2,9 @@ package io.github.affinitykit.isolation;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.ProcNumbers;
-import io.github.affinitykit.core.internal.StatLine;
 import io.github.affinitykit.core.internal.SysFs;
-import io.github.affinitykit.core.internal.TaskStatus;
+import io.github.affinitykit.hostreport.proc.StatLine;
+import io.github.affinitykit.hostreport.proc.TaskStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -4,6 +4,7 @@ import io.github.affinitykit.core.cpu.CoreType;
 import io.github.affinitykit.core.cpu.CpuInfo;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.internal.KernelLimits;
+import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -82,7 +83,7 @@ final class CpuinfoTopologyReader {
         continue;
       }
       String key = line.substring(0, colon).trim();
-      int value = number(line.substring(colon + 1).trim());
+      int value = SysFs.index(line.substring(colon + 1).trim(), "");
       if ("processor".equals(key) && value >= 0 && value < KernelLimits.CPUS) {
         if (cpu >= 0) {
           entries.add(new Entry(cpu, packageId, coreId));
@@ -100,13 +101,5 @@ final class CpuinfoTopologyReader {
       entries.add(new Entry(cpu, packageId, coreId));
     }
     return entries;
-  }
-
-  private static int number(String s) {
-    try {
-      return Integer.parseInt(s);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 }

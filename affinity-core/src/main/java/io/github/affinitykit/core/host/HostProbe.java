@@ -3,7 +3,6 @@ package io.github.affinitykit.core.host;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuTopology;
 import io.github.affinitykit.core.internal.SysFs;
-import io.github.affinitykit.core.internal.TaskStatus;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +13,8 @@ import java.util.Optional;
  * <p>Thread safety: stateless apart from the immutable {@link SysFs}.
  */
 final class HostProbe {
+  private static final String ALLOWED = "Cpus_allowed_list:";
+
   private final SysFs fs;
 
   /** Probes {@code fs}. */
@@ -42,9 +43,10 @@ final class HostProbe {
   /** The calling thread's mask: {@code thread-self} first, {@code self} is the main thread's. */
   private Optional<CpuSet> allowedMask() {
     for (String file : List.of("/proc/thread-self/status", "/proc/self/status")) {
-      Optional<String> list = TaskStatus.parse(fs.lines(file)).allowedList();
-      if (list.isPresent()) {
-        return Optional.of(SysFs.hostList(list.get())); // it bounds the usable CPUs: strict
+      for (String line : fs.lines(file)) {
+        if (line.startsWith(ALLOWED)) { // it bounds the usable CPUs: strict
+          return Optional.of(SysFs.hostList(line.substring(ALLOWED.length()).trim()));
+        }
       }
     }
     return Optional.empty();

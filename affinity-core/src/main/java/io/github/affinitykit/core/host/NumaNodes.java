@@ -114,19 +114,11 @@ final class NumaNodes {
       }
       Map<Integer, Integer> to = new HashMap<>();
       for (int i = 0; i < row.length; i++) {
-        to.put(order[i], parseDistance(row[i]));
+        to.put(order[i], SysFs.index(row[i], ""));
       }
       distances.put(from, to);
     }
     return distances;
-  }
-
-  private static int parseDistance(String s) {
-    try {
-      return Integer.parseInt(s);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   /** Returns the node of {@code cpu}, or -1 if no node lists or links it. */

@@ -1,5 +1,7 @@
 package io.github.affinitykit.core.internal;
 
+import java.lang.System.Logger.Level;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
@@ -33,11 +35,20 @@ public interface Flight {
 
   /** The lookup, done once: at the first event, not when core's classes load. */
   final class Found {
-    static final Flight FLIGHT =
-        ServiceLoader.load(Flight.class, Flight.class.getClassLoader())
-            .findFirst()
-            .orElseGet(() -> new Flight() {});
+    static final Flight FLIGHT = load();
 
     private Found() {}
+
+    private static Flight load() {
+      try {
+        return ServiceLoader.load(Flight.class, Flight.class.getClassLoader())
+            .findFirst()
+            .orElseGet(() -> new Flight() {});
+      } catch (ServiceConfigurationError e) { // a broken entry on the path: no events, pins go on
+        System.getLogger(Flight.class.getName())
+            .log(Level.WARNING, "no Flight Recorder events: " + e);
+        return new Flight() {};
+      }
+    }
   }
 }

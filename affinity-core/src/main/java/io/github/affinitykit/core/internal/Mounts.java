@@ -2,7 +2,6 @@ package io.github.affinitykit.core.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The mount table of this process ({@code /proc/self/mounts}, else {@code /proc/mounts}) under a
@@ -63,16 +62,6 @@ public final class Mounts {
   /** Every mount, in table order. */
   public List<Mount> all() {
     return mounts;
-  }
-
-  /** The first cgroup v2 mount. */
-  public Optional<Mount> cgroup2() {
-    return mounts.stream().filter(m -> m.type().equals("cgroup2")).findFirst();
-  }
-
-  /** The first cgroup v1 hierarchy holding cpuset. */
-  public Optional<Mount> cpusetV1() {
-    return mounts.stream().filter(Mount::cpusetV1).findFirst();
   }
 
   /** {@code /proc/mounts} escapes space, tab, newline and backslash as octal. */

@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The two task files core reads itself: the calling thread's id ({@code /proc/thread-self}) and a
- * thread's {@code status}; affinity-audit reads every other task file.
+ * The task file core reads itself: the calling thread's id ({@code /proc/thread-self}); the
+ * artifacts read every other task file.
  *
  * <p>Thread safety: immutable; safe to share and to call from any thread.
  */
@@ -40,11 +40,6 @@ public final class ThreadFiles {
   public OptionalInt currentThreadId() {
     int tid = selfLink().map(s -> id(s.substring(s.lastIndexOf('/') + 1))).orElse(-1);
     return tid < 0 ? OptionalInt.empty() : OptionalInt.of(tid);
-  }
-
-  /** Reads {@code /proc/<pid>/task/<tid>/status}: {@code -1} for counters absent. */
-  public TaskStatus status(int pid, int tid) {
-    return TaskStatus.parse(fs.lines("/proc/" + pid + "/task/" + tid + "/status"));
   }
 
   /** Parses a pid or tid: its decimal value if it fits an int, else -1. */

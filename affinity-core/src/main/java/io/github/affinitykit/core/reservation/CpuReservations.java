@@ -81,12 +81,6 @@ public final class CpuReservations {
         System::currentTimeMillis);
   }
 
-  /** An unshared instance on Java's {@code FileChannel}, as without native file calls (tests). */
-  static CpuReservations withChannelFiles(Path directory) {
-    return new CpuReservations(
-        canonical(directory), ChannelLockFile::new, System::currentTimeMillis);
-  }
-
   /** {@return the instance for {@code java.io.tmpdir}, as {@link #inDirectory(Path)} gives it} */
   public static CpuReservations inTempDirectory() {
     return inDirectory(LockDirectory.tempDirectory());

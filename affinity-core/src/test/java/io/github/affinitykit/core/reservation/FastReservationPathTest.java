@@ -115,7 +115,8 @@ class FastReservationPathTest {
   @Test
   void shouldMakeTheDirectoryAgainWhenItWasRemovedBetweenReservations() throws IOException {
     Path locks = tmp.resolve("gone/locks");
-    CpuReservations reservations = CpuReservations.withChannelFiles(locks);
+    CpuReservations reservations =
+        new CpuReservations(locks, ChannelLockFile::new, System::currentTimeMillis);
     reservations.tryReserve(1).orElseThrow().close();
     CpuReservations nativeFiles = CpuReservations.inDirectory(tmp.resolve("gone2/locks"));
     nativeFiles.tryReserve(1).orElseThrow().close();

@@ -43,7 +43,9 @@ class HostileLockFileTest {
 
   private CpuReservations reservations(boolean channels) throws IOException {
     Path locks = Files.createDirectories(tmp.resolve("locks-" + channels));
-    return channels ? CpuReservations.withChannelFiles(locks) : CpuReservations.inDirectory(locks);
+    return channels
+        ? new CpuReservations(locks, ChannelLockFile::new, System::currentTimeMillis)
+        : CpuReservations.inDirectory(locks);
   }
 
   /** A victim file outside the lock directory, with a known content and an old mtime. */

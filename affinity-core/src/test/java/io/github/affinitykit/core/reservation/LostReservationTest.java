@@ -33,7 +33,9 @@ class LostReservationTest {
 
   private CpuReservations reservations(boolean channels) throws IOException {
     Path locks = Files.createDirectories(tmp.resolve("locks"));
-    return channels ? CpuReservations.withChannelFiles(locks) : CpuReservations.inDirectory(locks);
+    return channels
+        ? new CpuReservations(locks, ChannelLockFile::new, System::currentTimeMillis)
+        : CpuReservations.inDirectory(locks);
   }
 
   @ParameterizedTest

@@ -44,7 +44,7 @@ class SharedLockFileTest {
   private List<CpuReservations> everyImplementation(String name) throws IOException {
     List<CpuReservations> all = nativeLayers(name);
     Path dir = Files.createDirectories(tmp.resolve(name + "-channel"));
-    all.add(CpuReservations.withChannelFiles(dir));
+    all.add(new CpuReservations(dir, ChannelLockFile::new, System::currentTimeMillis));
     return all;
   }
 

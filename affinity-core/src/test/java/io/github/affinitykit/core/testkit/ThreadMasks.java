@@ -22,14 +22,24 @@ public final class ThreadMasks {
   public static Map<Integer, CpuSet> now() {
     Map<Integer, CpuSet> m = new HashMap<>();
     int pid = (int) ProcessHandle.current().pid();
-    ThreadFiles files = ThreadFiles.live();
-    for (String name : new SysFs(Path.of("/")).list("/proc/" + pid + "/task")) {
+    SysFs fs = new SysFs(Path.of("/"));
+    for (String name : fs.list("/proc/" + pid + "/task")) {
       int tid = ThreadFiles.id(name);
       if (tid >= 0) {
-        m.put(tid, files.status(pid, tid).allowedOrEmpty()); // empty: it ended meanwhile
+        m.put(tid, allowed(fs, "/proc/" + pid + "/task/" + tid + "/status"));
       }
     }
     return m;
+  }
+
+  /** A status file's {@code Cpus_allowed_list}; empty if the thread ended meanwhile. */
+  private static CpuSet allowed(SysFs fs, String status) {
+    for (String line : fs.lines(status)) {
+      if (line.startsWith("Cpus_allowed_list:")) {
+        return CpuSet.parse(line.substring("Cpus_allowed_list:".length()).trim());
+      }
+    }
+    return CpuSet.empty();
   }
 
   /**

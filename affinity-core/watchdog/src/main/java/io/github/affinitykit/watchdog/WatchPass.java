@@ -3,8 +3,8 @@ package io.github.affinitykit.watchdog;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.ExclusivityAudit;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.TaskStatus;
 import io.github.affinitykit.core.internal.lease.LeaseSteps;
+import io.github.affinitykit.hostreport.proc.TaskStatus;
 import io.github.affinitykit.watchdog.WatchEvent.Kind;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,16 +85,17 @@ final class WatchPass {
       WatchFlight.repinned(l.cpu(), l.tid(), true, allowed.toString(), l.reason());
       return;
     }
-    boolean gone = !allowed.isEmpty() && !allowed.contains(from);
-    String replan =
-        config.repin() == RepinPolicy.REPLAN && gone ? steps.replan(l) : "not re-planned";
+    // REPLAN, and its CPU left the allowed set
+    boolean replans =
+        config.repin() == RepinPolicy.REPLAN && !allowed.isEmpty() && !allowed.contains(from);
+    String replan = replans ? steps.replan(l) : "not re-planned";
     if (replan.isEmpty()) { // only the call whose transition happened: told once
       String detail = "re-planned from cpu " + from + " to cpu " + l.cpu() + ": " + why;
       out.add(WatchEvent.of(Kind.REPLANNED, at, l, allowed, detail));
       WatchFlight.repinned(l.cpu(), l.tid(), true, allowed.toString(), detail);
     } else if (steps.move(l) == move // not closed, re-pinned or moved again meanwhile
         && !Integer.valueOf(move).equals(notRepinned.put(l, move))) {
-      String detail = config.repin() == RepinPolicy.REPLAN && gone ? why + "; " + replan : why;
+      String detail = replans ? why + "; " + replan : why;
       out.add(WatchEvent.of(Kind.NOT_REPINNED, at, l, steps.movedTo(l), detail));
       WatchFlight.repinned(l.cpu(), l.tid(), false, allowed.toString(), detail);
     }
@@ -150,7 +151,8 @@ final class WatchPass {
       String intruders =
           audit.filter(a -> a.intruded().contains(l.cpu())).map(a -> a.detail(l.cpu())).orElse("");
       long[] was = switches.get(l.tid());
-      TaskStatus t = config.tasks().status(pid, l.tid());
+      TaskStatus t =
+          TaskStatus.parse(config.tasks().lines("/proc/" + pid + "/task/" + l.tid() + "/status"));
       long vol = Math.max(0, t.voluntary());
       long invol = Math.max(0, t.involuntary());
       switches.put(l.tid(), new long[] {vol, invol, now});

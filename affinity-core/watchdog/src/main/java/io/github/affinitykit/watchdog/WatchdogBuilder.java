@@ -3,7 +3,8 @@ package io.github.affinitykit.watchdog;
 import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuAuditor;
 import io.github.affinitykit.core.cpu.CpuSet;
-import io.github.affinitykit.core.internal.ThreadFiles;
+import io.github.affinitykit.core.internal.SysFs;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,7 @@ public final class WatchdogBuilder {
       List<Consumer<WatchEvent>> listeners,
       CpuSet cpus,
       CpuAuditor auditor,
-      ThreadFiles tasks) {}
+      SysFs tasks) {}
 
   private final AffinityKit kit;
   private Duration period = Duration.ofSeconds(1);
@@ -36,7 +37,7 @@ public final class WatchdogBuilder {
   private final List<Consumer<WatchEvent>> listeners = new ArrayList<>();
   private Optional<CpuSet> cpus = Optional.empty();
   private Optional<CpuAuditor> auditor = Optional.empty();
-  private ThreadFiles tasks = ThreadFiles.live();
+  private SysFs tasks = new SysFs(Path.of("/"));
 
   WatchdogBuilder(AffinityKit kit) {
     this.kit = Objects.requireNonNull(kit, "kit");
@@ -127,8 +128,8 @@ public final class WatchdogBuilder {
     return this;
   }
 
-  /** Reads the threads' context switches with {@code reader} (tests). */
-  WatchdogBuilder tasks(ThreadFiles reader) {
+  /** Reads the threads' context switches from the procfs of {@code reader} (tests). */
+  WatchdogBuilder tasks(SysFs reader) {
     this.tasks = Objects.requireNonNull(reader, "reader");
     return this;
   }

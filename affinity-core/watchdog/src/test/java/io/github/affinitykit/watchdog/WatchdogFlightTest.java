@@ -6,7 +6,7 @@ import io.github.affinitykit.core.AffinityKit;
 import io.github.affinitykit.core.CpuLease;
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.host.HostCpus;
-import io.github.affinitykit.core.internal.ThreadFiles;
+import io.github.affinitykit.core.internal.SysFs;
 import io.github.affinitykit.core.reservation.CpuReservations;
 import io.github.affinitykit.core.testkit.FakeAudit;
 import io.github.affinitykit.core.testkit.FakeHost;
@@ -63,7 +63,7 @@ class WatchdogFlightTest {
             .auditor(
                 (h, cpus, window, owners) ->
                     FakeAudit.of(window, 2, FakeAudit.Verdict.INTRUDED, "45: irq"))
-            .tasks(new ThreadFiles(proc))
+            .tasks(new SysFs(proc))
             .build();
     Path file = root.resolve("events.jfr");
     List<RecordedEvent> events;

@@ -10,7 +10,6 @@ public final class Errno {
   public static final int EPERM = 1;
   public static final int ENOENT = 2;
   public static final int ESRCH = 3;
-  public static final int EINTR = 4;
   public static final int EAGAIN = 11;
   public static final int ENOMEM = 12;
   public static final int EACCES = 13;
@@ -19,7 +18,6 @@ public final class Errno {
   public static final int ENODEV = 19;
   public static final int EINVAL = 22;
   public static final int ENOSYS = 38;
-  public static final int ELOOP = 40;
 
   private static final String[][] KNOWN = {
     {"1", "EPERM", "Operation not permitted"},

@@ -139,8 +139,9 @@ final class GatewayCommand implements Callable<Integer> {
               REPIN,
               "P",
               DEFAULTS.repin(),
-              "what the watchdog does with a loop whose mask was widened: report, or repin it on"
-                  + " its CPU while the kernel allows it (default repin)"),
+              "what the watchdog does with a loop whose mask was widened: report, repin it on its"
+                  + " CPU while the kernel allows it, or replan it onto a free CPU of the new set"
+                  + " when its CPU is gone (default repin)"),
           option(
               WORK_NS,
               "NS",

@@ -1,5 +1,7 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.hostreport.proc;
 
+import io.github.affinitykit.core.internal.KernelLimits;
+import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

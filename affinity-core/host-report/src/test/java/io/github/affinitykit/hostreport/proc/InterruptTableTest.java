@@ -1,8 +1,10 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.hostreport.proc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.affinitykit.core.TestTree;
+import io.github.affinitykit.core.internal.KernelLimits;
+import io.github.affinitykit.core.internal.SysFs;
+import io.github.affinitykit.core.testkit.FakeHostFiles;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,7 +14,7 @@ class InterruptTableTest {
   @TempDir Path tmp;
 
   private InterruptTable table(String text) {
-    TestTree.at(tmp).file("proc/interrupts", text);
+    new FakeHostFiles(tmp).file("proc/interrupts", text);
     return InterruptTable.read(new SysFs(tmp));
   }
 
@@ -53,5 +55,18 @@ class InterruptTableTest {
     InterruptTable garbled = table("CPU0 GPU1\n 16: 1 2 IO-APIC 16-fasteoi eth1\n");
     assertThat(garbled.rows()).isEmpty();
     assertThat(garbled.cpus()).isEmpty();
+  }
+
+  @Test
+  void shouldReadEveryColumnWhenTheHeaderNamesTheKernelsMostCpus() {
+    StringBuilder t = new StringBuilder("      ");
+    for (int cpu = 0; cpu < KernelLimits.CPUS; cpu++) {
+      t.append("CPU").append(cpu).append(' ');
+    }
+    t.append("\n  16: ").append(" 4000000000".repeat(KernelLimits.CPUS)).append(" IO 16-edge eth0");
+
+    InterruptTable table = table(t.toString());
+    assertThat(table.cpus()).hasSize(KernelLimits.CPUS).endsWith(KernelLimits.CPUS - 1);
+    assertThat(table.rows()).singleElement().extracting(InterruptTable.Row::name).isEqualTo("eth0");
   }
 }

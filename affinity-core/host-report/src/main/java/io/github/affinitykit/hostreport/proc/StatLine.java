@@ -1,6 +1,7 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.hostreport.proc;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.internal.ProcNumbers;
 import java.util.Optional;
 
 /**
@@ -19,6 +20,9 @@ import java.util.Optional;
  */
 public record StatLine(
     String name, char state, long flags, long userNs, long systemNs, int lastCpu) {
+  /** USER_HZ: the unit of the tick counters of {@code stat} files on every Linux ABI but Alpha. */
+  public static final long NS_PER_TICK = 10_000_000L;
+
   /** Fields after the name: field n is at index n - 3; field 39 is the last one read. */
   private static final int FIELDS = 39 - 2;
 
@@ -34,14 +38,23 @@ public record StatLine(
       return Optional.empty();
     }
     long flags = ProcNumbers.counter(f[9 - 3]);
-    long user = ProcNumbers.ticksNs(f[14 - 3]);
-    long system = ProcNumbers.ticksNs(f[15 - 3]);
+    long user = ticksNs(f[14 - 3]);
+    long system = ticksNs(f[15 - 3]);
     long cpu = ProcNumbers.counter(f[39 - 3]);
     if (flags < 0 || user < 0 || system < 0 || cpu < 0 || cpu >= CpuSet.MAX_CPUS) {
       return Optional.empty();
     }
     return Optional.of(
         new StatLine(s.substring(open + 1, close), f[0].charAt(0), flags, user, system, (int) cpu));
+  }
+
+  /**
+   * The tick counter {@code s} (of this line or of {@code /proc/stat}) in ns, or -1 if it is not a
+   * counter or the product overflows.
+   */
+  public static long ticksNs(String s) {
+    long ticks = ProcNumbers.counter(s);
+    return ticks < 0 || ticks > Long.MAX_VALUE / NS_PER_TICK ? -1 : ticks * NS_PER_TICK;
   }
 
   /** User + system CPU time, ns; saturates at {@link Long#MAX_VALUE} (garbled input only). */

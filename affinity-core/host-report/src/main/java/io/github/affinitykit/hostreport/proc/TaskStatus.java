@@ -1,7 +1,8 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.hostreport.proc;
 
 import io.github.affinitykit.core.cpu.CpuSet;
 import io.github.affinitykit.core.cpu.CpuSetFormatException;
+import io.github.affinitykit.core.internal.ProcNumbers;
 import java.util.List;
 import java.util.Optional;
 

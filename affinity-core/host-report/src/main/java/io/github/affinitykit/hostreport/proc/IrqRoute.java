@@ -1,6 +1,7 @@
-package io.github.affinitykit.core.internal;
+package io.github.affinitykit.hostreport.proc;
 
 import io.github.affinitykit.core.cpu.CpuSet;
+import io.github.affinitykit.core.internal.SysFs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
