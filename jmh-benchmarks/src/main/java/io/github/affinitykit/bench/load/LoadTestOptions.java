@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The load test's options, with defaults sized for the run's budget ({@code --budget}, 8 minutes).
+ * The load test's options, with defaults sized for the run's budget ({@code --budget}, 10 minutes).
  *
  * <p>Thread safety: immutable.
  *

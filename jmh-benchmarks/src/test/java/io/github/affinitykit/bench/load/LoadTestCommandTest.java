@@ -219,7 +219,7 @@ class LoadTestCommandTest {
     assertThat(parse("--quick").search().controls()).isFalse();
     assertThat(parse().search().remeasure()).isTrue();
     assertThat(parse("--quick").search().remeasure()).isFalse();
-    assertThat(parse().search().budget()).hasMinutes(8);
+    assertThat(parse().search().budget()).hasMinutes(10);
     assertThat(parse("--quick").search().budget()).hasMinutes(2);
     assertThat(parse("--budget", "20m").search().budget()).hasMinutes(20);
   }
