@@ -95,12 +95,37 @@ class WatchdogStressTest {
         Files.delete(kit.reservations().lockFile(CPU)); // another program's clean-up
         CyclicBarrier gate = new CyclicBarrier(6);
         LinkedBlockingQueue<CpuLease> second = new LinkedBlockingQueue<>();
+        // Every other iteration the closes wait until a watchdog's check has ended (the checks
+        // still race each other, the bind and the application's own check): started together
+        // with the checks, the closes won all 300 iterations once in CI, and no move was found.
+        CountDownLatch checked = new CountDownLatch(i % 2);
+        Runnable close =
+            () -> {
+              awaitQuietly(checked);
+              first.close();
+            };
         List<Thread> racers =
             List.of(
-                Racers.gated(gate, first::close),
-                Racers.gated(gate, first::close),
-                Racers.gated(gate, repin::checkNow),
-                Racers.gated(gate, report::checkNow),
+                Racers.gated(gate, close),
+                Racers.gated(gate, close),
+                Racers.gated(
+                    gate,
+                    () -> {
+                      try {
+                        repin.checkNow();
+                      } finally {
+                        checked.countDown();
+                      }
+                    }),
+                Racers.gated(
+                    gate,
+                    () -> {
+                      try {
+                        report.checkNow();
+                      } finally {
+                        checked.countDown();
+                      }
+                    }),
                 Racers.gated(
                     gate,
                     () -> {
@@ -269,5 +294,13 @@ class WatchdogStressTest {
 
   private static long sum(Map<String, Map<Integer, Long>> byTid, String event) {
     return byTid.getOrDefault(event, Map.of()).values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
