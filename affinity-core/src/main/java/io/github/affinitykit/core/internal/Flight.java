@@ -35,6 +35,7 @@ public interface Flight {
 
   /** The lookup, done once: at the first event, not when core's classes load. */
   final class Found {
+    private static final Flight NONE = new Flight() {};
     static final Flight FLIGHT = load();
 
     private Found() {}
@@ -43,11 +44,11 @@ public interface Flight {
       try {
         return ServiceLoader.load(Flight.class, Flight.class.getClassLoader())
             .findFirst()
-            .orElseGet(() -> new Flight() {});
+            .orElse(NONE);
       } catch (ServiceConfigurationError e) { // a broken entry on the path: no events, pins go on
         System.getLogger(Flight.class.getName())
             .log(Level.WARNING, "no Flight Recorder events: " + e);
-        return new Flight() {};
+        return NONE;
       }
     }
   }

@@ -60,7 +60,7 @@ public final class LoadClient {
    *
    * @return {@link Transport#EPOLL} if it loads here, else {@link Transport#NIO}
    */
-  public static Transport transport() {
+  static Transport transport() {
     return Transport.EPOLL.unavailability().isEmpty() ? Transport.EPOLL : Transport.NIO;
   }
 
