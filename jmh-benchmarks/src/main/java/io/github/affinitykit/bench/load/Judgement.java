@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The verdict a person reads, sentence by sentence, and the numbers behind it: the operating point
@@ -36,12 +37,11 @@ record Judgement(
     Optional<ScenarioSummary> base = find(summaries, Scenario.UNPINNED);
     if (base.isEmpty()) {
       OperatingPoint none =
-          new OperatingPoint(
+          OperatingPoint.unknown(
               outcome.rate(),
               outcome.calibration(),
               o.search().targetCpuPercent(),
-              o.serverCpus().size(),
-              Double.NaN);
+              o.serverCpus().size());
       return new Judgement(
           List.of("Nothing to compare: the verdict needs the unpinned arm and one other."),
           List.of(),
@@ -55,7 +55,8 @@ record Judgement(
             outcome.calibration(),
             o.search().targetCpuPercent(),
             o.serverCpus().size(),
-            base.get());
+            Stream.concat(Stream.of(base.get()), find(summaries, Scenario.UNPINNED_AA).stream())
+                .toList());
     List<Verdict> verdicts = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     addIfAny(lines, point.missedLine());

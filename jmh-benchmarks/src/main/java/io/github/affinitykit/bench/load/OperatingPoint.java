@@ -1,13 +1,20 @@
 package io.github.affinitykit.bench.load;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Where the trials actually ran: the unpinned trials' median CPU against the calibration's target,
- * both in % of the server CPUs. More than {@link #MISSED_POINTS} away, the operating point was
- * missed, and the verdict's first line says so and by how much: every figure then holds at the rate
- * that ran, not at the operating point the run was meant to answer for.
+ * Where the trials actually ran: the unpinned gateway's median CPU against the calibration's
+ * target, both in % of the server CPUs. More than {@link #MISSED_POINTS} away, the operating point
+ * was missed, and the verdict's first line says so and by how much: every figure then holds at the
+ * rate that ran, not at the operating point the run was meant to answer for.
+ *
+ * <p>The median is over every usable trial of an unpinned gateway: the unpinned arm's and the A/A
+ * arm's, which runs the same gateway under the same conditions (that is what makes it a control).
+ * One fresh gateway's CPU at a fixed rate scatters by 4-7 points (standard deviation, 3 s windows,
+ * seen on a quiet 2-CPU machine), so the median of one arm's 3-5 trials wanders by 2-3 points on
+ * its own; both arms' trials halve its variance. The verdict names how many trials it took.
  *
  * <p>Thread safety: immutable.
  *
@@ -16,21 +23,45 @@ import java.util.Optional;
  * @param targetPercent the target, % of the server CPUs
  * @param serverCpus the server's CPUs
  * @param medianPercent the usable unpinned trials' median CPU, % of the server CPUs (NaN: none)
+ * @param trials how many trials the median is of
+ * @param arms how many arms they came from (2: the A/A arm's included)
  */
 record OperatingPoint(
     long rate,
     Optional<Calibration.Result> calibration,
     double targetPercent,
     int serverCpus,
-    double medianPercent) {
+    double medianPercent,
+    int trials,
+    int arms) {
 
   /** The largest distance from the target, CPU% points, that still counts as on target. */
   static final double MISSED_POINTS = 5;
 
-  /** The operating point of {@code unpinned}'s usable trials. */
+  /** No unpinned trial to tell where the trials ran. */
+  static OperatingPoint unknown(
+      long rate, Optional<Calibration.Result> c, double target, int cpus) {
+    return new OperatingPoint(rate, c, target, cpus, Double.NaN, 0, 0);
+  }
+
+  /** The operating point of the usable trials of {@code unpinned} (the unpinned and A/A arms). */
   static OperatingPoint of(
-      long rate, Optional<Calibration.Result> c, double target, int cpus, ScenarioSummary base) {
-    return new OperatingPoint(rate, c, target, cpus, base.stats(Trial::serverCpuPercent)[0] / cpus);
+      long rate,
+      Optional<Calibration.Result> c,
+      double target,
+      int cpus,
+      List<ScenarioSummary> unpinned) {
+    double[] cpu =
+        unpinned.stream()
+            .flatMap(s -> s.trials().stream())
+            .mapToDouble(Trial::serverCpuPercent)
+            .filter(Double::isFinite)
+            .sorted()
+            .toArray();
+    int n = cpu.length;
+    double median =
+        n == 0 ? Double.NaN : n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
+    return new OperatingPoint(rate, c, target, cpus, median / cpus, n, unpinned.size());
   }
 
   /**
@@ -91,9 +122,11 @@ record OperatingPoint(
         Double.isFinite(medianPercent)
             ? String.format(
                 Locale.ROOT,
-                "the unpinned trials ran at %.1f%% of the server CPU%s (median)",
+                "the unpinned trials ran at %.1f%% of the server CPU%s (median of %d%s)",
                 medianPercent,
-                serverCpus == 1 ? "" : "s")
+                serverCpus == 1 ? "" : "s",
+                trials,
+                arms > 1 ? ", the A/A arm's included" : "")
             : "no unpinned trial was usable to check where the trials ran";
     if (calibration.isEmpty()) {
       return "Operating point: " + where + ", fixed by --rate; " + ran + ".";

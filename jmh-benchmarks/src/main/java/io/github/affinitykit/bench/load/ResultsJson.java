@@ -33,6 +33,7 @@ final class ResultsJson {
     doc.put("calibration", outcome.calibration().orElse(null));
     doc.put("targetCpuPercent", o.search().targetCpuPercent());
     doc.put("unpinnedMedianCpuPercentOfServer", j.point().medianPercent());
+    doc.put("unpinnedTrialsInMedian", j.point().trials());
     doc.put("operatingPointMissed", j.point().missed());
     doc.put("sloP99Ms", o.search().slo().toNanos() / 1e6);
     doc.put("payloadBytes", o.load().payloadBytes());

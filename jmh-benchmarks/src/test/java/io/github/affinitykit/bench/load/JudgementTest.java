@@ -25,11 +25,16 @@ class JudgementTest {
 
   /** A run whose unpinned trials ran at {@code unpinnedCpu}%, the A/A arm reading {@code aa}. */
   private Judgement judge(double unpinnedCpu, double[] aa, List<Trial> more) {
+    return judge(unpinnedCpu, unpinnedCpu, aa, more);
+  }
+
+  /** As above, the A/A arm's trials at {@code aaCpu}% of the server CPU. */
+  private Judgement judge(double unpinnedCpu, double aaCpu, double[] aa, List<Trial> more) {
     List<Trial> trials = new ArrayList<>();
     for (int r = 0; r < 3; r++) {
       trials.add(
           Trials.of(Scenario.UNPINNED, r, 8.0 + 0.1 * r, 3_000 + 100 * r, 40_000, unpinnedCpu));
-      trials.add(Trials.of(Scenario.UNPINNED_AA, r, aa[r], 3_000 + 100 * r, 40_000, unpinnedCpu));
+      trials.add(Trials.of(Scenario.UNPINNED_AA, r, aa[r], 3_000 + 100 * r, 40_000, aaCpu));
       trials.add(Trials.of(Scenario.HANDICAPPED, r, 9.7 + 0.1 * r, 3_400 + 100 * r, 35_000, 96));
       trials.add(Trials.of(Scenario.PINNED, r, 6.5 + 0.1 * r, 3_050 + 100 * r, 52_000 + r, 65));
     }
@@ -91,6 +96,25 @@ class JudgementTest {
                 + " 55.3 points below the 80% target; every figure below holds at 37,500 msg/s,"
                 + " not at the target.");
     assertThat(j.lines().get(1)).startsWith("Against unpinned, pinned ");
+  }
+
+  @Test
+  void shouldPlaceTheOperatingPointByBothUnpinnedArms() {
+    // the unpinned arm alone ran 6 points above the target, its A/A twin 4 below: one gateway's
+    // scatter, not a missed point; the median of all six unpinned trials is 81.0%
+    Judgement j = judge(86, 76, new double[] {8.1, 7.9, 8.2}, List.of());
+
+    assertThat(j.point().medianPercent()).isEqualTo(81.0);
+    assertThat(j.point().trials()).isEqualTo(6);
+    assertThat(j.point().missed()).isFalse();
+    assertThat(j.lines())
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .startsWith(
+                        "Operating point: at 37,500 msg/s, the unpinned trials ran at 81.0% of the"
+                            + " server CPU (median of 6, the A/A arm's included)"));
+    assertThat(judge(86, new double[] {8.1, 7.9, 8.2}, List.of()).point().missed()).isTrue();
   }
 
   @Test
