@@ -77,9 +77,10 @@ record LoadSearch(
 
   /**
    * The plan of a run: the defaults (calibration in at most 8 probes and 60 s, then 2 rounds of the
-   * refinement's ladder, a fresh gateway JVM a probe, in at most 70 s; 1 s capacity probes, a 1 s
-   * idle window, trials not usable measured again) or, if {@code quick}, the short ones of {@code
-   * --quick} (4 probes in 25 s and no refinement, 600 ms, 500 ms, each trial measured once).
+   * refinement's ladder, a fresh gateway JVM a probe, and a third where their fit is not precise,
+   * in at most 100 s; 1 s capacity probes, a 1 s idle window, trials not usable measured again) or,
+   * if {@code quick}, the short ones of {@code --quick} (4 probes in 25 s and no refinement, 600
+   * ms, 500 ms, each trial measured once).
    */
   static LoadSearch of(
       boolean quick,
@@ -95,7 +96,7 @@ record LoadSearch(
         targetCpuPercent,
         quick ? 4 : 8,
         Duration.ofSeconds(quick ? 25 : 60),
-        new CalibrationRefinement(quick ? 0 : 2, Duration.ofSeconds(70).toNanos()),
+        new CalibrationRefinement(quick ? 0 : 2, Duration.ofSeconds(100).toNanos()),
         slo,
         probes,
         Duration.ofMillis(quick ? 600 : 1_000),

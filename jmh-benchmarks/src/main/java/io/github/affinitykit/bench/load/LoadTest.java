@@ -212,7 +212,7 @@ public final class LoadTest {
         new CalibrationProgress(
             progress,
             c,
-            s.calibrationProbes() + s.refinement().rounds() * CalibrationRefinement.RUNGS,
+            s.calibrationProbes() + s.refinement().maxProbes(),
             () -> clock.left(schedule.missing()));
     Calibration.Result searched;
     try (GatewayDriver gw =

@@ -54,6 +54,47 @@ class CalibrationRefinementTest {
   }
 
   @Test
+  void shouldProbeOneRoundMoreAroundTheFitsAnswerWhenTheTargetLiesOutsideTheLadder()
+      throws InterruptedException {
+    // fresh JVMs read 10% less than the long-warmed search JVM: the target (65,300 msg/s) lies
+    // above the ladder around the search's 55,000
+    Point best = point(55_000, 80, true);
+    Calibration.Probe fresh =
+        rate -> {
+          probed.add(rate);
+          clock.addAndGet(4 * SECOND);
+          return point(rate, 0.18 * Math.pow(rate, 0.55), true);
+        };
+
+    Result r =
+        new CalibrationRefinement(2, 60 * SECOND).refine(searched(best, best), fresh, clock::get);
+
+    assertThat(probed)
+        .containsExactly(
+            46_800L, 55_000L, 63_200L, 63_200L, 55_000L, 46_800L, 53_700L, 63_200L, 72_700L);
+    assertThat(r.fit().outcome()).isEqualTo(Outcome.FITTED);
+    assertThat(r.fit().n()).isEqualTo(9);
+    assertThat(r.rate()).isBetween(64_700L, 65_900L); // exact: 65,300
+    assertThat(CalibrationRefinement.precise(r.fit())).isTrue();
+    assertThat(new CalibrationRefinement(2, SECOND).maxProbes()).isEqualTo(9);
+  }
+
+  @Test
+  void shouldAskForARoundMoreOnlyOfAFitOutsideItsSpanOrWiderThanFivePercent() {
+    assertThat(CalibrationRefinement.precise(fit(Outcome.FITTED, 100_000, 95_000, 105_000)))
+        .isTrue();
+    assertThat(CalibrationRefinement.precise(fit(Outcome.FITTED, 100_000, 92_500, 113_000)))
+        .isFalse(); // ±10%
+    assertThat(CalibrationRefinement.precise(fit(Outcome.OUTSIDE_SPAN, 104_000, 103_000, 105_000)))
+        .isFalse();
+    assertThat(CalibrationRefinement.precise(CalibrationFit.none(Outcome.TOO_FEW))).isFalse();
+  }
+
+  private static CalibrationFit fit(Outcome outcome, long rate, long low, long high) {
+    return new CalibrationFit(outcome, 6, 0.5, rate, low, high);
+  }
+
+  @Test
   void shouldFitOnlyWarmKeptUpProbes() {
     List<Point> ladder =
         List.of(
