@@ -73,14 +73,14 @@ record CalibrationRefinement(int rounds, long budgetNs) {
           CalibrationFit.none(CalibrationFit.Outcome.NOT_NEAR));
     }
     List<Point> ladder = new ArrayList<>();
-    long[] began = {clock.getAsLong(), 0}; // when the refinement began, the last probe's time
+    long[] time = {clock.getAsLong(), 0}; // when the refinement began, the last probe's length
     boolean inBudget = true;
     for (int round = 0; round < rounds && inBudget; round++) {
-      inBudget = round(ladder, best.rate(), round, fresh, clock, began);
+      inBudget = round(ladder, best.rate(), round, fresh, clock, time);
     }
     CalibrationFit fit = CalibrationFit.of(searched.target(), fitted(ladder));
     if (inBudget && !precise(fit)) { // one round more, where the fit says the target is
-      round(ladder, fit.usable() ? fit.rate() : best.rate(), rounds, fresh, clock, began);
+      round(ladder, fit.usable() ? fit.rate() : best.rate(), rounds, fresh, clock, time);
       fit = CalibrationFit.of(searched.target(), fitted(ladder));
     }
     List<Point> all = new ArrayList<>(searched.probes());

@@ -51,16 +51,9 @@ record OperatingPoint(
       double target,
       int cpus,
       List<ScenarioSummary> unpinned) {
-    double[] cpu =
-        unpinned.stream()
-            .flatMap(s -> s.trials().stream())
-            .mapToDouble(Trial::serverCpuPercent)
-            .filter(Double::isFinite)
-            .sorted()
-            .toArray();
-    int n = cpu.length;
-    double median =
-        n == 0 ? Double.NaN : n % 2 == 1 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2;
+    List<Trial> trials = unpinned.stream().flatMap(s -> s.trials().stream()).toList();
+    double median = ScenarioSummary.stats(trials, Trial::serverCpuPercent)[0];
+    int n = trials.size();
     return new OperatingPoint(rate, c, target, cpus, median / cpus, n, unpinned.size());
   }
 

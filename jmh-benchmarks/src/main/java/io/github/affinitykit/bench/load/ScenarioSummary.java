@@ -43,6 +43,11 @@ record ScenarioSummary(Scenario scenario, List<Trial> trials, int unusable, Hist
 
   /** {median, min, max} of {@code metric} over the trials. */
   double[] stats(ToDoubleFunction<Trial> metric) {
+    return stats(trials, metric);
+  }
+
+  /** {median, min, max} of {@code metric} over {@code trials}, NaN where none is finite. */
+  static double[] stats(List<Trial> trials, ToDoubleFunction<Trial> metric) {
     double[] v = trials.stream().mapToDouble(metric).filter(Double::isFinite).sorted().toArray();
     if (v.length == 0) {
       return new double[] {Double.NaN, Double.NaN, Double.NaN};
