@@ -89,7 +89,7 @@ final class GatewayDriver implements AutoCloseable {
                   () -> System.nanoTime() + probeNs <= deadlineNs);
     }
     return Trial.of(
-        s, attempt, m, capacity, o.noiseThresholdPercent(), o.pressureThresholdPercent());
+        s, attempt, rate, m, capacity, o.noiseThresholdPercent(), o.pressureThresholdPercent());
   }
 
   /**

@@ -55,7 +55,7 @@ final class HtmlReport {
       h.append("<tr><td>").append(esc(e.getKey())).append("</td><td>");
       h.append(esc(e.getValue())).append("</td></tr>");
     }
-    h.append("</table><p>").append(esc(run(o, outcome))).append("</p>");
+    h.append("</table><p>").append(esc(run(o, outcome, j.point()))).append("</p>");
     h.append("<h2 id=\"charts\">Charts</h2><div class=\"charts\">");
     charts(h, o, s);
     h.append("</div><h2 id=\"table\">Table</h2><p>Median [min-max] of each arm's usable trials")
@@ -75,7 +75,7 @@ final class HtmlReport {
     return (j.point().missed() ? 1 : 0) + (j.controls().withheld().isEmpty() ? 0 : 1);
   }
 
-  private static String run(LoadTestOptions o, LoadOutcome outcome) {
+  private static String run(LoadTestOptions o, LoadOutcome outcome, OperatingPoint point) {
     return String.format(
         Locale.ROOT,
         "%s; gateway %s; %d connections, %s, %d B payload; %s per arm, each after a"
@@ -85,8 +85,7 @@ final class HtmlReport {
         o.gateway().describe(),
         o.load().connections(),
         outcome.rate() > 0
-            ? String.format(Locale.ROOT, "%,d", outcome.rate())
-                + " msg/s offered (fixed rate, latency from the intended send time)"
+            ? point.rates() + " offered (fixed rate, latency from the intended send time)"
             : "maximum throughput",
         o.load().payloadBytes(),
         (o.search().extend() ? "at least " : "")

@@ -52,6 +52,7 @@ record Judgement(
     OperatingPoint point =
         OperatingPoint.of(
             outcome.rate(),
+            outcome.trials(),
             outcome.calibration(),
             o.search().targetCpuPercent(),
             o.serverCpus().size(),
@@ -80,7 +81,7 @@ record Judgement(
     if (controls.allowClaims() && !mute.isEmpty()) {
       lines.add(Sentences.cannotSay(mute, base.get()));
     }
-    addIfAny(lines, Sentences.sloOutOfReach(o.search().slo(), outcome.rate(), summaries));
+    addIfAny(lines, Sentences.sloOutOfReach(o.search().slo(), summaries));
     lines.add(controls.sentence());
     lines.add(point.sentence());
     lines.add(Sentences.trials(o, outcome, summaries));

@@ -12,7 +12,8 @@ import java.util.Optional;
  *
  * @param host the host facts that decide the verdict
  * @param calibration how the rate was found; empty when {@code --rate} fixed it
- * @param rate the offered rate every arm ran at, msg/s (0 = maximum throughput)
+ * @param rate the first round's offered rate, msg/s: the calibrated or fixed one (0 = maximum
+ *     throughput); each trial holds its own
  * @param scenarios the arms that ran, controls included, in the options' order
  * @param trials every trial, in the order run, those that were not usable included
  * @param notes what the run had to leave out, and why

@@ -87,7 +87,8 @@ public final class LoadTest {
             ? Handicap.perMessage(handicapCpus, rate)
             : Handicap.threads(handicapCpus);
     List<Trial> trials = new ArrayList<>();
-    boolean spent = !runTrials(o, new Run(log, rate, handicap, clock, schedule), trials, progress);
+    Run run = new Run(log, rate, calibration.map(OperatingRate::of), handicap, clock, schedule);
+    boolean spent = !runTrials(o, run, trials, progress);
     HostFacts host =
         HostFacts.of(
             hostCpus,
@@ -97,9 +98,17 @@ public final class LoadTest {
         host, calibration, rate, arms, trials, notes, handicap, spent, clock.elapsed());
   }
 
-  /** What every trial of a run shares. */
+  /**
+   * What every trial of a run shares; {@code rate} is the first round's, {@code recentre} moves it
+   * for the rounds after (empty: every round at {@code rate}).
+   */
   private record Run(
-      Path log, long rate, Handicap handicap, RunClock clock, TrialSchedule schedule) {}
+      Path log,
+      long rate,
+      Optional<OperatingRate> recentre,
+      Handicap handicap,
+      RunClock clock,
+      TrialSchedule schedule) {}
 
   /**
    * Runs the schedule's trials into {@code trials}, then (with the default {@code --repeats})
@@ -113,6 +122,8 @@ public final class LoadTest {
     // where an arm's capacity ramp descends from, once a trial of it found p99 over the SLO at the
     // operating point: its next trials need not walk down again (per arm: no arm steers another)
     Map<Scenario, Long> capacityFrom = new EnumMap<>(Scenario.class);
+    long rate = r.rate();
+    int round = 0;
     for (Optional<Scenario> next = schedule.next(); ; next = schedule.next()) {
       if (next.isEmpty() && o.search().extend() && r.clock().fitsRound(schedule.arms())) {
         progress.printf(
@@ -126,6 +137,10 @@ public final class LoadTest {
       if (!r.clock().fits()) {
         return schedule.has(o.repeats()); // a round of its own the budget cut is no loss
       }
+      if (schedule.rounds() != round) {
+        round = schedule.rounds();
+        rate = recentred(r, rate, trials, progress);
+      }
       Scenario s = next.get();
       int attempt = r.schedule().attempt(s);
       progress.printf(
@@ -135,15 +150,13 @@ public final class LoadTest {
           s.label(),
           attempt + 1,
           schedule.remeasuring(s) ? " (again)" : "",
-          r.rate(),
+          rate,
           r.clock().left(schedule.missing()));
       long t0 = System.nanoTime();
       Trial t;
       try (GatewayDriver gw =
           GatewayDriver.start(o, s, s.label() + " " + attempt, r.log(), r.handicap())) {
-        t =
-            gw.trial(
-                s, attempt, r.rate(), capacityFrom.getOrDefault(s, 0L), r.clock().deadlineNs());
+        t = gw.trial(s, attempt, rate, capacityFrom.getOrDefault(s, 0L), r.clock().deadlineNs());
       }
       capacityFrom.put(s, t.capacity().descentFrom(capacityFrom.getOrDefault(s, 0L)));
       r.clock().trialTook(System.nanoTime() - t0);
@@ -151,6 +164,18 @@ public final class LoadTest {
       trials.add(t);
       progress.println("      " + t.summary());
     }
+  }
+
+  /** The rate a round that begins now runs at, after {@code trials}; said when it moves. */
+  private static long recentred(Run r, long rate, List<Trial> trials, PrintStream progress) {
+    if (r.recentre().isEmpty()) {
+      return rate;
+    }
+    long next = r.recentre().get().next(trials);
+    if (next != rate) {
+      progress.println(r.recentre().get().describe(rate, next, trials));
+    }
+    return next;
   }
 
   /** The run's first line: arms, CPUs, load, trials, warm-up, budget. */

@@ -2,6 +2,7 @@ package io.github.affinitykit.bench.load;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.LongSummaryStatistics;
 import java.util.Optional;
 
 /**
@@ -18,7 +19,11 @@ import java.util.Optional;
  *
  * <p>Thread safety: immutable.
  *
- * @param rate the offered rate every arm ran at, msg/s (0 = maximum throughput)
+ * @param rate the first round's offered rate, msg/s: the calibrated or fixed one (0 = maximum
+ *     throughput)
+ * @param lowRate the lowest rate a trial ran at, msg/s ({@link OperatingRate} re-centres the
+ *     calibrated rate round by round; {@code rate} before any trial ran)
+ * @param highRate the highest rate a trial ran at, msg/s ({@code rate} before any trial ran)
  * @param calibration how the rate was found; empty when {@code --rate} fixed it
  * @param targetPercent the target, % of the server CPUs
  * @param serverCpus the server's CPUs
@@ -28,6 +33,8 @@ import java.util.Optional;
  */
 record OperatingPoint(
     long rate,
+    long lowRate,
+    long highRate,
     Optional<Calibration.Result> calibration,
     double targetPercent,
     int serverCpus,
@@ -41,12 +48,16 @@ record OperatingPoint(
   /** No unpinned trial to tell where the trials ran. */
   static OperatingPoint unknown(
       long rate, Optional<Calibration.Result> c, double target, int cpus) {
-    return new OperatingPoint(rate, c, target, cpus, Double.NaN, 0, 0);
+    return new OperatingPoint(rate, rate, rate, c, target, cpus, Double.NaN, 0, 0);
   }
 
-  /** The operating point of the usable trials of {@code unpinned} (the unpinned and A/A arms). */
+  /**
+   * The operating point of the usable trials of {@code unpinned} (the unpinned and A/A arms), the
+   * run's {@code trials} at the rates of {@code all}.
+   */
   static OperatingPoint of(
       long rate,
+      List<Trial> all,
       Optional<Calibration.Result> c,
       double target,
       int cpus,
@@ -54,7 +65,17 @@ record OperatingPoint(
     List<Trial> trials = unpinned.stream().flatMap(s -> s.trials().stream()).toList();
     double median = ScenarioSummary.stats(trials, Trial::serverCpuPercent)[0];
     int n = trials.size();
-    return new OperatingPoint(rate, c, target, cpus, median / cpus, n, unpinned.size());
+    LongSummaryStatistics rates = all.stream().mapToLong(Trial::rate).summaryStatistics();
+    return new OperatingPoint(
+        rate,
+        rates.getCount() == 0 ? rate : rates.getMin(),
+        rates.getCount() == 0 ? rate : rates.getMax(),
+        c,
+        target,
+        cpus,
+        median / cpus,
+        n,
+        unpinned.size());
   }
 
   /**
@@ -97,20 +118,29 @@ record OperatingPoint(
     return String.format(
         Locale.ROOT,
         "The operating point was missed: the unpinned trials ran at %.1f%% of the server CPU%s,"
-            + " %.1f points %s the %.0f%% target; every figure below holds at %,d msg/s, not at"
-            + " the target.",
+            + " %.1f points %s the %.0f%% target; every figure below holds at %s, not at the"
+            + " target.",
         medianPercent,
         serverCpus == 1 ? "" : "s",
         Math.abs(off),
         off < 0 ? "below" : "above",
         targetPercent,
-        rate);
+        rates());
   }
 
   /** The operating point in one sentence. */
   String sentence() {
     String where =
-        rate == 0 ? "at maximum throughput" : String.format(Locale.ROOT, "at %,d msg/s", rate);
+        rate == 0
+            ? "at maximum throughput"
+            : lowRate == highRate
+                ? "at " + rates()
+                : String.format(
+                    Locale.ROOT,
+                    "at %s (the calibrated %,d, each round's rate re-centred on the unpinned trials"
+                        + " before it)",
+                    rates(),
+                    rate);
     String ran =
         Double.isFinite(medianPercent)
             ? String.format(
@@ -131,5 +161,12 @@ record OperatingPoint(
         ran,
         targetPercent,
         calibration.get().describe());
+  }
+
+  /** The rates the trials ran at: {@code 93,400 msg/s} or {@code 90,100-95,200 msg/s}. */
+  String rates() {
+    return lowRate == highRate
+        ? String.format(Locale.ROOT, "%,d msg/s", lowRate)
+        : String.format(Locale.ROOT, "%,d\u2013%,d msg/s", lowRate, highRate);
   }
 }

@@ -30,6 +30,7 @@ final class ResultsJson {
     doc.put("housekeepingCpus", o.housekeepingCpus().toString());
     doc.put("connections", o.load().connections());
     doc.put("ratePerSecond", outcome.rate());
+    doc.put("trialRatesPerSecond", List.of(j.point().lowRate(), j.point().highRate()));
     doc.put("calibration", outcome.calibration().orElse(null));
     doc.put("targetCpuPercent", o.search().targetCpuPercent());
     doc.put("unpinnedMedianCpuPercentOfServer", j.point().medianPercent());
@@ -72,6 +73,7 @@ final class ResultsJson {
     r.put("scenario", t.scenario().label());
     r.put("trial", t.repeat() + 1);
     r.put("usable", t.usable());
+    r.put("ratePerSecond", t.rate());
     r.put("warmup", t.warmup());
     r.put("messagesPerSecond", t.load().messagesPerSecond());
     r.put("sent", t.load().sent());

@@ -69,7 +69,7 @@ final class Sentences {
    * msg/s) down to 1,828 msg/s; where it was met, the highest rate that met it was 3,656–14,625
    * msg/s. Empty if no trial's ramp reached its floor.
    */
-  static String sloOutOfReach(Duration slo, long rate, List<ScenarioSummary> summaries) {
+  static String sloOutOfReach(Duration slo, List<ScenarioSummary> summaries) {
     List<Trial> all = summaries.stream().flatMap(s -> s.trials().stream()).toList();
     List<Trial> out = all.stream().filter(t -> t.capacity().outOfReach()).toList();
     if (out.isEmpty()) {
@@ -88,7 +88,7 @@ final class Sentences {
         slo.toMillis(),
         out.size(),
         all.size(),
-        rate,
+        out.stream().mapToLong(Trial::rate).max().orElse(0),
         floor,
         met.getCount() == 0
             ? "no trial met it at any rate probed"

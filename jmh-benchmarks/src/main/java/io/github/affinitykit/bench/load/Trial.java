@@ -12,6 +12,7 @@ import java.util.Objects;
  *
  * @param scenario how the server was placed
  * @param repeat which attempt of this arm (0-based), re-measurements included
+ * @param rate the offered rate, msg/s (0 = maximum throughput)
  * @param warmup how its warm-up ended
  * @param load what the client measured
  * @param serverCpuPercent server CPU over the window, 100 = one CPU
@@ -34,6 +35,7 @@ import java.util.Objects;
 public record Trial(
     Scenario scenario,
     int repeat,
+    long rate,
     Warmup warmup,
     LoadResult load,
     double serverCpuPercent,
@@ -64,6 +66,7 @@ public record Trial(
   static Trial of(
       Scenario scenario,
       int repeat,
+      long rate,
       Measurement m,
       CapacityRamp.Result capacity,
       double noiseThresholdPercent,
@@ -77,6 +80,7 @@ public record Trial(
     return new Trial(
         scenario,
         repeat,
+        rate,
         m.warmup(),
         load,
         m.cpuPercent(),

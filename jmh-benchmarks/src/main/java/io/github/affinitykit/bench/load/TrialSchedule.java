@@ -53,6 +53,11 @@ final class TrialSchedule {
     return Optional.ofNullable(round.poll());
   }
 
+  /** Rounds begun so far: the arm {@link #next} returned last is in this one (1-based). */
+  int rounds() {
+    return rounds;
+  }
+
   /** One more usable trial for every arm (all arms had theirs); returns how many each now needs. */
   int extend() {
     return ++repeats;

@@ -118,6 +118,22 @@ class JudgementTest {
   }
 
   @Test
+  void shouldNameTheRatesTheRoundsRanAtWhenTheRateWasReCentred() {
+    // a later round ran at 35,000 msg/s, re-centred by the unpinned trials before it
+    Judgement j =
+        judge(24.7, new double[] {8.1, 7.9, 8.2}, List.of(Trials.at(Scenario.TASKSET, 35_000, 70)));
+
+    assertThat(j.point().lowRate()).isEqualTo(35_000);
+    assertThat(j.point().highRate()).isEqualTo(37_500);
+    assertThat(j.lines().get(0))
+        .endsWith("every figure below holds at 35,000\u201337,500 msg/s, not at the target.");
+    assertThat(j.point().sentence())
+        .startsWith(
+            "Operating point: at 35,000\u201337,500 msg/s (the calibrated 37,500, each round's rate"
+                + " re-centred on the unpinned trials before it), the unpinned trials ran at 24.7%");
+  }
+
+  @Test
   void shouldMakeNoScenarioClaimWhenAControlFails() {
     Judgement j = judge(80, new double[] {9.1, 9.3, 9.2}, List.of());
 

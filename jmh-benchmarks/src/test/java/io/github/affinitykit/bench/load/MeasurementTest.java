@@ -47,7 +47,8 @@ class MeasurementTest {
     Measurement m = twoSeconds();
 
     Trial t =
-        Trial.of(Scenario.UNPINNED, 0, m, new CapacityRamp.Result(0, false, List.of()), 10, 100);
+        Trial.of(
+            Scenario.UNPINNED, 0, 1000, m, new CapacityRamp.Result(0, false, List.of()), 10, 100);
 
     assertThat(t.serverCpuPercent()).isEqualTo(m.cpuPercent());
     assertThat(t.othersCpuPercent()).isEqualTo(m.othersCpuPercent());

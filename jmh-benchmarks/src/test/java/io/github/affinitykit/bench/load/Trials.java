@@ -13,6 +13,7 @@ final class Trials {
     return new Trial(
         s,
         repeat,
+        37_500, // the rate of the outcomes the tests build
         new Warmup(6_000_000_000L, true, 6, cpuPercent, 1000, List.of(cpuUs, cpuUs, cpuUs)),
         load(p99Us),
         cpuPercent,
@@ -27,6 +28,29 @@ final class Trials {
         0.5,
         90,
         new CapacityRamp.Result(capacity, false, List.of(new CapacityRamp.Step(37_500, true))));
+  }
+
+  /** A warm, undisturbed trial of {@code s} at {@code rate}, the server at {@code cpuPercent}. */
+  static Trial at(Scenario s, long rate, double cpuPercent) {
+    Trial t = of(s, 0, 10, 1_000, 100_000, cpuPercent);
+    return new Trial(
+        s,
+        0,
+        rate,
+        t.warmup(),
+        t.load(),
+        cpuPercent,
+        t.cpuUsPerMessage(),
+        t.voluntaryPerSecond(),
+        t.involuntaryPerSecond(),
+        t.switchesPerMessage(),
+        t.migrationsPerSecond(),
+        t.pressurePercent(),
+        t.othersCpuPercent(),
+        t.contaminated(),
+        t.idleCpuPercent(),
+        t.clientCpuPercent(),
+        t.capacity());
   }
 
   /** The same trial, disturbed by other processes. */
@@ -56,6 +80,7 @@ final class Trials {
     return new Trial(
         t.scenario(),
         t.repeat(),
+        t.rate(),
         warmup,
         t.load(),
         t.serverCpuPercent(),
