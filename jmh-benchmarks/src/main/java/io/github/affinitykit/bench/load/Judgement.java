@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The verdict a person reads, sentence by sentence, and the numbers behind it: the operating point
@@ -56,8 +55,7 @@ record Judgement(
             outcome.calibration(),
             o.search().targetCpuPercent(),
             o.serverCpus().size(),
-            Stream.concat(Stream.of(base.get()), find(summaries, Scenario.UNPINNED_AA).stream())
-                .toList());
+            summaries.stream().filter(s -> s.scenario().unpinnedGateway()).toList());
     List<Verdict> verdicts = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     addIfAny(lines, point.missedLine());

@@ -81,32 +81,22 @@ record OperatingRate(long calibrated, double targetPercent, double exponent) {
     return Steering.round(bounded);
   }
 
-  /** The usable unpinned trials {@link #next} takes, out of {@code trials}. */
-  static long counted(List<Trial> trials) {
-    return trials.stream().filter(OperatingRate::counts).count();
-  }
-
   /** Why the rate moved, in a line of progress. */
   String describe(long from, long to, List<Trial> trials) {
-    double[] cpu =
-        ScenarioSummary.stats(
-            trials.stream().filter(OperatingRate::counts).toList(), Trial::serverCpuPercent);
+    List<Trial> counted = trials.stream().filter(OperatingRate::counts).toList();
     return String.format(
         Locale.ROOT,
         "rate re-centred %,d -> %,d msg/s: the %d usable unpinned trials so far ran at a median"
             + " %.1f%% CPU (100 = one CPU) against the %.0f%% target, and CPU%% \u221d rate^%.2f",
         from,
         to,
-        counted(trials),
-        cpu[0],
+        counted.size(),
+        ScenarioSummary.stats(counted, Trial::serverCpuPercent)[0],
         targetPercent,
         exponent);
   }
 
   private static boolean counts(Trial t) {
-    return t.usable()
-        && (t.scenario() == Scenario.UNPINNED || t.scenario() == Scenario.UNPINNED_AA)
-        && t.rate() > 0
-        && t.serverCpuPercent() > 0;
+    return t.usable() && t.scenario().unpinnedGateway() && t.rate() > 0 && t.serverCpuPercent() > 0;
   }
 }

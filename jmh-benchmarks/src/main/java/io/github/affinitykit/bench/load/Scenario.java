@@ -49,6 +49,14 @@ public enum Scenario {
     return this == UNPINNED_AA || this == HANDICAPPED;
   }
 
+  /**
+   * Whether this arm runs the unpinned gateway as it is (the baseline and its A/A twin): where its
+   * trials ran says where the operating point is.
+   */
+  boolean unpinnedGateway() {
+    return this == UNPINNED || this == UNPINNED_AA;
+  }
+
   /** Whether the gateway's event loops are pinned in this scenario. */
   boolean pinned() {
     return this == PINNED || this == EXCLUSIVE || this == PINNED_SPIN;

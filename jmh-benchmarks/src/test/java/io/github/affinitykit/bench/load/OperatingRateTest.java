@@ -45,7 +45,6 @@ class OperatingRateTest {
             Trials.disturbed(Trials.at(Scenario.UNPINNED, 100_000, 95)),
             Trials.cold(Trials.at(Scenario.UNPINNED_AA, 100_000, 95)));
 
-    assertThat(OperatingRate.counted(trials)).isZero();
     assertThat(SQUARE_ROOT.next(trials)).isEqualTo(100_000);
   }
 

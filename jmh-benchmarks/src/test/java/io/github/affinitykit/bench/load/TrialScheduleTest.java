@@ -37,6 +37,20 @@ class TrialScheduleTest {
   }
 
   @Test
+  void shouldCountTheRoundsBegunSoThatEachRoundCanRunAtARateOfItsOwn() {
+    TrialSchedule s = new TrialSchedule(ARMS, 2, true);
+    assertThat(s.rounds()).isZero();
+    List<Integer> roundOfEach = new ArrayList<>();
+    for (var next = s.next(); next.isPresent(); next = s.next()) {
+      roundOfEach.add(s.rounds());
+      s.done(next.get(), true);
+    }
+
+    assertThat(roundOfEach).containsExactly(1, 1, 1, 2, 2, 2);
+    assertThat(s.rounds()).isEqualTo(2); // the empty round that ended it is not counted
+  }
+
+  @Test
   void shouldAddAWholeRotatedRoundOfEveryArmWhenExtended() {
     TrialSchedule s = new TrialSchedule(ARMS, 1, true);
     drain(s, t -> true);
